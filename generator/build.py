@@ -1,0 +1,75 @@
+"""Run the stages in order: load, derive, render, write."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import API_VERSION, __version__, derive, load, render
+from generator.config import Config
+from generator.progress import StepPrinter
+from generator.write import TreeWriter, WriteReport, read_manifest
+
+
+@dataclass
+class BuildResult:
+    out: Path
+    report: WriteReport | None
+    """None when the inputs were unchanged and nothing had to be done."""
+
+
+def input_digest(data_dir: Path, as_of: dt.date, config: Config) -> str:
+    """Hash everything a build depends on: source files, reference data, options, code version."""
+    h = hashlib.sha256()
+    h.update(f"{__version__}|{API_VERSION}|{as_of.isoformat()}|{config!r}".encode())
+    for directory in (Path(data_dir), load.reference_dir()):
+        for path in sorted(directory.iterdir()):
+            if path.suffix in (".csv", ".parquet") and path.is_file():
+                h.update(path.name.encode())
+                with path.open("rb") as fh:
+                    for chunk in iter(lambda: fh.read(1 << 20), b""):
+                        h.update(chunk)
+    return h.hexdigest()
+
+
+def build(
+    data_dir: Path,
+    out: Path,
+    as_of: dt.date,
+    config: Config,
+    progress: StepPrinter | None = None,
+    force: bool = False,
+) -> BuildResult:
+    """Build the whole tree into `out`; raise SourceDataError/BuildError and leave `out` as it was."""
+    progress = progress or StepPrinter(enabled=False)
+    out = Path(out)
+    digest = input_digest(data_dir, as_of, config)
+    previous = read_manifest(out)
+    if not force and previous.get("input_digest") == digest and _tree_intact(out, previous):
+        progress("Inputs unchanged since the last build: nothing to do.")
+        return BuildResult(out, None)
+
+    with progress.step("Loading and checking source data"):
+        data = load.load(data_dir)
+    with progress.step("Deriving resources"):
+        derived = derive.derive(data, as_of)
+    with progress.step("Rendering and writing files"), TreeWriter(out) as writer:
+        for path, payload in render.render_all(derived, as_of, config):
+            writer.write(path, payload)
+        report = writer.commit(
+            {"input_digest": digest, "as_of": as_of.isoformat(), "version": __version__,
+             "api_version": API_VERSION}
+        )
+    progress(
+        f"Wrote {len(report.written)} file(s), kept {report.unchanged} unchanged, "
+        f"removed {len(report.deleted)} stale; {report.files} files in {out}"
+    )
+    return BuildResult(out, report)
+
+
+def _tree_intact(out: Path, manifest: dict) -> bool:
+    """Cheap check that the published tree still has every file the manifest lists."""
+    files = manifest.get("files", {})
+    return bool(files) and all((out / rel).is_file() for rel in files)

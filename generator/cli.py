@@ -1,0 +1,191 @@
+"""The `trinkwasser` command: a thin click layer over the library.
+
+Heavy imports (polars, the server) happen inside the commands so `--help` is fast.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import sys
+import traceback
+from pathlib import Path
+
+import click
+
+from generator import __version__
+
+
+class Context:
+    def __init__(self, verbose: bool):
+        self.verbose = verbose
+
+
+def _parse_date(_ctx, _param, value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date in the form YYYY-MM-DD") from None
+
+
+def library_errors(func):
+    """Turn library errors into `Error: ...` (exit 1); tracebacks only with --verbose."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from generator.errors import SourceDataError, TrinkwasserError
+
+        ctx = click.get_current_context()
+        verbose = ctx.find_object(Context).verbose if ctx.find_object(Context) else False
+        try:
+            return func(*args, **kwargs)
+        except SourceDataError as exc:
+            from generator.load import format_problems
+
+            limit = ctx.params.get("max_problems", 200)
+            click.echo(format_problems(exc.problems, limit), err=True)
+            if verbose:
+                traceback.print_exc()
+            raise click.ClickException(
+                f"the source data has {exc.problems.height} problem(s); nothing was written"
+            ) from None
+        except TrinkwasserError as exc:
+            if verbose:
+                traceback.print_exc()
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="trinkwasser")
+@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks and more detail on errors.")
+@click.pass_context
+def cli(ctx: click.Context, verbose: bool) -> None:
+    """Trinkwasserdaten: build and serve a static open-data API about drinking water."""
+    ctx.obj = Context(verbose)
+
+
+data_option = click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory with the source tables (default: the bundled synthetic sample).",
+)
+config_option = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Configuration file (default: ./trinkwasser.toml if present, else built-in defaults).",
+)
+max_problems_option = click.option(
+    "--max-problems",
+    type=click.IntRange(min=0),
+    default=200,
+    show_default=True,
+    help="List at most this many problems (0 lists all).",
+)
+
+
+@cli.command()
+@data_option
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("build"),
+    show_default=True,
+    help="Output directory; replaced in one step when the build succeeds.",
+)
+@click.option(
+    "--as-of",
+    callback=_parse_date,
+    metavar="YYYY-MM-DD",
+    help="Reference date for choosing the valid limits (default: today).",
+)
+@click.option("--force", is_flag=True, help="Rebuild even if the inputs did not change.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@config_option
+@max_problems_option
+@library_errors
+def build(data_dir, out, as_of, force, quiet, config_path, max_problems) -> None:
+    """Build the static API tree and site from the source tables."""
+    from generator.build import build as run_build
+    from generator.config import load_config
+    from generator.load import sample_data_dir
+    from generator.progress import StepPrinter
+
+    result = run_build(
+        data_dir or sample_data_dir(),
+        out,
+        as_of or dt.date.today(),
+        load_config(config_path),
+        progress=StepPrinter(enabled=not quiet),
+        force=force,
+    )
+    if not quiet:
+        click.echo(f"Build complete: {result.out}")
+
+
+@cli.command()
+@click.argument(
+    "data_dir",
+    required=False,
+    type=click.Path(file_okay=False, path_type=Path),
+)
+@max_problems_option
+@library_errors
+def validate(data_dir, max_problems) -> None:
+    """Check the source tables in DATA_DIR against the data contract.
+
+    Lists every problem with table, row, column, value, rule and how to fix it.
+    Exit status 0 when the data is clean, 1 when there are problems.
+    Without DATA_DIR the bundled sample is checked.
+    """
+    from generator.load import check, format_problems, sample_data_dir
+
+    data_dir = data_dir or sample_data_dir()
+    _, problems = check(data_dir)
+    if problems.height:
+        click.echo(format_problems(problems, max_problems))
+        click.echo(f"Error: {problems.height} problem(s) in {data_dir}", err=True)
+        sys.exit(1)
+    click.echo(f"{data_dir}: no problems found")
+
+
+@cli.command("demo-data")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Directory to write the synthetic tables into (created if missing).",
+)
+@click.option(
+    "--scale",
+    type=click.Choice(["small", "germany"]),
+    default="small",
+    show_default=True,
+    help="small: a quick dataset; germany: every real PLZ, ~10 million measurements.",
+)
+@click.option("--seed", type=int, default=20260112, show_default=True, help="Random seed.")
+@library_errors
+def demo_data(out, scale, seed) -> None:
+    """Write a deterministic synthetic dataset (for benchmarks and trials)."""
+    from generator.demo_data import write_demo_data
+    from generator.progress import StepPrinter
+
+    summary = write_demo_data(out, scale, seed=seed, progress=StepPrinter())
+    for table, rows in summary.items():
+        click.echo(f"{table}: {rows} rows")
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    cli(prog_name="trinkwasser")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,328 @@
+"""Stage 2: derive the resource frames (pure: frames in, frames out).
+
+Each function returns a frame whose columns are the fields of one resource, so the
+render stage only has to encode rows. Nothing here builds a Python object per
+measurement: every step is a polars expression over whole columns.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import polars as pl
+
+from generator import units
+from generator.load import SourceData
+
+# Ambiguity rule (documented in docs/api.md): a lookup is ambiguous when more than one
+# zone covers a material share of the PLZ, or when the best assignment is uncertain.
+MATERIAL_SHARE = 0.10
+LOW_CONFIDENCE = 0.5
+
+# Shown on every zone even when never measured there, so "no data" is visible.
+KEY_PARAMETERS = ("pfas_summe_20", "pfas_summe_4", "nitrat", "blei")
+
+SIG_FIGS = 12  # converted values are rounded so unit factors leave no float noise
+
+STATES: dict[str, str] = {
+    "below_limit": "The value is at or below the limit.",
+    "exceeds_limit": "The value is above the limit.",
+    "within_range": "The value lies inside the permitted range (pH).",
+    "outside_range": "The value lies outside the permitted range (pH).",
+    "below_reporting_limit": "Below a reporting limit that is itself at or below the limit.",
+    "not_detected": "The laboratory did not detect the substance.",
+    "not_assessable": "The published value cannot be compared with the limit (e.g. '< x' "
+    "with x above the limit, '< BG' without a number, or a text value).",
+    "no_limit": "No limit applies to this parameter on the reference date.",
+    "unit_mismatch": "The units of value and limit cannot be converted into each other.",
+    "requirement": "The ordinance sets a qualitative requirement, not a number.",
+    "not_measured": "No value of this parameter has been published for the zone.",
+}
+
+
+@dataclass(frozen=True)
+class Derived:
+    lookups: pl.DataFrame
+    zones: pl.DataFrame
+    current_values: pl.DataFrame
+    measurements: pl.DataFrame
+    suppliers: pl.DataFrame
+    limits: pl.DataFrame
+    parameters: pl.DataFrame
+    export: pl.DataFrame
+    documents: pl.DataFrame
+
+
+def _round(expr: pl.Expr) -> pl.Expr:
+    return expr.round_sig_figs(SIG_FIGS)
+
+
+def export_rows(data: SourceData) -> pl.DataFrame:
+    """Return every PLZ-zone pair with names; the ODbL export (never measured values)."""
+    return (
+        data.plz_zones.join(data.zones.select("zone_id", pl.col("name").alias("zone_name"),
+                                              "supplier_id"), on="zone_id")
+        .join(data.suppliers.select("supplier_id", pl.col("name").alias("supplier_name")),
+              on="supplier_id")
+        .select("plz", "zone_id", "zone_name", "supplier_id", "supplier_name", "area_share",
+                "confidence")
+        .sort("plz", "zone_id")
+    )
+
+
+def lookups(export: pl.DataFrame) -> pl.DataFrame:
+    """Return one row per PLZ: its zones by area share, and whether the answer is ambiguous."""
+    ranked = export.sort(["plz", "area_share", "zone_id"], descending=[False, True, False])
+    per_plz = ranked.group_by("plz", maintain_order=True).agg(
+        pl.struct(
+            "area_share",
+            "confidence",
+            pl.format("/v1/suppliers/{}", "supplier_id").alias("supplier_url"),
+            "supplier_id",
+            "supplier_name",
+            "zone_id",
+            "zone_name",
+            pl.format("/v1/zones/{}", "zone_id").alias("zone_url"),
+        ).alias("zones"),
+        (pl.col("area_share") >= MATERIAL_SHARE).sum().alias("_material"),
+        pl.col("confidence").first().alias("_best_confidence"),
+        pl.col("area_share").sum().alias("_covered"),
+    )
+    split = pl.col("_material") > 1
+    low = pl.col("_best_confidence") < LOW_CONFIDENCE
+    reasons = pl.concat_list(
+        pl.when(split).then(pl.lit(["split"])).otherwise(pl.lit([], dtype=pl.List(pl.String))),
+        pl.when(low).then(pl.lit(["low_confidence"])).otherwise(
+            pl.lit([], dtype=pl.List(pl.String))),
+    )
+    note = (
+        pl.when(split & low)
+        .then(pl.format(
+            "{} zones each cover at least {}% of this PLZ, and the assignment of the largest "
+            "is uncertain (confidence {}). Ask your supplier which zone serves your address.",
+            pl.col("_material"), pl.lit(int(MATERIAL_SHARE * 100)), pl.col("_best_confidence")))
+        .when(split)
+        .then(pl.format(
+            "{} zones each cover at least {}% of this PLZ. Which one serves an address depends "
+            "on the street; ask your supplier if unsure.",
+            pl.col("_material"), pl.lit(int(MATERIAL_SHARE * 100))))
+        .when(low)
+        .then(pl.format(
+            "The assignment of this PLZ is uncertain (confidence {} is below {}).",
+            pl.col("_best_confidence"), pl.lit(LOW_CONFIDENCE)))
+    )
+    return per_plz.select(
+        "plz",
+        "zones",
+        (split | low).alias("ambiguous"),
+        reasons.alias("ambiguity_reasons"),
+        note.alias("ambiguity_note"),
+        _round(pl.col("_covered")).alias("covered_share"),
+    )
+
+
+def _limits_for(limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date):
+    """Return (current, future) limits per code, converted to the register unit."""
+    pairs = (
+        limits.select("unit").unique()
+        .join(params.select(pl.col("unit").alias("parameter_unit")).unique(), how="cross")
+    )
+    pairs = units.factor_frame(pairs, "unit", "parameter_unit")
+    conv = (
+        limits.join(params.select("code", pl.col("unit").alias("parameter_unit")), on="code")
+        .join(pairs, on=["unit", "parameter_unit"], how="left")
+        .select(
+            "code", "kind", "valid_from", "valid_until", "legal_basis", "requirement",
+            pl.col("factor").is_null().alias("unit_mismatch"),
+            _round(pl.col("value") * pl.col("factor")).alias("value"),
+            _round(pl.col("value_min") * pl.col("factor")).alias("value_min"),
+            _round(pl.col("value_max") * pl.col("factor")).alias("value_max"),
+            pl.col("parameter_unit").alias("unit"),
+        )
+    )
+    in_force = (pl.col("valid_from") <= as_of) & (
+        pl.col("valid_until").is_null() | (pl.col("valid_until") >= as_of))
+    current = conv.filter(in_force).sort("code", "valid_from").unique("code", keep="last")
+    future = conv.filter(pl.col("valid_from") > as_of).sort("code", "valid_from").unique(
+        "code", keep="first")
+    return current, future
+
+
+def _classify(frame: pl.DataFrame, prefix: str) -> pl.Expr:
+    """Return the state of each row against the limit columns named `{prefix}*`."""
+    v = pl.col("normalized_value")
+    rl = pl.col("normalized_reporting_limit")
+    q = pl.col("qualifier")
+    lim = pl.col(f"{prefix}value")
+    lo, hi = pl.col(f"{prefix}value_min"), pl.col(f"{prefix}value_max")
+    kind = pl.col(f"{prefix}kind")
+    numeric = q == "number"
+    return (
+        pl.when(kind.is_null()).then(pl.lit("no_limit"))
+        .when(pl.col(f"{prefix}unit_mismatch")).then(pl.lit("unit_mismatch"))
+        .when(kind == "requirement").then(pl.lit("requirement"))
+        .when(q == "not_detected").then(pl.lit("not_detected"))
+        .when(kind == "range").then(
+            pl.when(numeric & (v >= lo) & (v <= hi)).then(pl.lit("within_range"))
+            .when(numeric).then(pl.lit("outside_range"))
+            .otherwise(pl.lit("not_assessable")))
+        .when(numeric).then(pl.when(v <= lim).then(pl.lit("below_limit"))
+                            .otherwise(pl.lit("exceeds_limit")))
+        .when(q == "below_reporting_limit").then(
+            pl.when(rl <= lim).then(pl.lit("below_reporting_limit"))
+            .otherwise(pl.lit("not_assessable")))
+        .when((q == "range") & (v <= lim)).then(pl.lit("below_limit"))
+        .when((q == "above") & (v >= lim)).then(pl.lit("exceeds_limit"))
+        .otherwise(pl.lit("not_assessable"))
+    )
+
+
+def _limit_struct(prefix: str) -> pl.Expr:
+    return (
+        pl.when(pl.col(f"{prefix}kind").is_not_null())
+        .then(pl.struct(
+            pl.col(f"{prefix}kind").alias("kind"),
+            pl.col(f"{prefix}legal_basis").alias("legal_basis"),
+            pl.col(f"{prefix}requirement").alias("requirement"),
+            pl.col(f"{prefix}unit").alias("unit"),
+            pl.col(f"{prefix}valid_from").alias("valid_from"),
+            pl.col(f"{prefix}valid_until").alias("valid_until"),
+            pl.col(f"{prefix}value").alias("value"),
+            pl.col(f"{prefix}value_max").alias("value_max"),
+            pl.col(f"{prefix}value_min").alias("value_min"),
+        ))
+    )
+
+
+def classify(values: pl.DataFrame, limits: pl.DataFrame, params: pl.DataFrame,
+             as_of: dt.date) -> pl.DataFrame:
+    """Add `state`, `limit`, `future_state`, `future_limit` to rows of (parameter, values).
+
+    `values` needs: parameter, qualifier, normalized_value, normalized_reporting_limit.
+    The future columns are set only where a different limit is already announced.
+    """
+    current, future = _limits_for(limits, params, as_of)
+    cur = current.rename({c: f"cur_{c}" for c in current.columns if c != "code"})
+    fut = future.rename({c: f"fut_{c}" for c in future.columns if c != "code"})
+    joined = (
+        values.join(cur, left_on="parameter", right_on="code", how="left")
+        .join(fut, left_on="parameter", right_on="code", how="left")
+    )
+    has_future = pl.col("fut_kind").is_not_null()
+    return joined.with_columns(
+        _classify(joined, "cur_").alias("state"),
+        _limit_struct("cur_").alias("limit"),
+        pl.when(has_future).then(_classify(joined, "fut_")).alias("future_state"),
+        _limit_struct("fut_").alias("future_limit"),
+    ).drop([c for c in joined.columns if c.startswith(("cur_", "fut_"))])
+
+
+def _normalized(measurements: pl.DataFrame) -> pl.DataFrame:
+    return measurements.with_columns(
+        _round(pl.col("value_std")).alias("normalized_value"),
+        _round(pl.col("reporting_limit_std")).alias("normalized_reporting_limit"),
+    )
+
+
+def current_values(data: SourceData, as_of: dt.date) -> pl.DataFrame:
+    """Return the latest sample per zone and parameter, classified, with provenance."""
+    m = _normalized(data.measurements).filter(pl.col("sampled_at") <= as_of)
+    latest = m.sort(["zone_id", "parameter", "sampled_at", "sample_point"],
+                    nulls_last=False).unique(["zone_id", "parameter"], keep="last")
+    key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
+        data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi")
+    missing = data.zones.select("zone_id").join(key, how="cross").join(
+        latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
+    values = pl.concat([latest, missing], how="diagonal_relaxed")
+    values = classify(values, data.limits, data.parameters, as_of)
+    values = values.with_columns(
+        pl.when(pl.col("value_text").is_null()).then(pl.lit("not_measured"))
+        .otherwise(pl.col("state")).alias("state"),
+        pl.when(pl.col("value_text").is_null()).then(None)
+        .otherwise(pl.col("future_state")).alias("future_state"),
+    )
+    docs = data.documents.select(
+        "document_id",
+        pl.struct("document_id", "edition_date", "retrieved_date", "title", "url")
+        .alias("provenance"),
+    )
+    names = data.parameters.select(pl.col("code").alias("parameter"), "name_de", "name_en",
+                                   pl.col("unit").alias("normalized_unit"), "group")
+    return (
+        values.join(docs, on="document_id", how="left")
+        .join(names, on="parameter", how="left")
+        .sort("zone_id", "parameter")
+    )
+
+
+def measurement_rows(data: SourceData) -> pl.DataFrame:
+    """Return every data point, sorted by zone, parameter, date (the verbatim series)."""
+    names = data.parameters.select(pl.col("code").alias("parameter"),
+                                   pl.col("unit").alias("normalized_unit"))
+    return (
+        _normalized(data.measurements)
+        .join(names, on="parameter", how="left")
+        .sort(["zone_id", "parameter", "sampled_at", "sample_point"], nulls_last=False)
+    )
+
+
+def zones(data: SourceData) -> pl.DataFrame:
+    """Return one row per zone with its supplier and the PLZs it serves."""
+    plz = data.plz_zones.sort("plz").group_by("zone_id").agg(pl.col("plz"))
+    return (
+        data.zones.join(data.suppliers.select("supplier_id",
+                                              pl.col("name").alias("supplier_name")),
+                        on="supplier_id")
+        .join(plz, on="zone_id", how="left")
+        .with_columns(pl.col("plz").fill_null(pl.lit([], dtype=pl.List(pl.String))))
+        .sort("zone_id")
+    )
+
+
+def suppliers(data: SourceData) -> pl.DataFrame:
+    """Return one row per supplier with its zones and documents."""
+    plz_count = data.plz_zones.group_by("zone_id").len("plz_count")
+    zone_list = (
+        data.zones.join(plz_count, on="zone_id", how="left")
+        .with_columns(pl.col("plz_count").fill_null(0))
+        .sort("zone_id")
+        .group_by("supplier_id")
+        .agg(pl.struct("name", "plz_count", "zone_id",
+                       pl.format("/v1/zones/{}", "zone_id").alias("zone_url")).alias("zones"))
+    )
+    doc_list = (
+        data.documents.sort("edition_date", "document_id")
+        .group_by("supplier_id")
+        .agg(pl.struct("document_id", "edition_date", "retrieved_date", "title", "url")
+             .alias("documents"))
+    )
+    return (
+        data.suppliers.join(zone_list, on="supplier_id", how="left")
+        .join(doc_list, on="supplier_id", how="left")
+        .sort("supplier_id")
+    )
+
+
+def parameters(data: SourceData) -> pl.DataFrame:
+    """Return the register with a flag telling whether a limit exists."""
+    with_limit = data.limits.select(pl.col("code").unique())
+    return data.parameters.with_columns(
+        pl.col("code").is_in(with_limit["code"].implode()).alias("has_limit")
+    ).sort("code")
+
+
+def derive(data: SourceData, as_of: dt.date) -> Derived:
+    """Run every derivation."""
+    export = export_rows(data)
+    return Derived(
+        lookups=lookups(export),
+        zones=zones(data),
+        current_values=current_values(data, as_of),
+        measurements=measurement_rows(data),
+        suppliers=suppliers(data),
+        limits=data.limits.sort("code", "valid_from"),
+        parameters=parameters(data),
+        export=export,
+        documents=data.documents.sort("document_id"),
+    )

@@ -1,0 +1,33 @@
+"""Progress lines for long steps, on stderr so stdout stays machine-readable."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+
+Report = Callable[[str], None]
+
+
+def quiet(_message: str) -> None:
+    """Discard progress (the library default)."""
+
+
+class StepPrinter:
+    """Print `step... done (1.2 s)` lines; used by the CLI."""
+
+    def __init__(self, stream=None, enabled: bool = True):
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+
+    def __call__(self, message: str) -> None:
+        if self.enabled:
+            print(message, file=self.stream, flush=True)
+
+    @contextmanager
+    def step(self, label: str):
+        start = time.perf_counter()
+        self(f"{label} ...")
+        yield
+        self(f"{label} done ({time.perf_counter() - start:.1f} s)")

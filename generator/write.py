@@ -1,0 +1,158 @@
+"""Stage 4: the only code that touches the output tree.
+
+The new tree is built beside the published one (a staging directory on the same
+file system) and swapped in with one rename, so readers see either the old tree or
+the new one, never a mix. A manifest of path -> SHA-256 lets a rebuild hard-link
+unchanged files from the previous tree instead of writing them again, and tells which
+files went stale.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import hashlib
+import json
+import os
+import shutil
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from generator.errors import BuildError
+
+MANIFEST = "manifest.json"
+MAX_DIR_ENTRIES = 50_000
+
+
+@dataclass
+class WriteReport:
+    written: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    deleted: list[str] = field(default_factory=list)
+    bytes: int = 0
+
+    @property
+    def files(self) -> int:
+        return len(self.written) + self.unchanged
+
+
+def read_manifest(out: Path) -> dict:
+    """Return the manifest of a published tree, or an empty one."""
+    try:
+        return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class TreeWriter:
+    """Write a complete tree into staging, then publish it in one step.
+
+    Use as a context manager: leaving the block with an exception removes the staging
+    tree and leaves the published one untouched.
+    """
+
+    def __init__(self, out: Path):
+        self.out = Path(out).absolute()
+        self.staging = self.out.with_name(f".{self.out.name}.staging")
+        self.previous = read_manifest(self.out).get("files", {})
+        self.files: dict[str, str] = {}
+        self.report = WriteReport()
+        self._entries: Counter[str] = Counter()
+        self._dirs: set[str] = set()
+
+    def __enter__(self) -> TreeWriter:
+        # A staging tree left by a crashed build is garbage: start clean.
+        shutil.rmtree(self.staging, ignore_errors=True)
+        self.staging.mkdir(parents=True)
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+
+    def _check_path(self, rel: str) -> PurePosixPath:
+        path = PurePosixPath(rel)
+        if path.is_absolute() or ".." in path.parts or str(path) != rel or rel == MANIFEST:
+            raise BuildError(f"refusing to write outside the tree or over the manifest: {rel!r}")
+        if rel in self.files:
+            raise BuildError(f"two resources map to the same file: {rel}")
+        return path
+
+    def _count_entries(self, path: PurePosixPath) -> None:
+        parts = path.parts
+        for depth in range(len(parts)):
+            parent = "/".join(parts[:depth])
+            child = "/".join(parts[: depth + 1])
+            if child in self._dirs:
+                continue
+            self._dirs.add(child)
+            self._entries[parent] += 1
+            if self._entries[parent] > MAX_DIR_ENTRIES:
+                raise BuildError(
+                    f"directory {parent or '.'!s} would hold more than {MAX_DIR_ENTRIES} entries"
+                )
+
+    def write(self, rel: str, data: bytes) -> None:
+        """Stage one file; reuse the published copy when its content is unchanged."""
+        path = self._check_path(rel)
+        self._count_entries(path)
+        digest = file_digest(data)
+        self.files[rel] = digest
+        self.report.bytes += len(data)
+        target = self.staging / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if self.previous.get(rel) == digest:
+            try:
+                os.link(self.out / path, target)
+                self.report.unchanged += 1
+                return
+            except OSError:
+                pass  # the old file is gone or on another device: write it anew
+        with open(target, "wb") as fh:
+            fh.write(data)
+        self.report.written.append(rel)
+
+    def commit(self, meta: dict) -> WriteReport:
+        """Write the manifest and swap the staging tree in; return what changed."""
+        manifest = dict(meta, files=dict(sorted(self.files.items())))
+        (self.staging / MANIFEST).write_text(
+            json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+            encoding="utf-8",
+        )
+        self.report.deleted = sorted(set(self.previous) - set(self.files))
+        _swap(self.staging, self.out)
+        shutil.rmtree(self.staging, ignore_errors=True)  # now holds the previous tree
+        return self.report
+
+
+def _swap(staging: Path, out: Path) -> None:
+    """Make `staging` the published tree in one step (renameat2 RENAME_EXCHANGE on Linux)."""
+    if not out.exists():
+        os.rename(staging, out)
+        return
+    if _exchange(staging, out):
+        return
+    # No atomic exchange on this platform: two renames, the gap is a few microseconds.
+    old = out.with_name(f".{out.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    os.rename(out, old)
+    os.rename(staging, out)
+    os.rename(old, staging)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    libc_name = ctypes.util.find_library("c")
+    if not libc_name:
+        return False
+    libc = ctypes.CDLL(libc_name, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
+    return result == 0

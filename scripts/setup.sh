@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Create ./.venv and install the project into it (idempotent, quiet when up to date).
+# Usage: scripts/setup.sh [extra]   e.g. scripts/setup.sh test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra="${1:-}"
+python="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+    "$python" -m venv .venv
+fi
+stamp=".venv/.installed-${extra:-base}"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    if [ -n "$extra" ]; then
+        .venv/bin/python -m pip install --quiet -e ".[$extra]"
+    else
+        .venv/bin/python -m pip install --quiet -e .
+    fi
+    touch "$stamp"
+fi

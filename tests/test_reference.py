@@ -1,0 +1,374 @@
+"""Checks of the packaged reference data (generator/reference/parameters.csv and limits.csv)."""
+
+from __future__ import annotations
+
+import csv
+import re
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+REFERENCE = Path(__file__).resolve().parent.parent / "generator" / "reference"
+
+ALLOWED_UNITS = {
+    "mg/l",
+    "µg/l",
+    "ng/l",
+    "mmol/l",
+    "µS/cm",
+    "°C",
+    "°dH",
+    "count/100 ml",
+    "count/250 ml",
+    "count/ml",
+    "PFU/100 ml",
+    "NTU",
+    "m-1",
+    "Bq/l",
+    "mSv/a",
+    "mg/l CaCO3",
+    "mg/l O2",
+    "mV",
+    "",
+}
+
+ALLOWED_GROUPS = {
+    "microbiology",
+    "chemistry",
+    "metals",
+    "disinfection",
+    "pfas",
+    "pesticides",
+    "metabolites",
+    "ions",
+    "hardness",
+    "field",
+    "indicator",
+    "radiology",
+    "organics",
+}
+
+# The 20 PFAS of "Summe PFAS-20" (TrinkwV 2023, Anlage 2 Teil I) with the CAS numbers of the acids.
+PFAS_20 = {
+    "pfba": "375-22-4",
+    "pfpea": "2706-90-3",
+    "pfhxa": "307-24-4",
+    "pfhpa": "375-85-9",
+    "pfoa": "335-67-1",
+    "pfna": "375-95-1",
+    "pfda": "335-76-2",
+    "pfunda": "2058-94-8",
+    "pfdoda": "307-55-1",
+    "pftrda": "72629-94-8",
+    "pfbs": "375-73-5",
+    "pfpes": "2706-91-4",
+    "pfhxs": "355-46-4",
+    "pfhps": "375-92-8",
+    "pfos": "1763-23-1",
+    "pfns": "68259-12-1",
+    "pfds": "335-77-3",
+    "pfunds": "749786-16-1",
+    "pfdods": "79780-39-5",
+    "pftrds": "791563-89-8",
+}
+
+PARAMETER_COLUMNS = ["code", "name_de", "name_en", "unit", "group", "cas_number", "annex"]
+LIMIT_COLUMNS = [
+    "code",
+    "kind",
+    "limit_value",
+    "unit",
+    "valid_from",
+    "valid_until",
+    "legal_basis",
+    "note",
+    "source_url",
+]
+
+CODE = re.compile(r"^[a-z][a-z0-9_]*$")
+CAS = re.compile(r"^(\d{2,7})-(\d{2})-(\d)$")
+
+
+def read(name: str) -> list[dict[str, str]]:
+    with (REFERENCE / name).open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def parameters() -> list[dict[str, str]]:
+    return read("parameters.csv")
+
+
+@pytest.fixture(scope="module")
+def register(parameters: list[dict[str, str]]) -> dict[str, dict[str, str]]:
+    return {row["code"]: row for row in parameters}
+
+
+@pytest.fixture(scope="module")
+def limits() -> list[dict[str, str]]:
+    return read("limits.csv")
+
+
+def cas_check_digit_ok(number: str) -> bool:
+    match = CAS.match(number)
+    if not match:
+        return False
+    digits = (match.group(1) + match.group(2))[::-1]
+    total = sum(weight * int(digit) for weight, digit in enumerate(digits, start=1))
+    return total % 10 == int(match.group(3))
+
+
+def periods(limits: list[dict[str, str]], code: str) -> list[tuple[str, str, str, str]]:
+    return [
+        (row["limit_value"], row["unit"], row["valid_from"], row["valid_until"])
+        for row in limits
+        if row["code"] == code
+    ]
+
+
+# --- parameters.csv ---------------------------------------------------------------------------
+
+
+def test_parameter_columns() -> None:
+    with (REFERENCE / "parameters.csv").open(encoding="utf-8", newline="") as fh:
+        assert next(csv.reader(fh)) == PARAMETER_COLUMNS
+
+
+def test_exactly_282_unique_codes(parameters: list[dict[str, str]]) -> None:
+    codes = [row["code"] for row in parameters]
+    assert len(codes) == 282
+    assert len(set(codes)) == 282
+
+
+def test_parameters_sorted_by_code(parameters: list[dict[str, str]]) -> None:
+    codes = [row["code"] for row in parameters]
+    assert codes == sorted(codes)
+
+
+def test_codes_are_lower_snake_case(parameters: list[dict[str, str]]) -> None:
+    bad = [row["code"] for row in parameters if not CODE.match(row["code"])]
+    assert bad == []
+
+
+def test_names_non_empty(parameters: list[dict[str, str]]) -> None:
+    bad = [
+        row["code"]
+        for row in parameters
+        if not row["name_de"].strip() or not row["name_en"].strip()
+    ]
+    assert bad == []
+
+
+def test_units_allowed(parameters: list[dict[str, str]]) -> None:
+    bad = {row["code"]: row["unit"] for row in parameters if row["unit"] not in ALLOWED_UNITS}
+    assert bad == {}
+
+
+def test_micro_sign_is_u00b5(parameters: list[dict[str, str]]) -> None:
+    units = {row["unit"] for row in parameters}
+    assert "\u00b5g/l" in units
+    assert not any("\u03bc" in unit for unit in units)  # GREEK SMALL LETTER MU
+
+
+def test_groups_allowed(parameters: list[dict[str, str]]) -> None:
+    bad = {row["code"]: row["group"] for row in parameters if row["group"] not in ALLOWED_GROUPS}
+    assert bad == {}
+
+
+def test_cas_numbers_pass_check_digit(parameters: list[dict[str, str]]) -> None:
+    bad = {
+        row["code"]: row["cas_number"]
+        for row in parameters
+        if row["cas_number"] and not cas_check_digit_ok(row["cas_number"])
+    }
+    assert bad == {}
+
+
+@pytest.mark.parametrize(
+    ("number", "ok"),
+    [
+        ("335-67-1", True),
+        ("1763-23-1", True),
+        ("7440-38-2", True),
+        ("335-67-2", False),
+        ("x", False),
+    ],
+)
+def test_cas_check_itself(number: str, ok: bool) -> None:
+    assert cas_check_digit_ok(number) is ok
+
+
+def test_pfas_20_present_with_cas(register: dict[str, dict[str, str]]) -> None:
+    for code, cas in PFAS_20.items():
+        assert code in register, code
+        assert register[code]["group"] == "pfas", code
+        assert register[code]["cas_number"] == cas, code
+        assert register[code]["unit"] == "µg/l", code
+
+
+def test_pfas_sums_in_group_pfas(register: dict[str, dict[str, str]]) -> None:
+    for code in ("pfas_summe_20", "pfas_summe_4"):
+        assert register[code]["group"] == "pfas"
+        assert register[code]["unit"] == "µg/l"
+
+
+@pytest.mark.parametrize(
+    ("code", "unit", "group"),
+    [
+        ("temperatur", "°C", "field"),
+        ("gesamthaerte", "°dH", "hardness"),
+        ("haertebereich", "", "hardness"),
+        ("sauerstoff", "mg/l", "field"),
+        ("freies_chlor", "mg/l", None),
+        ("saeurekapazitaet_ks43", "mmol/l", None),
+        ("basekapazitaet_kb82", "mmol/l", None),
+        ("calcium", "mg/l", None),
+        ("magnesium", "mg/l", None),
+        ("kalium", "mg/l", None),
+        ("hydrogencarbonat", "mg/l", None),
+        ("nitrat", "mg/l", None),
+        ("blei", "µg/l", None),
+        ("arsen", "µg/l", None),
+        ("kupfer", "mg/l", None),
+        ("elektrische_leitfaehigkeit", "µS/cm", None),
+        ("ph_wert", "", None),
+    ],
+)
+def test_codes_other_code_relies_on(
+    register: dict[str, dict[str, str]], code: str, unit: str, group: str | None
+) -> None:
+    assert code in register
+    assert register[code]["unit"] == unit
+    if group is not None:
+        assert register[code]["group"] == group
+
+
+def test_pesticide_codes_present(register: dict[str, dict[str, str]]) -> None:
+    needed = set(
+        """
+        atrazin desethylatrazin desisopropylatrazin bentazon glyphosat ampa terbuthylazin
+        desethylterbuthylazin metolachlor mecoprop diuron isoproturon chlortoluron metazachlor
+        flufenacet bromacil simazin dichlorbenzamid_2_6 pestizide pestizide_gesamt
+        """.split()
+    )
+    assert needed - set(register) == set()
+
+
+def test_annex_format(parameters: list[dict[str, str]]) -> None:
+    bad = {
+        row["code"]: row["annex"]
+        for row in parameters
+        if row["annex"] and not re.match(r"^Anlage [1-4] Teil (I|II|III)$", row["annex"])
+    }
+    assert bad == {}
+
+
+# --- limits.csv -------------------------------------------------------------------------------
+
+
+def test_limit_columns() -> None:
+    with (REFERENCE / "limits.csv").open(encoding="utf-8", newline="") as fh:
+        assert next(csv.reader(fh)) == LIMIT_COLUMNS
+
+
+def test_limits_row_count_and_order(limits: list[dict[str, str]]) -> None:
+    assert len(limits) == 75
+    keys = [(row["code"], row["valid_from"]) for row in limits]
+    assert keys == sorted(keys)
+    assert len(set(keys)) == len(keys)
+
+
+def test_every_limit_code_in_register(
+    limits: list[dict[str, str]], register: dict[str, dict[str, str]]
+) -> None:
+    assert {row["code"] for row in limits} - set(register) == set()
+
+
+def test_limit_unit_equals_register_unit(
+    limits: list[dict[str, str]], register: dict[str, dict[str, str]]
+) -> None:
+    bad = {
+        (row["code"], row["valid_from"]): (row["unit"], register[row["code"]]["unit"])
+        for row in limits
+        if row["unit"] != register[row["code"]]["unit"]
+    }
+    assert bad == {}
+
+
+def test_limit_annex_matches_register(
+    limits: list[dict[str, str]], register: dict[str, dict[str, str]]
+) -> None:
+    for row in limits:
+        assert row["legal_basis"] == f"TrinkwV 2023, {register[row['code']]['annex']}"
+
+
+def test_limit_values_are_normalised(limits: list[dict[str, str]]) -> None:
+    for row in limits:
+        value = row["limit_value"]
+        parts = value.split("..") if ".." in value else [value]
+        for part in parts:
+            if re.fullmatch(r"\d+(\.\d+)?", part):
+                assert part == format(Decimal(part).normalize(), "f"), (row["code"], value)
+
+
+def test_kinds(limits: list[dict[str, str]]) -> None:
+    assert {row["kind"] for row in limits} <= {
+        "grenzwert",
+        "indicator",
+        "range",
+        "requirement",
+        "richtwert",
+    }
+
+
+def test_validity_periods_do_not_overlap(limits: list[dict[str, str]]) -> None:
+    by_code: dict[str, list[tuple[date, date | None]]] = {}
+    for row in limits:
+        start = date.fromisoformat(row["valid_from"])
+        end = date.fromisoformat(row["valid_until"]) if row["valid_until"] else None
+        assert end is None or start <= end, row["code"]
+        by_code.setdefault(row["code"], []).append((start, end))
+    for code, spans in by_code.items():
+        spans.sort()
+        for (_, end), (next_start, _) in zip(spans, spans[1:], strict=False):
+            assert end is not None and end < next_start, code
+
+
+def test_pfas_20_limit(limits: list[dict[str, str]]) -> None:
+    assert periods(limits, "pfas_summe_20") == [("0.1", "µg/l", "2026-01-12", "")]
+
+
+def test_pfas_4_limit(limits: list[dict[str, str]]) -> None:
+    assert periods(limits, "pfas_summe_4") == [("0.02", "µg/l", "2028-01-12", "")]
+
+
+def test_lead_limit(limits: list[dict[str, str]]) -> None:
+    assert periods(limits, "blei") == [
+        ("10", "µg/l", "2023-06-24", "2028-01-11"),
+        ("5", "µg/l", "2028-01-12", ""),
+    ]
+
+
+def test_arsenic_and_chromium_limits(limits: list[dict[str, str]]) -> None:
+    assert periods(limits, "arsen") == [
+        ("10", "µg/l", "2023-06-24", "2036-01-11"),
+        ("4", "µg/l", "2036-01-12", ""),
+    ]
+    assert periods(limits, "arsen_neuanlagen") == [("4", "µg/l", "2028-01-12", "2036-01-11")]
+    assert periods(limits, "chrom") == [
+        ("25", "µg/l", "2023-06-24", "2030-01-11"),
+        ("5", "µg/l", "2030-01-12", ""),
+    ]
+
+
+def test_other_converted_values(limits: list[dict[str, str]]) -> None:
+    values = {row["code"]: (row["limit_value"], row["unit"]) for row in limits}
+    assert values["pestizide"] == ("0.1", "µg/l")
+    assert values["pestizide_aldrin_dieldrin_heptachlor"] == ("0.03", "µg/l")
+    assert values["bisphenol_a"] == ("2.5", "µg/l")
+    assert values["nitrat"] == ("50", "mg/l")
+    assert values["ph_wert"] == ("6.5..9.5", "")
+    assert values["elektrische_leitfaehigkeit"] == ("2790", "µS/cm")
+    assert values["geruch"][1] == ""
