@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import API_VERSION, __version__, derive, load, render
+from generator import API_VERSION, __version__, derive, load, render, site_assets
 from generator.config import Config
 from generator.progress import StepPrinter
 from generator.write import TreeWriter, WriteReport, read_manifest
@@ -24,13 +24,19 @@ def input_digest(data_dir: Path, as_of: dt.date, config: Config) -> str:
     """Hash everything a build depends on: source files, reference data, options, code version."""
     h = hashlib.sha256()
     h.update(f"{__version__}|{API_VERSION}|{as_of.isoformat()}|{config!r}".encode())
-    for directory in (Path(data_dir), load.reference_dir()):
-        for path in sorted(directory.iterdir()):
-            if path.suffix in (".csv", ".parquet") and path.is_file():
-                h.update(path.name.encode())
-                with path.open("rb") as fh:
-                    for chunk in iter(lambda: fh.read(1 << 20), b""):
-                        h.update(chunk)
+    # The code and templates count as inputs too: a changed generator means new output.
+    package = Path(__file__).parent
+    sources = [p for p in Path(data_dir).iterdir() if p.suffix in (".csv", ".parquet")]
+    sources += [p for p in package.rglob("*") if p.suffix in (".py", ".csv", ".html", ".css",
+                                                                ".js", ".svg", ".txt")]
+    for asset_dir in (site_assets.templates_dir(), site_assets.static_dir()):
+        sources += list(asset_dir.rglob("*"))
+    for path in sorted(set(sources)):
+        if path.is_file() and "__pycache__" not in path.parts:
+            h.update(str(path.name).encode())
+            with path.open("rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
     return h.hexdigest()
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from generator import units
+from generator.encode import obj
 from generator.load import SourceData
 
 # Ambiguity rule (documented in docs/api.md): a lookup is ambiguous when more than one
@@ -75,7 +76,7 @@ def lookups(export: pl.DataFrame) -> pl.DataFrame:
     """Return one row per PLZ: its zones by area share, and whether the answer is ambiguous."""
     ranked = export.sort(["plz", "area_share", "zone_id"], descending=[False, True, False])
     per_plz = ranked.group_by("plz", maintain_order=True).agg(
-        pl.struct(
+        obj(
             "area_share",
             "confidence",
             pl.format("/v1/suppliers/{}", "supplier_id").alias("supplier_url"),
@@ -181,7 +182,7 @@ def _classify(frame: pl.DataFrame, prefix: str) -> pl.Expr:
 def _limit_struct(prefix: str) -> pl.Expr:
     return (
         pl.when(pl.col(f"{prefix}kind").is_not_null())
-        .then(pl.struct(
+        .then(obj(
             pl.col(f"{prefix}kind").alias("kind"),
             pl.col(f"{prefix}legal_basis").alias("legal_basis"),
             pl.col(f"{prefix}requirement").alias("requirement"),
@@ -244,7 +245,7 @@ def current_values(data: SourceData, as_of: dt.date) -> pl.DataFrame:
     )
     docs = data.documents.select(
         "document_id",
-        pl.struct("document_id", "edition_date", "retrieved_date", "title", "url")
+        obj("document_id", "edition_date", "retrieved_date", "title", "url")
         .alias("provenance"),
     )
     names = data.parameters.select(pl.col("code").alias("parameter"), "name_de", "name_en",
@@ -288,13 +289,13 @@ def suppliers(data: SourceData) -> pl.DataFrame:
         .with_columns(pl.col("plz_count").fill_null(0))
         .sort("zone_id")
         .group_by("supplier_id")
-        .agg(pl.struct("name", "plz_count", "zone_id",
+        .agg(obj("name", "plz_count", "zone_id",
                        pl.format("/v1/zones/{}", "zone_id").alias("zone_url")).alias("zones"))
     )
     doc_list = (
         data.documents.sort("edition_date", "document_id")
         .group_by("supplier_id")
-        .agg(pl.struct("document_id", "edition_date", "retrieved_date", "title", "url")
+        .agg(obj("document_id", "edition_date", "retrieved_date", "title", "url")
              .alias("documents"))
     )
     return (

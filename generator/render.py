@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import json
 from collections.abc import Iterator
 
 import polars as pl
@@ -17,24 +16,9 @@ import polars as pl
 from generator import API_VERSION, routes
 from generator.config import Config
 from generator.derive import Derived
+from generator.encode import const, json_bytes, obj
 
 MEASUREMENT_BATCH = 400  # zones per batch: bounds the memory of the encoded strings
-
-
-def json_bytes(obj: object) -> bytes:
-    """Serialise deterministically: sorted keys, UTF-8, trailing newline."""
-    text = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return (text + "\n").encode()
-
-
-def obj(*fields: pl.Expr) -> pl.Expr:
-    """Return a struct whose fields are sorted by name (JSON objects with sorted keys)."""
-    return pl.struct(sorted(fields, key=lambda e: e.meta.output_name()))
-
-
-def const(value: dict) -> pl.Expr:
-    """Return a constant struct (e.g. the attribution) for every row."""
-    return obj(*(pl.lit(v).alias(k) for k, v in value.items()))
 
 
 def _encode(frame: pl.DataFrame, doc: pl.Expr) -> pl.Series:

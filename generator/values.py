@@ -51,7 +51,9 @@ Qualifiers, checked in this order:
 * ``a - b``, ``a – b``, ``a — b``, ``a bis b`` (the lower bound may also be ``< a`` or
   ``n.n.``; a unit may follow either bound) -> ``range``, value = the larger bound, the
   conservative choice when comparing with a limit;
-* a number, possibly followed by a unit -> ``number``;
+* a number, possibly followed by a unit -> ``number``; but when the text after the number
+  holds a second bound the range rule could not read (``5 mg/l (Sommer) bis 7``) it is
+  ``text``, because the first number alone would understate the value;
 * anything else (``farblos``, ``o.B.``, ``ohne Befund``, ``negativ``, ``1 234``), and
   numbers too large for Float64 (``1E999``) -> ``text``, value null.
 
@@ -65,7 +67,7 @@ from typing import TypeVar
 
 import polars as pl
 
-F = TypeVar("F", pl.DataFrame, pl.LazyFrame)
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 NUMBER = "number"
 BELOW_REPORTING_LIMIT = "below_reporting_limit"
@@ -160,16 +162,22 @@ def _clean(text: pl.Expr) -> pl.Expr:
     return collapsed.str.replace(_FOOTNOTES, "").str.strip_chars()
 
 
-def parse_values(frame: F, column: str = "value_text") -> F:
+def parse_values(frame: FrameT, column: str = "value_text") -> FrameT:
     """Add ``value``, ``qualifier`` and ``reporting_limit`` derived from ``column``.
 
     ``column`` itself is left untouched. A null in ``column`` means nothing was published:
     its qualifier is ``not_determined`` and value and reporting limit are null. Existing
     columns named like the outputs are replaced. Returns the same kind of frame it gets;
     a LazyFrame stays lazy.
+
+    Raises ValueError only for a caller's mistake: ``column`` named like an output column,
+    or a frame that already has one of the private ``__values_*`` working columns.
     """
-    if column in OUTPUT_COLUMNS or column in _WORK:
+    if column in OUTPUT_COLUMNS:
         raise ValueError(f"column {column!r} would be overwritten by parse_values")
+    taken = set(_WORK).intersection(frame.collect_schema().names())
+    if taken:
+        raise ValueError(f"columns {sorted(taken)} are reserved for parse_values")
 
     clean = pl.col(_CLEAN)
     body = pl.col(_BODY)

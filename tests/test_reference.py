@@ -246,13 +246,28 @@ def test_codes_other_code_relies_on(
 
 
 def test_pesticide_codes_present(register: dict[str, dict[str, str]]) -> None:
-    needed = set(
-        """
-        atrazin desethylatrazin desisopropylatrazin bentazon glyphosat ampa terbuthylazin
-        desethylterbuthylazin metolachlor mecoprop diuron isoproturon chlortoluron metazachlor
-        flufenacet bromacil simazin dichlorbenzamid_2_6 pestizide pestizide_gesamt
-        """.split()
-    )
+    needed = {
+        "atrazin",
+        "desethylatrazin",
+        "desisopropylatrazin",
+        "bentazon",
+        "glyphosat",
+        "ampa",
+        "terbuthylazin",
+        "desethylterbuthylazin",
+        "metolachlor",
+        "mecoprop",
+        "diuron",
+        "isoproturon",
+        "chlortoluron",
+        "metazachlor",
+        "flufenacet",
+        "bromacil",
+        "simazin",
+        "dichlorbenzamid_2_6",
+        "pestizide",
+        "pestizide_gesamt",
+    }
     assert needed - set(register) == set()
 
 

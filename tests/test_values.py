@@ -111,11 +111,14 @@ CASES = [
     ("-0,5 - -0,2", -0.2, RANGE, None),
     ("< 0,001 - 0,004", 0.004, RANGE, None),
     ("n.n. - 0,004", 0.004, RANGE, None),
+    ("5 mg/l bis 7 mg/l (Sommer)", 7.0, RANGE, None),
+    ("740 µS/cm - 800 µS/cm bei 25 °C", 800.0, RANGE, None),
     # a second bound the range rule cannot read must not leave the first number standing
-    ("5 mg/l bis 7 mg/l (Sommer)", None, TEXT, None),
-    ("7416 µS/cm - 8000 µS/cm bei 25 °C", None, TEXT, None),
-    ("7416 bis", None, TEXT, None),
-    ("< 0,5 mg/l - 3 mg/l (Winter)", None, TEXT, None),
+    ("5 mg/l (Sommer) bis 7", None, TEXT, None),
+    ("740 µS/cm bei 25 °C - 800", None, TEXT, None),
+    ("5 mg/l (Sommer)bis 7", None, TEXT, None),
+    ("< 0,5 mg/l (Winter) - 3", None, TEXT, None),
+    ("> 5 mg/l (Winter) bis 9", None, TEXT, None),
     # not detected
     ("n.n.", None, NOT_DETECTED, None),
     ("n. n.", None, NOT_DETECTED, None),
@@ -205,6 +208,11 @@ def test_other_column_name_and_null_dtype() -> None:
 def test_output_name_as_input_is_refused() -> None:
     with pytest.raises(ValueError, match="overwritten"):
         parse_values(pl.DataFrame({"value": ["1"]}), column="value")
+
+
+def test_working_column_names_are_refused() -> None:
+    with pytest.raises(ValueError, match="reserved"):
+        parse_values(pl.DataFrame({"value_text": ["1"], "__values_clean": ["x"]}))
 
 
 def test_empty_frame() -> None:

@@ -1,0 +1,277 @@
+"""Every validation rule, each on a broken copy of the tiny dataset."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import cli
+from generator.load import RULES, check, load
+from tests.conftest import append, edit, read_rows, write_rows
+
+
+def problems_of(data_dir):
+    data, problems = check(data_dir)
+    assert data is None, "a broken dataset must not load"
+    return problems.to_dicts()
+
+
+def has(problems, table, rule, row=None, column=None):
+    return any(
+        p["table"] == table and p["rule"] == rule
+        and (row is None or p["row"] == row) and (column is None or p["column"] == column)
+        for p in problems
+    )
+
+
+def test_clean_data_loads(tiny_data):
+    data, problems = check(tiny_data)
+    assert problems.height == 0
+    assert data is not None
+    assert data.measurements.height == 22
+
+
+def test_missing_table(tiny_data):
+    (tiny_data / "documents.csv").unlink()
+    assert has(problems_of(tiny_data), "documents", "missing_table")
+
+
+def test_table_given_twice(tiny_data):
+    pl.read_csv(tiny_data / "suppliers.csv").write_parquet(tiny_data / "suppliers.parquet")
+    assert has(problems_of(tiny_data), "suppliers", "ambiguous_table")
+
+
+def test_empty_table(tiny_data):
+    (tiny_data / "zones.csv").write_text("zone_id,supplier_id,name,water_source,population\n")
+    assert has(problems_of(tiny_data), "zones", "empty_table")
+
+
+def test_missing_column(tiny_data):
+    rows = read_rows(tiny_data / "plz_zones.csv")
+    for r in rows:
+        del r["confidence"]
+    write_rows(tiny_data / "plz_zones.csv", rows)
+    assert has(problems_of(tiny_data), "plz_zones", "missing_column", column="confidence")
+
+
+def test_unknown_column(tiny_data):
+    rows = read_rows(tiny_data / "suppliers.csv")
+    for r in rows:
+        r["webseite"] = ""
+    write_rows(tiny_data / "suppliers.csv", rows)
+    assert has(problems_of(tiny_data), "suppliers", "unknown_column", column="webseite")
+
+
+def test_unreadable_file(tiny_data):
+    (tiny_data / "zones.csv").write_bytes(b"zone_id,supplier_id,name\n11,1,K\xf6ln\n")
+    assert has(problems_of(tiny_data), "zones", "unreadable_file")
+
+
+def test_malformed_plz(tiny_data):
+    edit(tiny_data, "plz_zones", 2, plz="7643")
+    found = problems_of(tiny_data)
+    assert has(found, "plz_zones", "malformed_plz", row=2, column="plz")
+    assert next(p for p in found if p["rule"] == "malformed_plz")["value"] == "7643"
+
+
+def test_dangling_supplier_zone_and_document(tiny_data):
+    edit(tiny_data, "zones", 3, supplier_id="9")
+    edit(tiny_data, "plz_zones", 1, zone_id="99")
+    edit(tiny_data, "measurements", 5, document_id="nope-2026")
+    found = problems_of(tiny_data)
+    assert has(found, "zones", "dangling_reference", row=3, column="supplier_id")
+    assert has(found, "plz_zones", "dangling_reference", row=1, column="zone_id")
+    assert has(found, "measurements", "dangling_reference", row=5, column="document_id")
+
+
+def test_duplicate_ids(tiny_data):
+    append(tiny_data, "suppliers", supplier_id="1", name="Doppelt")
+    found = problems_of(tiny_data)
+    dup = next(p for p in found if p["rule"] == "duplicate_key")
+    assert (dup["table"], dup["row"], dup["column"]) == ("suppliers", 3, "supplier_id")
+    assert "same as row 1" in dup["message"]
+
+
+def test_duplicate_measurement_key(tiny_data):
+    append(tiny_data, "measurements", zone_id="12", parameter="nitrat", sampled_at="2026-04-02",
+           value_text="3", unit="mg/l", document_id="wk-2026")
+    assert has(problems_of(tiny_data), "measurements", "duplicate_key", row=23)
+
+
+def test_area_share_outside_range(tiny_data):
+    edit(tiny_data, "plz_zones", 1, area_share="0")
+    edit(tiny_data, "plz_zones", 4, area_share="1.2")
+    found = problems_of(tiny_data)
+    assert has(found, "plz_zones", "out_of_range", row=1, column="area_share")
+    assert has(found, "plz_zones", "out_of_range", row=4, column="area_share")
+
+
+def test_confidence_outside_range(tiny_data):
+    edit(tiny_data, "plz_zones", 1, confidence="-0.1")
+    assert has(problems_of(tiny_data), "plz_zones", "out_of_range", row=1, column="confidence")
+
+
+def test_shares_of_one_plz_add_up_to_more_than_one(tiny_data):
+    edit(tiny_data, "plz_zones", 3, area_share="0.7")
+    found = problems_of(tiny_data)
+    p = next(p for p in found if p["rule"] == "share_sum_exceeds_one")
+    assert p["table"] == "plz_zones" and p["row"] == 2 and p["column"] == "area_share"
+    assert "76437" in p["message"] and "rows 2, 3" in p["message"]
+
+
+def test_small_share_excess_is_tolerated(tiny_data):
+    edit(tiny_data, "plz_zones", 3, area_share="0.4005")
+    data, problems = check(tiny_data)
+    assert problems.height == 0
+
+
+def test_impossible_dates(tiny_data):
+    edit(tiny_data, "documents", 1, edition_date="2025-02-30")
+    edit(tiny_data, "measurements", 2, sampled_at="10.09.2025")
+    found = problems_of(tiny_data)
+    assert has(found, "documents", "invalid_date", row=1, column="edition_date")
+    assert has(found, "measurements", "invalid_date", row=2, column="sampled_at")
+
+
+def test_date_order(tiny_data):
+    edit(tiny_data, "documents", 2, retrieved_date="2026-06-01")
+    edit(tiny_data, "measurements", 1, sampled_at="2026-02-01")
+    found = problems_of(tiny_data)
+    assert has(found, "documents", "date_order", row=2, column="retrieved_date")
+    assert has(found, "measurements", "date_order", row=1, column="sampled_at")
+
+
+def test_unknown_parameter_code(tiny_data):
+    edit(tiny_data, "measurements", 7, parameter="bleii")
+    assert has(problems_of(tiny_data), "measurements", "unknown_parameter", row=7,
+               column="parameter")
+
+
+def test_unknown_unit(tiny_data):
+    edit(tiny_data, "measurements", 8, unit="Milligramm pro Eimer")
+    assert has(problems_of(tiny_data), "measurements", "unknown_unit", row=8, column="unit")
+
+
+def test_unit_not_convertible(tiny_data):
+    edit(tiny_data, "measurements", 7, unit="µS/cm")
+    found = problems_of(tiny_data)
+    p = next(p for p in found if p["rule"] == "unit_not_convertible")
+    assert (p["table"], p["row"], p["column"]) == ("measurements", 7, "unit")
+    assert "blei" in p["message"] and "µg/l" in p["message"]
+
+
+def test_wrong_type(tiny_data):
+    edit(tiny_data, "zones", 1, population="viele")
+    edit(tiny_data, "plz_zones", 1, zone_id="11.5")
+    found = problems_of(tiny_data)
+    assert has(found, "zones", "wrong_type", row=1, column="population")
+    assert has(found, "plz_zones", "wrong_type", row=1, column="zone_id")
+
+
+def test_empty_required_field(tiny_data):
+    edit(tiny_data, "measurements", 3, value_text="")
+    edit(tiny_data, "suppliers", 2, name="   ")
+    found = problems_of(tiny_data)
+    assert has(found, "measurements", "empty_required", row=3, column="value_text")
+    assert has(found, "suppliers", "empty_required", row=2, column="name")
+
+
+def test_ids_must_be_positive(tiny_data):
+    edit(tiny_data, "suppliers", 2, supplier_id="0")
+    assert has(problems_of(tiny_data), "suppliers", "not_positive", row=2)
+
+
+def test_malformed_url_and_document_id(tiny_data):
+    edit(tiny_data, "documents", 3, url="seeland.example/werte", document_id="zs 2026!")
+    found = problems_of(tiny_data)
+    assert has(found, "documents", "malformed_url", row=3, column="url")
+    assert has(found, "documents", "malformed_id", row=3, column="document_id")
+
+
+def test_negative_population(tiny_data):
+    edit(tiny_data, "zones", 2, population="-5")
+    assert has(problems_of(tiny_data), "zones", "negative", row=2, column="population")
+
+
+def test_overriding_limits_checks_periods_and_codes(tiny_data):
+    (tiny_data / "limits.csv").write_text(
+        "code,kind,limit_value,unit,valid_from,valid_until,legal_basis,note,source_url\n"
+        "blei,grenzwert,10,µg/l,2023-06-24,2028-06-01,TrinkwV,,\n"
+        "blei,grenzwert,5,µg/l,2028-01-12,,TrinkwV,,\n"
+        "bleii,grenzwert,5,µg/l,2028-01-12,,TrinkwV,,\n"
+        "nitrat,streng,50,mg/l,2023-06-24,,TrinkwV,,\n"
+        "nitrit,grenzwert,viel,mg/l,2023-06-24,,TrinkwV,,\n",
+        encoding="utf-8",
+    )
+    found = problems_of(tiny_data)
+    assert has(found, "limits", "overlapping_validity", row=2)
+    assert has(found, "limits", "unknown_parameter", row=3)
+    assert has(found, "limits", "invalid_choice", row=4, column="kind")
+    assert has(found, "limits", "invalid_limit_value", row=5)
+
+
+def test_semicolon_and_bom_csv_is_read(tiny_data):
+    text = (tiny_data / "plz_zones.csv").read_text(encoding="utf-8")
+    german = "\ufeff" + text.replace(",", ";").replace("0.6", "0,6").replace("0.4;", "0,4;")
+    (tiny_data / "plz_zones.csv").write_text(german, encoding="utf-8")
+    data, problems = check(tiny_data)
+    assert problems.height == 0
+    shares = data.plz_zones.filter(pl.col("plz") == "76437")["area_share"].sort().to_list()
+    assert shares == [0.4, 0.6]
+
+
+def test_parquet_tables_are_read(tiny_data):
+    for name in ("measurements", "plz_zones"):
+        pl.read_csv(tiny_data / f"{name}.csv", infer_schema=False).write_parquet(
+            tiny_data / f"{name}.parquet")
+        (tiny_data / f"{name}.csv").unlink()
+    data = load(tiny_data)
+    assert data.measurements.height == 22
+
+
+def test_every_problem_reported_at_once_and_cli_exit_status(tiny_data):
+    edit(tiny_data, "plz_zones", 2, plz="7643")
+    edit(tiny_data, "measurements", 7, parameter="bleii")
+    edit(tiny_data, "documents", 1, edition_date="2025-02-30")
+    result = CliRunner().invoke(cli, ["validate", str(tiny_data)])
+    assert result.exit_code == 1
+    out = result.output
+    assert "plz_zones, row 2, column plz" in out
+    assert "measurements, row 7, column parameter" in out
+    assert "documents, row 1, column edition_date" in out
+    assert "Error: 3 problem(s)" in out
+
+
+def test_build_with_bad_data_writes_nothing(tiny_data, tmp_path):
+    out = tmp_path / "build"
+    edit(tiny_data, "plz_zones", 2, plz="7643")
+    result = CliRunner().invoke(cli, ["build", "--data", str(tiny_data), "--out", str(out)])
+    assert result.exit_code == 1
+    assert "Error: the source data has 1 problem(s); nothing was written" in result.output
+    assert not out.exists()
+
+
+def test_every_rule_has_a_fix_and_is_documented():
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "data-contract.md").read_text(encoding="utf-8")
+    for rule, fix in RULES.items():
+        assert fix
+        assert f"`{rule}`" in doc, f"rule {rule} is not documented"
+
+
+@pytest.mark.parametrize("rule", sorted(RULES))
+def test_rule_is_exercised_by_a_test(rule):
+    source = open(__file__, encoding="utf-8").read()
+    assert f'"{rule}"' in source, f"no test plants a fault for {rule}"
+
+
+def test_overriding_the_register_checks_codes(tiny_data):
+    from generator.load import reference_dir
+
+    rows = read_rows(reference_dir() / "parameters.csv")
+    rows.append(dict(rows[0], code="Blei-Gesamt"))
+    write_rows(tiny_data / "parameters.csv", rows)
+    found = problems_of(tiny_data)
+    assert has(found, "parameters", "malformed_code", row=len(rows), column="code")
