@@ -93,22 +93,23 @@ OUTPUT_COLUMNS = ("value", "qualifier", "reporting_limit")
 
 # A number as published. Two shapes, because a grouped number (`1.234,5`) must not carry an
 # exponent and a plain one may have only one separator; anything else is not a number, so
-# the conversion below can never fail on a matched token.
-_PLAIN = r"(?:\d+(?:[.,]\d+)?|[.,]\d+)(?:[eE][+-]?\d+)?"
-_GROUPED = r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?"
+# the conversion below can never fail on a matched token. `[0-9]`, not `\d`: the regex
+# engine's `\d` also matches digits of other scripts, which the float cast cannot read.
+_PLAIN = r"(?:[0-9]+(?:[.,][0-9]+)?|[.,][0-9]+)(?:[eE][+-]?[0-9]+)?"
+_GROUPED = r"[1-9][0-9]{0,2}(?:\.[0-9]{3})+(?:,[0-9]+)?"
 _NUM = rf"[+-]?(?:{_PLAIN}|{_GROUPED})"
 _GROUPED_FULL = rf"^[+-]?{_GROUPED}$"
 
 # A unit may start with a letter, but `1,2 E-3` must not become 1.2 with unit `E-3`: an
 # `e` directly followed by a digit, sign or dash cannot start a unit.
-_UNIT_START = r"(?:[°%‰/]|[\p{L}&&[^eE]]|[eE](?:[^\d+\-–—]|$))"
+_UNIT_START = r"(?:[°%‰/]|[\p{L}&&[^eE]]|[eE](?:[^0-9+\-–—]|$))"
 _UNIT = rf"(?:\s*{_UNIT_START}[^<>=≤≥]*)?"
 # A unit between the bounds of a range (`1 mg/l - 2 mg/l`): one word, no digits, and again
 # not an exponent marker, or `1,2E-3` would read as the range 1.2 to 3.
 _WORD_UNIT = r"(?:\s*(?:[°%‰/]|[\p{L}&&[^eE]]|[eE]\p{L})[°%‰/\p{L}²³]*)?"
 
 _SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
-_FOOTNOTES = rf"(?:\s*(?:\*+|[{_SUPERSCRIPTS}]+\)?|\([A-Za-z0-9]\)|[a-z]\))|\s+\d\))+$"
+_FOOTNOTES = rf"(?:\s*(?:\*+|[{_SUPERSCRIPTS}]+\)?|\([A-Za-z0-9]\)|[a-z]\))|\s+[0-9]\))+$"
 
 _NOT_DETERMINED_RE = r"(?i)^(?:|[-–—]+|n\.?\s*b\.?|nicht bestimmt|nicht untersucht)$"
 _NOT_DETECTED_RE = r"(?i)^(?:n\.?\s*n\.?|nicht nachweisbar|nicht nachgewiesen)$"
@@ -122,10 +123,10 @@ _NUMBER_RE = rf"^{_NUM}{_UNIT}$"
 # The unit tail of a number is free text; if it holds a second bound the text is a range we
 # could not read, and taking the first number would understate it.
 # A dash right after `e` is an exponent sign, not a range (`1,2E-3 mg/l`).
-_HIDDEN_RANGE_RE = r"(?i)^[+-]?[\d.,]+.*(?:[^eE][-–—]\s*[+\-]?[\d.,]|[^\p{L}]bis\b)"
+_HIDDEN_RANGE_RE = r"(?i)^[+-]?[0-9.,]+.*(?:[^eE][-–—]\s*[+\-]?[0-9.,]|[^\p{L}]bis\b)"
 # Where `_NUMBER_RE` matches, this simpler pattern yields the same number: a unit cannot
 # start with a digit, separator or exponent, so the greedy match stops where the unit begins.
-_LEADING_NUMBER_RE = r"^([+-]?[\d.,]+(?:[eE][+-]?\d+)?)"
+_LEADING_NUMBER_RE = r"^([+-]?[0-9.,]+(?:[eE][+-]?[0-9]+)?)"
 _RANGE_LOW = rf"(?:(?:[<≤]\s*)?(?<low>{_NUM}){_WORD_UNIT}|(?i:n\.\s*n\.))"
 _RANGE_RE = rf"^{_RANGE_LOW}\s*(?:-|–|—|(?i:bis))\s*(?<high>{_NUM}){_UNIT}$"
 

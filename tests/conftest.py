@@ -49,3 +49,17 @@ def append(data_dir: Path, table: str, **values: str) -> int:
     rows.append({k: values.get(k, "") for k in rows[0]})
     write_rows(path, rows)
     return len(rows)
+
+
+@pytest.fixture(scope="session")
+def sample_build(tmp_path_factory) -> Path:
+    """The bundled sample, built once per test session (read-only for tests)."""
+    import datetime as dt
+
+    from generator.build import build
+    from generator.config import Config
+    from generator.load import sample_data_dir
+
+    out = tmp_path_factory.mktemp("sample") / "build"
+    build(sample_data_dir(), out, dt.date.fromisoformat(AS_OF), Config())
+    return out

@@ -144,6 +144,7 @@ CASES = [
     ("negativ", None, TEXT, None),
     ("mittel", None, TEXT, None),
     ("2024-01-05", None, TEXT, None),
+    ("\u0661\u0662", None, TEXT, None),  # Arabic-Indic digits: not a published German number
 ]
 
 

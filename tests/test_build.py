@@ -1,0 +1,258 @@
+"""The build end to end: determinism, incremental and atomic writes, resource shapes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from generator import render
+from generator.build import build
+from generator.config import Config
+from generator.errors import BuildError
+from generator.write import MANIFEST, TreeWriter
+from tests.conftest import edit
+
+AS_OF = dt.date(2026, 11, 23)
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def run(data, out, as_of=AS_OF, **kw):
+    return build(data, out, as_of, Config(), **kw)
+
+
+def test_two_builds_are_byte_identical(tiny_data, tmp_path):
+    run(tiny_data, tmp_path / "a")
+    run(tiny_data, tmp_path / "b")
+    assert tree(tmp_path / "a") == tree(tmp_path / "b")
+
+
+def test_unchanged_rebuild_rewrites_nothing(tiny_data, tmp_path):
+    out = tmp_path / "build"
+    first = run(tiny_data, out)
+    assert first.report.written and first.report.unchanged == 0
+    before = {p: os.stat(out / p).st_ino for p in tree(out)}
+    second = run(tiny_data, out)
+    assert second.report is None  # inputs unchanged: nothing to do at all
+    forced = run(tiny_data, out, force=True)
+    assert forced.report.written == []
+    assert forced.report.deleted == []
+    assert forced.report.unchanged == first.report.files
+    # Unchanged files are the very same inodes (hard links), not rewritten copies.
+    after = {p: os.stat(out / p).st_ino for p in tree(out) if p != MANIFEST}
+    assert all(before[p] == ino for p, ino in after.items())
+
+
+def test_changing_one_measurement_rewrites_only_its_files(tiny_data, tmp_path):
+    out = tmp_path / "build"
+    run(tiny_data, out)
+    # Row 1 is an older PFAS-20 sample of zone 11: only its series change, not the
+    # zone's current values.
+    edit(tiny_data, "measurements", 1, value_text="0,07")
+    report = run(tiny_data, out).report
+    api = {p for p in report.written if p.startswith(("_data/", "v1/"))}
+    assert api == {
+        "_data/v1/zones/11/measurements.json",
+        "_data/v1/zones/11/measurements/pfas_summe_20.json",
+    }
+    assert all("11" in p for p in report.written), report.written
+    assert report.deleted == []
+
+
+def test_stale_files_are_deleted(tiny_data, tmp_path):
+    out = tmp_path / "build"
+    run(tiny_data, out)
+    rows = (tiny_data / "measurements.csv").read_text(encoding="utf-8").splitlines()
+    kept = [r for r in rows if ",geruch," not in r]
+    (tiny_data / "measurements.csv").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    report = run(tiny_data, out).report
+    assert "_data/v1/zones/11/measurements/geruch.json" in report.deleted
+    assert not (out / "_data/v1/zones/11/measurements/geruch.json").exists()
+
+
+def test_failure_while_writing_leaves_previous_tree(tiny_data, tmp_path, monkeypatch):
+    out = tmp_path / "build"
+    run(tiny_data, out)
+    before = tree(out)
+    real = render.render_all
+
+    def broken(*args, **kwargs):
+        for i, item in enumerate(real(*args, **kwargs)):
+            if i == 20:
+                raise OSError("disk full (simulated)")
+            yield item
+
+    monkeypatch.setattr(render, "render_all", broken)
+    edit(tiny_data, "measurements", 1, value_text="0,07")
+    with pytest.raises(OSError, match="disk full"):
+        run(tiny_data, out)
+    assert tree(out) == before
+    assert not list(tmp_path.glob(".build.staging*"))
+    # Every file of the old tree is still complete and parses.
+    for rel, payload in before.items():
+        if rel.endswith(".json"):
+            json.loads(payload)
+
+
+def test_writer_refuses_escapes_and_double_writes(tmp_path):
+    with TreeWriter(tmp_path / "out") as w:
+        with pytest.raises(BuildError):
+            w.write("../evil.json", b"{}")
+        with pytest.raises(BuildError):
+            w.write("/etc/passwd", b"")
+        w.write("a/b.json", b"{}")
+        with pytest.raises(BuildError, match="same file"):
+            w.write("a/b.json", b"{}")
+
+
+def test_no_directory_over_the_entry_limit(tmp_path, monkeypatch):
+    from generator import write
+
+    monkeypatch.setattr(write, "MAX_DIR_ENTRIES", 3)
+    with TreeWriter(tmp_path / "out") as w:
+        for i in range(3):
+            w.write(f"d/{i}.json", b"{}")
+        with pytest.raises(BuildError, match="more than 3 entries"):
+            w.write("d/3.json", b"{}")
+
+
+def test_sample_tree_directories_stay_small(sample_build):
+    for directory in [sample_build, *[p for p in sample_build.rglob("*") if p.is_dir()]]:
+        assert len(os.listdir(directory)) <= 50_000
+
+
+# ---------------------------------------------------------------------------- shapes
+
+
+def load_json(out: Path, rel: str):
+    return json.loads((out / rel).read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def tiny_build(tiny_data, tmp_path):
+    out = tmp_path / "build"
+    run(tiny_data, out)
+    return out
+
+
+def test_lookup_clear_plz(tiny_build):
+    doc = load_json(tiny_build, "_data/v1/lookup/01067.json")
+    assert doc["ambiguous"] is False and doc["ambiguity_reasons"] == []
+    assert doc["ambiguity_note"] is None
+    assert [z["zone_id"] for z in doc["zones"]] == [11]
+    assert doc["zones"][0]["supplier_name"] == "Wasserwerke Kleinstadt (Testdaten)"
+
+
+def test_lookup_split_plz(tiny_build):
+    doc = load_json(tiny_build, "_data/v1/lookup/76437.json")
+    assert doc["ambiguous"] is True and doc["ambiguity_reasons"] == ["split"]
+    assert [(z["zone_id"], z["area_share"]) for z in doc["zones"]] == [(11, 0.6), (12, 0.4)]
+    assert "2 zones" in doc["ambiguity_note"]
+
+
+def test_lookup_small_second_zone_is_not_ambiguous(tiny_build):
+    doc = load_json(tiny_build, "_data/v1/lookup/04109.json")
+    assert doc["ambiguous"] is False
+    assert [z["zone_id"] for z in doc["zones"]] == [21, 12]
+
+
+def test_lookup_low_confidence_plz(tiny_build):
+    doc = load_json(tiny_build, "_data/v1/lookup/84503.json")
+    assert doc["ambiguous"] is True and doc["ambiguity_reasons"] == ["low_confidence"]
+
+
+def test_odbl_attribution_on_lookup_and_json_export(tiny_build):
+    config = Config()
+    for rel in ("_data/v1/lookup/01067.json", "v1/export/plz-zonen.json"):
+        attribution = load_json(tiny_build, rel)["attribution"]
+        assert attribution == config.attribution
+        assert "OpenStreetMap" in attribution["credit"] and config.operator in attribution["credit"]
+        assert attribution["license_url"].startswith("https://opendatacommons.org/")
+
+
+def test_export_is_complete_and_has_no_measured_values(tiny_build, tiny_data):
+    import polars as pl
+
+    doc = load_json(tiny_build, "v1/export/plz-zonen.json")
+    source = pl.read_csv(tiny_data / "plz_zones.csv", schema_overrides={"plz": pl.String})
+    assert doc["count"] == source.height == len(doc["rows"])
+    pairs = {(r["plz"], r["zone_id"]) for r in doc["rows"]}
+    assert pairs == set(zip(source["plz"], source["zone_id"], strict=True))
+    csv = pl.read_csv(tiny_build / "v1/export/plz-zonen.csv", schema_overrides={"plz": pl.String})
+    parquet = pl.read_parquet(tiny_build / "v1/export/plz-zonen.parquet")
+    assert csv.equals(parquet)
+    assert csv.columns == ["plz", "zone_id", "zone_name", "supplier_id", "supplier_name",
+                           "area_share", "confidence"]
+    forbidden = {"value", "value_text", "parameter", "normalized_value"}
+    assert not forbidden & set(csv.columns)
+    assert not forbidden & set(doc["rows"][0])
+
+
+def test_datapackage_describes_the_export(tiny_build):
+    import hashlib
+
+    pkg = load_json(tiny_build, "v1/export/datapackage.json")
+    assert pkg["licenses"][0]["name"] == "ODbL-1.0"
+    assert "OpenStreetMap" in pkg["attribution"]
+    paths = {r["path"]: r for r in pkg["resources"]}
+    assert set(paths) == {"plz-zonen.csv", "plz-zonen.json", "plz-zonen.parquet"}
+    for name, resource in paths.items():
+        payload = (tiny_build / "v1/export" / name).read_bytes()
+        assert resource["bytes"] == len(payload)
+        assert resource["hash"] == "sha256:" + hashlib.sha256(payload).hexdigest()
+        assert [f["name"] for f in resource["schema"]["fields"]][:2] == ["plz", "zone_id"]
+
+
+def test_zone_current_values_and_provenance(tiny_build):
+    doc = load_json(tiny_build, "_data/v1/zones/11.json")
+    values = {v["parameter"]: v for v in doc["current_values"]}
+    pfas = values["pfas_summe_20"]
+    assert pfas["value_text"] == "0,14" and pfas["sampled_at"] == "2026-03-10"
+    assert pfas["state"] == "exceeds_limit"
+    assert pfas["provenance"]["document_id"] == "wk-2026"
+    assert pfas["provenance"]["edition_date"] == "2026-06-30"
+    assert pfas["provenance"]["retrieved_date"] == "2026-07-02"
+    assert values["pfas_summe_4"]["future_state"] == "below_limit"
+    assert values["blei"]["future_state"] == "exceeds_limit"
+    assert values["temperatur"]["value"] == 12.6
+    assert doc["plz"] == ["01067", "76437"]
+    zone12 = {v["parameter"]: v for v in load_json(tiny_build, "_data/v1/zones/12.json")[
+        "current_values"]}
+    assert zone12["pfas_summe_4"]["future_state"] == "exceeds_limit"
+    assert zone12["blei"]["state"] == "not_measured"
+    assert zone12["nitrat"]["state"] == "not_detected"
+    zone21 = {v["parameter"]: v for v in load_json(tiny_build, "_data/v1/zones/21.json")[
+        "current_values"]}
+    # The latest PFAS-20 value is "< BG" in ng/l: kept verbatim, not assessable.
+    assert zone21["pfas_summe_20"]["value_text"] == "< BG"
+    assert zone21["pfas_summe_20"]["state"] == "not_assessable"
+    assert zone21["elektrische_leitfaehigkeit"]["normalized_value"] == 520.0
+    assert zone21["nitrat"]["state"] == "exceeds_limit"
+
+
+def test_measurements_verbatim_sorted_and_filtered(tiny_build):
+    doc = load_json(tiny_build, "_data/v1/zones/11/measurements.json")
+    keys = [(m["parameter"], m["sampled_at"]) for m in doc["measurements"]]
+    assert keys == sorted(keys) and doc["count"] == len(keys) == 12
+    assert {d["document_id"] for d in doc["documents"]} == {"wk-2025", "wk-2026"}
+    one = load_json(tiny_build, "_data/v1/zones/11/measurements/pfas_summe_20.json")
+    assert one["parameter"] == "pfas_summe_20"
+    assert [m["value_text"] for m in one["measurements"]] == ["0,08", "0,09", "0,14"]
+
+
+def test_parameters_and_limits(tiny_build):
+    register = load_json(tiny_build, "v1/parameters.json")
+    assert register["count"] == 282 == len(register["parameters"])
+    limits = load_json(tiny_build, "_data/v1/parameters/pfas_summe_20/limits.json")
+    assert [(x["value"], x["unit"], x["valid_from"]) for x in limits["limits"]] == [
+        (0.1, "µg/l", "2026-01-12")]
+    assert load_json(tiny_build, "_data/v1/parameters/temperatur/limits.json")["limits"] == []

@@ -1,0 +1,136 @@
+"""Classification of current values against the limit valid on --as-of (and future limits)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import polars as pl
+import pytest
+
+from generator.derive import STATES, classify
+from generator.load import load
+from tests.conftest import GOLDEN_INPUT
+
+D = dt.date
+
+
+@pytest.fixture(scope="module")
+def reference():
+    data = load(GOLDEN_INPUT)
+    return data.limits, data.parameters
+
+
+def state_of(reference, parameter, qualifier, value=None, reporting_limit=None,
+             as_of=D(2026, 11, 23), limits=None):
+    ref_limits, params = reference
+    values = pl.DataFrame(
+        {"parameter": [parameter], "qualifier": [qualifier],
+         "normalized_value": [value], "normalized_reporting_limit": [reporting_limit]},
+        schema={"parameter": pl.String, "qualifier": pl.String,
+                "normalized_value": pl.Float64, "normalized_reporting_limit": pl.Float64},
+    )
+    row = classify(values, ref_limits if limits is None else limits, params, as_of).row(
+        0, named=True)
+    return row
+
+
+@pytest.mark.parametrize(
+    ("case", "qualifier", "value", "rl", "expected"),
+    [
+        ("value equal to the limit", "number", 0.1, None, "below_limit"),
+        ("value just above", "number", 0.1000001, None, "exceeds_limit"),
+        ("well below", "number", 0.018, None, "below_limit"),
+        ("< x with x below the limit", "below_reporting_limit", None, 0.05, "below_reporting_limit"),
+        ("< x with x equal to the limit", "below_reporting_limit", None, 0.1,
+         "below_reporting_limit"),
+        ("< x with x above the limit", "below_reporting_limit", None, 0.2, "not_assessable"),
+        ("< BG without a number", "below_reporting_limit", None, None, "not_assessable"),
+        ("not detected", "not_detected", None, None, "not_detected"),
+        ("text value", "text", None, None, "not_assessable"),
+        ("range below", "range", 0.08, None, "below_limit"),
+        ("range reaching above", "range", 0.3, None, "not_assessable"),
+        ("> x above the limit", "above", 0.5, None, "exceeds_limit"),
+        ("> x below the limit", "above", 0.05, None, "not_assessable"),
+    ],
+)
+def test_pfas20_edges(reference, case, qualifier, value, rl, expected):
+    row = state_of(reference, "pfas_summe_20", qualifier, value, rl)
+    assert row["state"] == expected, case
+    assert row["limit"]["value"] == 0.1 and row["limit"]["unit"] == "µg/l"
+
+
+def test_pfas20_before_and_after_2026_01_12(reference):
+    before = state_of(reference, "pfas_summe_20", "number", 0.14, as_of=D(2026, 1, 11))
+    assert before["state"] == "no_limit" and before["limit"] is None
+    assert before["future_state"] == "exceeds_limit"
+    assert before["future_limit"]["valid_from"] == D(2026, 1, 12)
+    on_the_day = state_of(reference, "pfas_summe_20", "number", 0.14, as_of=D(2026, 1, 12))
+    assert on_the_day["state"] == "exceeds_limit"
+    assert on_the_day["future_state"] is None and on_the_day["future_limit"] is None
+
+
+def test_limit_starting_the_day_after_as_of(reference):
+    row = state_of(reference, "pfas_summe_4", "number", 0.031, as_of=D(2028, 1, 11))
+    assert row["state"] == "no_limit"
+    assert row["future_state"] == "exceeds_limit"
+    assert row["future_limit"]["value"] == 0.02
+    assert row["future_limit"]["valid_from"] == D(2028, 1, 12)
+    row = state_of(reference, "pfas_summe_4", "number", 0.031, as_of=D(2028, 1, 12))
+    assert row["state"] == "exceeds_limit" and row["future_state"] is None
+
+
+@pytest.mark.parametrize(
+    ("parameter", "value", "state", "future_state", "future_value"),
+    [
+        ("blei", 7.1, "below_limit", "exceeds_limit", 5.0),
+        ("blei", 4.0, "below_limit", "below_limit", 5.0),
+        ("chrom", 12.0, "below_limit", "exceeds_limit", 5.0),
+        ("arsen", 6.0, "below_limit", "exceeds_limit", 4.0),
+    ],
+)
+def test_announced_stricter_limits(reference, parameter, value, state, future_state,
+                                   future_value):
+    row = state_of(reference, parameter, "number", value)
+    assert (row["state"], row["future_state"]) == (state, future_state)
+    assert row["future_limit"]["value"] == future_value
+
+
+def test_no_limit_for_the_parameter(reference):
+    row = state_of(reference, "temperatur", "number", 12.6)
+    assert row["state"] == "no_limit" and row["future_state"] is None
+
+
+def test_range_limit_for_ph(reference):
+    assert state_of(reference, "ph_wert", "number", 7.6)["state"] == "within_range"
+    assert state_of(reference, "ph_wert", "number", 9.6)["state"] == "outside_range"
+    assert state_of(reference, "ph_wert", "number", 6.5)["state"] == "within_range"
+
+
+def test_qualitative_requirement(reference):
+    assert state_of(reference, "geruch", "text")["state"] == "requirement"
+
+
+def test_unconvertible_unit(reference):
+    ref_limits, params = reference
+    odd = ref_limits.filter(pl.col("code") == "nitrat").with_columns(pl.lit("µS/cm").alias("unit"))
+    row = state_of(reference, "nitrat", "number", 20.0, limits=odd)
+    assert row["state"] == "unit_mismatch"
+
+
+def test_units_are_converted_before_comparing(reference):
+    ref_limits, _ = reference
+    # The same PFAS-20 limit written in ng/l must classify exactly like the µg/l one.
+    in_ng = ref_limits.filter(pl.col("code") == "pfas_summe_20").with_columns(
+        pl.lit("ng/l").alias("unit"), pl.lit(100.0).alias("value"))
+    assert state_of(reference, "pfas_summe_20", "number", 0.1, limits=in_ng)["state"] == \
+        "below_limit"
+    assert state_of(reference, "pfas_summe_20", "number", 0.11, limits=in_ng)["state"] == \
+        "exceeds_limit"
+
+
+def test_every_state_is_documented():
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
+    for state in STATES:
+        assert f"`{state}`" in doc
