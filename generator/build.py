@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,12 +13,15 @@ from generator.config import Config
 from generator.progress import StepPrinter
 from generator.write import TreeWriter, WriteReport, read_manifest
 
+API_PREFIXES = ("_data/", "v1/")
+
 
 @dataclass
 class BuildResult:
     out: Path
     report: WriteReport | None
     """None when the inputs were unchanged and nothing had to be done."""
+    timings: dict[str, float] | None = None
 
 
 def input_digest(data_dir: Path, as_of: dt.date, config: Config) -> str:
@@ -27,8 +31,11 @@ def input_digest(data_dir: Path, as_of: dt.date, config: Config) -> str:
     # The code and templates count as inputs too: a changed generator means new output.
     package = Path(__file__).parent
     sources = [p for p in Path(data_dir).iterdir() if p.suffix in (".csv", ".parquet")]
-    sources += [p for p in package.rglob("*") if p.suffix in (".py", ".csv", ".html", ".css",
-                                                                ".js", ".svg", ".txt")]
+    sources += [
+        p
+        for p in package.rglob("*")
+        if p.suffix in (".py", ".csv", ".html", ".css", ".js", ".svg", ".txt")
+    ]
     for asset_dir in (site_assets.templates_dir(), site_assets.static_dir()):
         sources += list(asset_dir.rglob("*"))
     for path in sorted(set(sources)):
@@ -48,7 +55,7 @@ def build(
     progress: StepPrinter | None = None,
     force: bool = False,
 ) -> BuildResult:
-    """Build the whole tree into `out`; raise SourceDataError/BuildError and leave `out` as it was."""
+    """Build the tree into `out`; on SourceDataError/BuildError leave `out` as it was."""
     progress = progress or StepPrinter(enabled=False)
     out = Path(out)
     digest = input_digest(data_dir, as_of, config)
@@ -61,18 +68,34 @@ def build(
         data = load.load(data_dir)
     with progress.step("Deriving resources"):
         derived = derive.derive(data, as_of)
+    timings = {"api": 0.0, "site": 0.0, "write": 0.0}
     with progress.step("Rendering and writing files"), TreeWriter(out) as writer:
+        # Rendering is lazy, so the time between two yields is the time spent rendering
+        # the file just yielded; it is charged to the API or the site by its path.
+        mark = time.perf_counter()
         for path, payload in render.render_all(derived, as_of, config):
+            rendered = time.perf_counter()
+            timings["api" if path.startswith(API_PREFIXES) else "site"] += rendered - mark
             writer.write(path, payload)
+            mark = time.perf_counter()
+            timings["write"] += mark - rendered
         report = writer.commit(
-            {"input_digest": digest, "as_of": as_of.isoformat(), "version": __version__,
-             "api_version": API_VERSION}
+            {
+                "input_digest": digest,
+                "as_of": as_of.isoformat(),
+                "version": __version__,
+                "api_version": API_VERSION,
+            }
         )
+    progress(
+        f"Time spent rendering the API {timings['api']:.1f} s, the site {timings['site']:.1f} s;"
+        f" writing {timings['write']:.1f} s"
+    )
     progress(
         f"Wrote {len(report.written)} file(s), kept {report.unchanged} unchanged, "
         f"removed {len(report.deleted)} stale; {report.files} files in {out}"
     )
-    return BuildResult(out, report)
+    return BuildResult(out, report, timings)
 
 
 def _tree_intact(out: Path, manifest: dict) -> bool:

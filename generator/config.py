@@ -42,12 +42,16 @@ class Config:
 
 _CHECKS = {
     "operator": (lambda v: bool(v.strip()) and len(v) <= 200, "a non-empty name"),
-    "base_url": (lambda v: bool(_URL.match(v)) and not v.endswith("/"),
-                 "an http(s) URL without a trailing slash"),
+    "base_url": (
+        lambda v: bool(_URL.match(v)) and not v.endswith("/"),
+        "an http(s) URL without a trailing slash",
+    ),
     "contact": (lambda v: bool(_EMAIL.match(v)), "an e-mail address"),
     "license_url": (lambda v: bool(_URL.match(v)), "an http(s) URL"),
-    "key_prefix": (lambda v: bool(re.fullmatch(r"[a-z]{2,8}_", v)),
-                   "2-8 lowercase letters followed by '_'"),
+    "key_prefix": (
+        lambda v: bool(re.fullmatch(r"[a-z]{2,8}_", v)),
+        "2-8 lowercase letters followed by '_'",
+    ),
 }
 
 

@@ -156,9 +156,7 @@ PFAS_PARAMS = PFAS_20 + ("pfas_summe_20", "pfas_summe_4")
 # Values some suppliers print as a range over their wells (`8,2 - 11,4`).
 RANGE_PARAMS = {"calcium", "magnesium", "natrium", "chlorid", "sulfat", "hydrogencarbonat"}
 
-PARAMETERS = tuple(
-    sorted({p.code for p in ROUTINE + ANNUAL} | set(TEXT_PARAMS) | set(PFAS_PARAMS))
-)
+PARAMETERS = tuple(sorted({p.code for p in ROUTINE + ANNUAL} | set(TEXT_PARAMS) | set(PFAS_PARAMS)))
 P = {code: i for i, code in enumerate(PARAMETERS)}
 
 # Verbal values; measurements refer to them by index. Variant i of geruch goes with variant
@@ -454,9 +452,11 @@ def _suppliers_and_zones(rng: np.random.Generator, geo: Geography, spec: Scale) 
     domain_expr = pl.lit(None, dtype=pl.String)
     for i, (pattern, prefix, _) in enumerate(SUPPLIER_KINDS):
         before, after = pattern.split("{}")
-        name_expr = pl.when(pl.col("kind") == i).then(
-            pl.concat_str(pl.lit(before), pl.col("town"), pl.lit(after))
-        ).otherwise(name_expr)
+        name_expr = (
+            pl.when(pl.col("kind") == i)
+            .then(pl.concat_str(pl.lit(before), pl.col("town"), pl.lit(after)))
+            .otherwise(name_expr)
+        )
         domain_expr = pl.when(pl.col("kind") == i).then(pl.lit(prefix)).otherwise(domain_expr)
     sup = sup.with_columns(
         name_expr.alias("name"),
@@ -496,9 +496,9 @@ def _suppliers_and_zones(rng: np.random.Generator, geo: Geography, spec: Scale) 
             else pl.lit(pattern)
         )
         source_expr = pl.when(pl.col("source_kind") == i).then(value).otherwise(source_expr)
-    population = np.round(
-        2600 * geo.zone_area**0.8 * np.exp(rng.normal(0, 1.0, size=nz)), -1
-    ).clip(20, 900_000)
+    population = np.round(2600 * geo.zone_area**0.8 * np.exp(rng.normal(0, 1.0, size=nz)), -1).clip(
+        20, 900_000
+    )
     z = pl.DataFrame(
         {
             "zone_id": np.arange(1, nz + 1, dtype=np.int64),
@@ -610,12 +610,16 @@ def _documents(rng: np.random.Generator, world: World) -> pl.DataFrame:
             "base": world.base_url.gather(sup),
         }
     )
-    label = pl.when(pl.col("_year") == LAST_YEAR).then(
-        pl.format("{}-h1", pl.col("_year"))
-    ).otherwise(pl.col("_year").cast(pl.String))
-    title_label = pl.when(pl.col("_year") == LAST_YEAR).then(
-        pl.format("1. Halbjahr {}", pl.col("_year"))
-    ).otherwise(pl.col("_year").cast(pl.String))
+    label = (
+        pl.when(pl.col("_year") == LAST_YEAR)
+        .then(pl.format("{}-h1", pl.col("_year")))
+        .otherwise(pl.col("_year").cast(pl.String))
+    )
+    title_label = (
+        pl.when(pl.col("_year") == LAST_YEAR)
+        .then(pl.format("1. Halbjahr {}", pl.col("_year")))
+        .otherwise(pl.col("_year").cast(pl.String))
+    )
     title = id_word = path = pl.lit(None, dtype=pl.String)
     for i, (t_pattern, word, p_pattern) in enumerate(TITLES):
         here = pl.col("style") == i
@@ -908,9 +912,7 @@ def _numeric(
     rl_d = _decimals_of(np.where(rl_pub > 0, rl_pub, 1.0))
     rl_m = np.rint(rl_pub * 10.0**rl_d).astype(np.int64)
     kind = np.where(detected, KIND_NUMBER, KIND_BELOW)
-    foot = np.where(
-        detected & (rng.random(n) < st.footnote_rate[s]), st.footnote[s], 0
-    )
+    foot = np.where(detected & (rng.random(n) < st.footnote_rate[s]), st.footnote[s], 0)
     hi = np.full(n, -1, np.int64)
     if param.code in RANGE_PARAMS:
         ranged = st.ranges[s] & (rng.random(n) < 0.4)
@@ -969,8 +971,10 @@ def _measurements(
     _numeric(rows, params["ph_wert"], ev, ph, events, st, rng)
     hardness = ion("calcium", ev) / 7.147 + ion("magnesium", ev) / 4.336
     _numeric(rows, params["gesamthaerte"], ev, hardness, events, st, rng)
-    ec = 2.0 * sum(ion(c, ev) for c in ("calcium", "magnesium", "natrium", "kalium", "chlorid",
-                                         "sulfat", "nitrat")) + 0.8 * ion("hydrogencarbonat", ev)
+    ec = 2.0 * sum(
+        ion(c, ev)
+        for c in ("calcium", "magnesium", "natrium", "kalium", "chlorid", "sulfat", "nitrat")
+    ) + 0.8 * ion("hydrogencarbonat", ev)
     _numeric(rows, params["elektrische_leitfaehigkeit"], ev, ec, events, st, rng)
     _numeric(rows, params["truebung"], ev, noisy("truebung", ev, 0.5), events, st, rng)
     nitrate = chem["nitrat"][zone] * np.exp(rng.normal(0, 0.12, n_ev))
@@ -997,8 +1001,13 @@ def _measurements(
     _numeric(rows, params["faerbung"], ev[~worded], noisy("faerbung", ev[~worded], 0.4),
              events, st, rng)  # fmt: skip
     n_w = int(worded.sum())
-    rows.add(ev=ev[worded], par=np.full(n_w, P["faerbung"]), kind=np.full(n_w, KIND_TEXT),
-             text=np.full(n_w, TEXTS.index("farblos")), unit=np.full(n_w, U["m-1"]))
+    rows.add(
+        ev=ev[worded],
+        par=np.full(n_w, P["faerbung"]),
+        kind=np.full(n_w, KIND_TEXT),
+        text=np.full(n_w, TEXTS.index("farblos")),
+        unit=np.full(n_w, U["m-1"]),
+    )
     ox = ev[chem["oxid_program"][zone[ev]] > 0]
     _numeric(rows, params["oxidierbarkeit"], ox, noisy("oxidierbarkeit", ox, 0.2), events, st, rng)
     rad = ev[(chem["radon_program"][zone[ev]] > 0) & ((events.year[ev] + zone[ev]) % 3 == 0)]
@@ -1086,59 +1095,118 @@ def _fmt(m: pl.Expr, d: pl.Expr, comma: pl.Expr) -> pl.Expr:
     return pl.when(d > 0).then(pl.concat_str(grouped, sep, frac)).otherwise(grouped)
 
 
+def _unpack(keys: np.ndarray, widths: tuple[int, ...]) -> list[np.ndarray]:
+    """Split packed integer keys into fields (first field unbounded, others `widths`)."""
+    fields = []
+    for width in reversed(widths):
+        keys, field = np.divmod(keys, width)
+        fields.append(field)
+    return [keys, *reversed(fields)]
+
+
+def _pack(fields: list[np.ndarray], widths: tuple[int, ...]) -> np.ndarray:
+    """Pack integer fields into one int64 key (inverse of `_unpack`)."""
+    key = fields[0].astype(np.int64)
+    for field, width in zip(fields[1:], widths, strict=True):
+        key = key * width + field.astype(np.int64)
+    return key
+
+
+def _value_texts(cols: dict[str, np.ndarray]) -> tuple[np.ndarray, pl.Series]:
+    """Return for every row an index into a dictionary of printed values, and the dictionary.
+
+    Millions of rows share a few hundred thousand distinct printed values (`< 0,001`, `0`),
+    so each distinct value is formatted once and rows only carry its index.
+    """
+    kind, comma = cols["kind"], cols["comma"]
+    ids = np.empty(len(kind), np.int64)
+    parts: list[pl.Series] = []
+    offset = 0
+
+    def add(mask: np.ndarray, inverse: np.ndarray, texts: pl.Series) -> None:
+        nonlocal offset
+        ids[mask] = offset + inverse
+        parts.append(texts)
+        offset += len(texts)
+
+    number = (kind == KIND_NUMBER) & (cols["hi"] < 0)
+    widths = (8, 2, len(FOOTNOTES), 2)
+    fields = [cols[c][number] for c in ("m", "d", "comma", "foot", "deg")]
+    uniq, inverse = np.unique(_pack(fields, widths), return_inverse=True)
+    m, d, cm, foot, deg = _unpack(uniq, widths)
+    texts = pl.select(
+        pl.concat_str(
+            _fmt(pl.lit(pl.Series(m)), pl.lit(pl.Series(d)), pl.lit(pl.Series(cm == 1))),
+            pl.when(pl.lit(pl.Series(deg == 1))).then(pl.lit(" °C")).otherwise(pl.lit("")),
+            pl.lit(pl.Series(FOOTNOTES).gather(foot)),
+        )
+    ).to_series()
+    add(number, inverse, texts)
+
+    # Ranges are rare; they are formatted row by row (still vectorised).
+    ranged = (kind == KIND_NUMBER) & (cols["hi"] >= 0)
+    sub = pl.DataFrame({c: cols[c][ranged] for c in ("m", "hi", "d", "comma")})
+    texts = sub.select(
+        pl.concat_str(
+            _fmt(pl.col("m"), pl.col("d"), pl.col("comma")),
+            pl.lit(" - "),
+            _fmt(pl.col("hi"), pl.col("d"), pl.col("comma")),
+        )
+    ).to_series()
+    add(ranged, np.arange(len(texts)), texts)
+
+    below = kind == KIND_BELOW
+    widths = (8, 2, len(BELOW_STYLES))
+    fields = [cols[c][below] for c in ("rl_m", "rl_d", "comma", "below")]
+    uniq, inverse = np.unique(_pack(fields, widths), return_inverse=True)
+    rl_m, rl_d, cm, style = _unpack(uniq, widths)
+    small = pl.DataFrame({"rl_m": rl_m, "rl_d": rl_d, "comma": cm == 1, "below": style})
+    limit = _fmt(pl.col("rl_m"), pl.col("rl_d"), pl.col("comma"))
+    text = pl.lit(None, dtype=pl.String)
+    for i, pattern in enumerate(BELOW_STYLES):
+        before, brace, after = pattern.partition("{}")
+        value = pl.concat_str(pl.lit(before), limit, pl.lit(after)) if brace else pl.lit(pattern)
+        text = pl.when(pl.col("below") == i).then(value).otherwise(text)
+    add(below, inverse, small.select(text).to_series())
+
+    words = kind == KIND_TEXT
+    add(words, cols["text"][words], pl.Series(TEXTS))
+    return ids, pl.concat(parts)
+
+
 def _assemble(
     rows: Rows, events: Events, world: World, documents: pl.DataFrame, report: Progress
 ) -> pl.DataFrame:
-    """Sort the rows, print the values and attach zone, date, document and sample point."""
+    """Print the values, sort, and attach zone, date, document and sample point."""
     cols = {key: np.concatenate(parts) for key, parts in rows.cols.items()}
     rows.cols.clear()
-    ev = cols["ev"]
+    text_id, dictionary = _value_texts(cols)
+    report(f"formatted {len(dictionary):,} distinct values")
+    ev, par, unit = cols["ev"], cols["par"], cols["unit"]
+    del cols
     first_day = int(events.day.min())
     span = int(events.day.max()) - first_day + 1
     key = (
         events.zone[ev].astype(np.int64) * (len(PARAMETERS) * span)
-        + cols["par"].astype(np.int64) * span
+        + par.astype(np.int64) * span
         + (events.day[ev] - first_day)
     )
-    order = np.argsort(key, kind="stable")
+    order = np.argsort(key)
     del key
-    frame = pl.DataFrame({name: values[order] for name, values in cols.items()})
-    del cols, order
+    ev, par, unit, text_id = ev[order], par[order], unit[order], text_id[order]
+    del order
     report("sorted")
-
-    m, d, comma = pl.col("m"), pl.col("d"), pl.col("comma")
-    number = _fmt(m, d, comma)
-    ranged = pl.concat_str(number, pl.lit(" - "), _fmt(pl.col("hi"), d, comma))
-    number = pl.when(pl.col("hi") >= 0).then(ranged).otherwise(number)
-    number = pl.concat_str(
-        number,
-        pl.when(pl.col("deg")).then(pl.lit(" °C")).otherwise(pl.lit("")),
-        pl.Series(FOOTNOTES).gather(frame["foot"].to_numpy()),
-    )
-    limit = _fmt(pl.col("rl_m"), pl.col("rl_d"), comma)
-    below = pl.lit(None, dtype=pl.String)
-    for i, style in enumerate(BELOW_STYLES):
-        before, brace, after = style.partition("{}")
-        text = pl.concat_str(pl.lit(before), limit, pl.lit(after)) if brace else pl.lit(style)
-        below = pl.when(pl.col("below") == i).then(text).otherwise(below)
-    words = pl.Series(TEXTS).gather(frame["text"].to_numpy())
-    value_text = (
-        pl.when(pl.col("kind") == KIND_NUMBER)
-        .then(number)
-        .when(pl.col("kind") == KIND_BELOW)
-        .then(below)
-        .otherwise(words)
-    )
-    ev = frame["ev"].to_numpy()
     doc_index = events.supplier[ev] * (LAST_YEAR - FIRST_YEAR + 1) + (events.year[ev] - FIRST_YEAR)
-    result = frame.select(
-        pl.Series("zone_id", events.zone[ev] + 1, dtype=pl.Int64),
-        pl.Series("parameter", PARAMETERS).gather(frame["par"].to_numpy()),
-        pl.Series("sampled_at", events.day[ev], dtype=pl.Int32).cast(pl.Date),
-        value_text.alias("value_text"),
-        pl.Series("unit", UNITS).gather(frame["unit"].to_numpy()),
-        documents["document_id"].gather(doc_index).alias("document_id"),
-        world.sample_points.gather(events.point[ev]).alias("sample_point"),
+    result = pl.DataFrame(
+        [
+            pl.Series("zone_id", events.zone[ev] + 1, dtype=pl.Int64),
+            pl.Series(PARAMETERS).gather(par).alias("parameter"),
+            pl.Series("sampled_at", events.day[ev], dtype=pl.Int32).cast(pl.Date),
+            dictionary.gather(text_id).alias("value_text"),
+            pl.Series(UNITS).gather(unit).alias("unit"),
+            documents["document_id"].gather(doc_index).alias("document_id"),
+            world.sample_points.gather(events.point[ev]).alias("sample_point"),
+        ]
     )
-    report("formatted")
+    report("assembled")
     return result

@@ -62,12 +62,23 @@ def _round(expr: pl.Expr) -> pl.Expr:
 def export_rows(data: SourceData) -> pl.DataFrame:
     """Return every PLZ-zone pair with names; the ODbL export (never measured values)."""
     return (
-        data.plz_zones.join(data.zones.select("zone_id", pl.col("name").alias("zone_name"),
-                                              "supplier_id"), on="zone_id")
-        .join(data.suppliers.select("supplier_id", pl.col("name").alias("supplier_name")),
-              on="supplier_id")
-        .select("plz", "zone_id", "zone_name", "supplier_id", "supplier_name", "area_share",
-                "confidence")
+        data.plz_zones.join(
+            data.zones.select("zone_id", pl.col("name").alias("zone_name"), "supplier_id"),
+            on="zone_id",
+        )
+        .join(
+            data.suppliers.select("supplier_id", pl.col("name").alias("supplier_name")),
+            on="supplier_id",
+        )
+        .select(
+            "plz",
+            "zone_id",
+            "zone_name",
+            "supplier_id",
+            "supplier_name",
+            "area_share",
+            "confidence",
+        )
         .sort("plz", "zone_id")
     )
 
@@ -94,24 +105,38 @@ def lookups(export: pl.DataFrame) -> pl.DataFrame:
     low = pl.col("_best_confidence") < LOW_CONFIDENCE
     reasons = pl.concat_list(
         pl.when(split).then(pl.lit(["split"])).otherwise(pl.lit([], dtype=pl.List(pl.String))),
-        pl.when(low).then(pl.lit(["low_confidence"])).otherwise(
-            pl.lit([], dtype=pl.List(pl.String))),
+        pl.when(low)
+        .then(pl.lit(["low_confidence"]))
+        .otherwise(pl.lit([], dtype=pl.List(pl.String))),
     )
     note = (
         pl.when(split & low)
-        .then(pl.format(
-            "{} zones each cover at least {}% of this PLZ, and the assignment of the largest "
-            "is uncertain (confidence {}). Ask your supplier which zone serves your address.",
-            pl.col("_material"), pl.lit(int(MATERIAL_SHARE * 100)), pl.col("_best_confidence")))
+        .then(
+            pl.format(
+                "{} zones each cover at least {}% of this PLZ, and the assignment of the largest "
+                "is uncertain (confidence {}). Ask your supplier which zone serves your address.",
+                pl.col("_material"),
+                pl.lit(int(MATERIAL_SHARE * 100)),
+                pl.col("_best_confidence"),
+            )
+        )
         .when(split)
-        .then(pl.format(
-            "{} zones each cover at least {}% of this PLZ. Which one serves an address depends "
-            "on the street; ask your supplier if unsure.",
-            pl.col("_material"), pl.lit(int(MATERIAL_SHARE * 100))))
+        .then(
+            pl.format(
+                "{} zones each cover at least {}% of this PLZ. Which one serves an address depends "
+                "on the street; ask your supplier if unsure.",
+                pl.col("_material"),
+                pl.lit(int(MATERIAL_SHARE * 100)),
+            )
+        )
         .when(low)
-        .then(pl.format(
-            "The assignment of this PLZ is uncertain (confidence {} is below {}).",
-            pl.col("_best_confidence"), pl.lit(LOW_CONFIDENCE)))
+        .then(
+            pl.format(
+                "The assignment of this PLZ is uncertain (confidence {} is below {}).",
+                pl.col("_best_confidence"),
+                pl.lit(LOW_CONFIDENCE),
+            )
+        )
     )
     return per_plz.select(
         "plz",
@@ -126,7 +151,8 @@ def lookups(export: pl.DataFrame) -> pl.DataFrame:
 def _limits_for(limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date):
     """Return (current, future) limits per code, converted to the register unit."""
     pairs = (
-        limits.select("unit").unique()
+        limits.select("unit")
+        .unique()
         .join(params.select(pl.col("unit").alias("parameter_unit")).unique(), how="cross")
     )
     pairs = units.factor_frame(pairs, "unit", "parameter_unit")
@@ -134,7 +160,12 @@ def _limits_for(limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date):
         limits.join(params.select("code", pl.col("unit").alias("parameter_unit")), on="code")
         .join(pairs, on=["unit", "parameter_unit"], how="left")
         .select(
-            "code", "kind", "valid_from", "valid_until", "legal_basis", "requirement",
+            "code",
+            "kind",
+            "valid_from",
+            "valid_until",
+            "legal_basis",
+            "requirement",
             pl.col("factor").is_null().alias("unit_mismatch"),
             _round(pl.col("value") * pl.col("factor")).alias("value"),
             _round(pl.col("value_min") * pl.col("factor")).alias("value_min"),
@@ -143,10 +174,14 @@ def _limits_for(limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date):
         )
     )
     in_force = (pl.col("valid_from") <= as_of) & (
-        pl.col("valid_until").is_null() | (pl.col("valid_until") >= as_of))
+        pl.col("valid_until").is_null() | (pl.col("valid_until") >= as_of)
+    )
     current = conv.filter(in_force).sort("code", "valid_from").unique("code", keep="last")
-    future = conv.filter(pl.col("valid_from") > as_of).sort("code", "valid_from").unique(
-        "code", keep="first")
+    future = (
+        conv.filter(pl.col("valid_from") > as_of)
+        .sort("code", "valid_from")
+        .unique("code", keep="first")
+    )
     return current, future
 
 
@@ -160,29 +195,41 @@ def _classify(frame: pl.DataFrame, prefix: str) -> pl.Expr:
     kind = pl.col(f"{prefix}kind")
     numeric = q == "number"
     return (
-        pl.when(kind.is_null()).then(pl.lit("no_limit"))
-        .when(pl.col(f"{prefix}unit_mismatch")).then(pl.lit("unit_mismatch"))
-        .when(kind == "requirement").then(pl.lit("requirement"))
-        .when(q == "not_detected").then(pl.lit("not_detected"))
-        .when(kind == "range").then(
-            pl.when(numeric & (v >= lo) & (v <= hi)).then(pl.lit("within_range"))
-            .when(numeric).then(pl.lit("outside_range"))
-            .otherwise(pl.lit("not_assessable")))
-        .when(numeric).then(pl.when(v <= lim).then(pl.lit("below_limit"))
-                            .otherwise(pl.lit("exceeds_limit")))
-        .when(q == "below_reporting_limit").then(
-            pl.when(rl <= lim).then(pl.lit("below_reporting_limit"))
-            .otherwise(pl.lit("not_assessable")))
-        .when((q == "range") & (v <= lim)).then(pl.lit("below_limit"))
-        .when((q == "above") & (v >= lim)).then(pl.lit("exceeds_limit"))
+        pl.when(kind.is_null())
+        .then(pl.lit("no_limit"))
+        .when(pl.col(f"{prefix}unit_mismatch"))
+        .then(pl.lit("unit_mismatch"))
+        .when(kind == "requirement")
+        .then(pl.lit("requirement"))
+        .when(q == "not_detected")
+        .then(pl.lit("not_detected"))
+        .when(kind == "range")
+        .then(
+            pl.when(numeric & (v >= lo) & (v <= hi))
+            .then(pl.lit("within_range"))
+            .when(numeric)
+            .then(pl.lit("outside_range"))
+            .otherwise(pl.lit("not_assessable"))
+        )
+        .when(numeric)
+        .then(pl.when(v <= lim).then(pl.lit("below_limit")).otherwise(pl.lit("exceeds_limit")))
+        .when(q == "below_reporting_limit")
+        .then(
+            pl.when(rl <= lim)
+            .then(pl.lit("below_reporting_limit"))
+            .otherwise(pl.lit("not_assessable"))
+        )
+        .when((q == "range") & (v <= lim))
+        .then(pl.lit("below_limit"))
+        .when((q == "above") & (v >= lim))
+        .then(pl.lit("exceeds_limit"))
         .otherwise(pl.lit("not_assessable"))
     )
 
 
 def _limit_struct(prefix: str) -> pl.Expr:
-    return (
-        pl.when(pl.col(f"{prefix}kind").is_not_null())
-        .then(obj(
+    return pl.when(pl.col(f"{prefix}kind").is_not_null()).then(
+        obj(
             pl.col(f"{prefix}kind").alias("kind"),
             pl.col(f"{prefix}legal_basis").alias("legal_basis"),
             pl.col(f"{prefix}requirement").alias("requirement"),
@@ -192,12 +239,13 @@ def _limit_struct(prefix: str) -> pl.Expr:
             pl.col(f"{prefix}value").alias("value"),
             pl.col(f"{prefix}value_max").alias("value_max"),
             pl.col(f"{prefix}value_min").alias("value_min"),
-        ))
+        )
     )
 
 
-def classify(values: pl.DataFrame, limits: pl.DataFrame, params: pl.DataFrame,
-             as_of: dt.date) -> pl.DataFrame:
+def classify(
+    values: pl.DataFrame, limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date
+) -> pl.DataFrame:
     """Add `state`, `limit`, `future_state`, `future_limit` to rows of (parameter, values).
 
     `values` needs: parameter, qualifier, normalized_value, normalized_reporting_limit.
@@ -206,9 +254,8 @@ def classify(values: pl.DataFrame, limits: pl.DataFrame, params: pl.DataFrame,
     current, future = _limits_for(limits, params, as_of)
     cur = current.rename({c: f"cur_{c}" for c in current.columns if c != "code"})
     fut = future.rename({c: f"fut_{c}" for c in future.columns if c != "code"})
-    joined = (
-        values.join(cur, left_on="parameter", right_on="code", how="left")
-        .join(fut, left_on="parameter", right_on="code", how="left")
+    joined = values.join(cur, left_on="parameter", right_on="code", how="left").join(
+        fut, left_on="parameter", right_on="code", how="left"
     )
     has_future = pl.col("fut_kind").is_not_null()
     return joined.with_columns(
@@ -229,27 +276,40 @@ def _normalized(measurements: pl.DataFrame) -> pl.DataFrame:
 def current_values(data: SourceData, as_of: dt.date) -> pl.DataFrame:
     """Return the latest sample per zone and parameter, classified, with provenance."""
     m = _normalized(data.measurements).filter(pl.col("sampled_at") <= as_of)
-    latest = m.sort(["zone_id", "parameter", "sampled_at", "sample_point"],
-                    nulls_last=False).unique(["zone_id", "parameter"], keep="last")
+    latest = m.sort(
+        ["zone_id", "parameter", "sampled_at", "sample_point"], nulls_last=False
+    ).unique(["zone_id", "parameter"], keep="last")
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
-        data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi")
-    missing = data.zones.select("zone_id").join(key, how="cross").join(
-        latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
+        data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi"
+    )
+    missing = (
+        data.zones.select("zone_id")
+        .join(key, how="cross")
+        .join(latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
+    )
     values = pl.concat([latest, missing], how="diagonal_relaxed")
     values = classify(values, data.limits, data.parameters, as_of)
     values = values.with_columns(
-        pl.when(pl.col("value_text").is_null()).then(pl.lit("not_measured"))
-        .otherwise(pl.col("state")).alias("state"),
-        pl.when(pl.col("value_text").is_null()).then(None)
-        .otherwise(pl.col("future_state")).alias("future_state"),
+        pl.when(pl.col("value_text").is_null())
+        .then(pl.lit("not_measured"))
+        .otherwise(pl.col("state"))
+        .alias("state"),
+        pl.when(pl.col("value_text").is_null())
+        .then(None)
+        .otherwise(pl.col("future_state"))
+        .alias("future_state"),
     )
     docs = data.documents.select(
         "document_id",
-        obj("document_id", "edition_date", "retrieved_date", "title", "url")
-        .alias("provenance"),
+        obj("document_id", "edition_date", "retrieved_date", "title", "url").alias("provenance"),
     )
-    names = data.parameters.select(pl.col("code").alias("parameter"), "name_de", "name_en",
-                                   pl.col("unit").alias("normalized_unit"), "group")
+    names = data.parameters.select(
+        pl.col("code").alias("parameter"),
+        "name_de",
+        "name_en",
+        pl.col("unit").alias("normalized_unit"),
+        "group",
+    )
     return (
         values.join(docs, on="document_id", how="left")
         .join(names, on="parameter", how="left")
@@ -259,8 +319,9 @@ def current_values(data: SourceData, as_of: dt.date) -> pl.DataFrame:
 
 def measurement_rows(data: SourceData) -> pl.DataFrame:
     """Return every data point, sorted by zone, parameter, date (the verbatim series)."""
-    names = data.parameters.select(pl.col("code").alias("parameter"),
-                                   pl.col("unit").alias("normalized_unit"))
+    names = data.parameters.select(
+        pl.col("code").alias("parameter"), pl.col("unit").alias("normalized_unit")
+    )
     return (
         _normalized(data.measurements)
         .join(names, on="parameter", how="left")
@@ -272,9 +333,10 @@ def zones(data: SourceData) -> pl.DataFrame:
     """Return one row per zone with its supplier and the PLZs it serves."""
     plz = data.plz_zones.sort("plz").group_by("zone_id").agg(pl.col("plz"))
     return (
-        data.zones.join(data.suppliers.select("supplier_id",
-                                              pl.col("name").alias("supplier_name")),
-                        on="supplier_id")
+        data.zones.join(
+            data.suppliers.select("supplier_id", pl.col("name").alias("supplier_name")),
+            on="supplier_id",
+        )
         .join(plz, on="zone_id", how="left")
         .with_columns(pl.col("plz").fill_null(pl.lit([], dtype=pl.List(pl.String))))
         .sort("zone_id")
@@ -289,14 +351,21 @@ def suppliers(data: SourceData) -> pl.DataFrame:
         .with_columns(pl.col("plz_count").fill_null(0))
         .sort("zone_id")
         .group_by("supplier_id")
-        .agg(obj("name", "plz_count", "zone_id",
-                       pl.format("/v1/zones/{}", "zone_id").alias("zone_url")).alias("zones"))
+        .agg(
+            obj(
+                "name",
+                "plz_count",
+                "zone_id",
+                pl.format("/v1/zones/{}", "zone_id").alias("zone_url"),
+            ).alias("zones")
+        )
     )
     doc_list = (
         data.documents.sort("edition_date", "document_id")
         .group_by("supplier_id")
-        .agg(obj("document_id", "edition_date", "retrieved_date", "title", "url")
-             .alias("documents"))
+        .agg(
+            obj("document_id", "edition_date", "retrieved_date", "title", "url").alias("documents")
+        )
     )
     return (
         data.suppliers.join(zone_list, on="supplier_id", how="left")

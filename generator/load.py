@@ -95,8 +95,16 @@ class _Problems:
     def table(self, table: str, rule: str, message: str, column: str | None = None) -> None:
         self._frames.append(
             pl.DataFrame(
-                [{"table": table, "row": None, "column": column, "value": None, "rule": rule,
-                  "message": message}],
+                [
+                    {
+                        "table": table,
+                        "row": None,
+                        "column": column,
+                        "value": None,
+                        "rule": rule,
+                        "message": message,
+                    }
+                ],
                 schema=PROBLEM_SCHEMA,
             )
         )
@@ -211,14 +219,19 @@ def _typed(frame: pl.DataFrame, table: Table, problems: _Problems) -> pl.DataFra
 
         blank = _is_blank(col.name)
         if col.required:
-            problems.rows(table.name, frame, blank, col.name, "empty_required",
-                          f"{col.name} is required but empty")
+            problems.rows(
+                table.name,
+                frame,
+                blank,
+                col.name,
+                "empty_required",
+                f"{col.name} is required but empty",
+            )
         if col.type != STR:
             failed = frame.select(typed.is_null() & ~blank).to_series()
             rule = "invalid_date" if col.type == DATE else "wrong_type"
             what = {INT: "a whole number", FLOAT: "a number", DATE: "a date YYYY-MM-DD"}[col.type]
-            problems.rows(table.name, frame, failed, col.name, rule,
-                          f"{col.name} must be {what}")
+            problems.rows(table.name, frame, failed, col.name, rule, f"{col.name} must be {what}")
     return frame.select(pl.col(ROW), *exprs)
 
 
@@ -232,8 +245,10 @@ def _str_to_int(raw: pl.Expr) -> pl.Expr:
 def _str_to_float(raw: pl.Expr) -> pl.Expr:
     text = raw.cast(pl.String).str.strip_chars()
     # A decimal comma (German spreadsheets) is accepted when there is no decimal point.
-    text = pl.when(text.str.contains(".", literal=True)).then(text).otherwise(
-        text.str.replace(",", ".", literal=True)
+    text = (
+        pl.when(text.str.contains(".", literal=True))
+        .then(text)
+        .otherwise(text.str.replace(",", ".", literal=True))
     )
     return text.cast(pl.Float64, strict=False)
 
@@ -259,9 +274,13 @@ def _load_table(data_dir: Path, table: Table, problems: _Problems) -> pl.DataFra
         problems.table(table.name, "missing_column", f"{path.name} has no column {name!r}", name)
     for name in frame.columns:
         if name != ROW and name not in table.names:
-            problems.table(table.name, "unknown_column",
-                           f"{path.name} has a column {name!r} the contract does not define; "
-                           f"expected: {', '.join(table.names)}", name)
+            problems.table(
+                table.name,
+                "unknown_column",
+                f"{path.name} has a column {name!r} the contract does not define; "
+                f"expected: {', '.join(table.names)}",
+                name,
+            )
     if frame.height == 0:
         problems.table(table.name, "empty_table", f"{path.name} has a header but no data rows")
     return _typed(frame, table, problems)
@@ -272,155 +291,315 @@ def _load_table(data_dir: Path, table: Table, problems: _Problems) -> pl.DataFra
 
 def _check_keys(frame: pl.DataFrame, table: Table, problems: _Problems) -> None:
     key = list(table.key)
-    complete = frame.filter(pl.all_horizontal(pl.col(k).is_not_null() for k in key
-                                               if table.column(k).required))
+    complete = frame.filter(
+        pl.all_horizontal(pl.col(k).is_not_null() for k in key if table.column(k).required)
+    )
     dup = complete.with_columns(
         pl.col(ROW).min().over(key, mapping_strategy="group_to_rows").alias("_first")
     ).filter(pl.col(ROW) != pl.col("_first"))
     if dup.height:
         shown = key[0] if len(key) == 1 else ", ".join(key)
-        value = pl.concat_str([pl.col(k).cast(pl.String).fill_null("") for k in key],
-                              separator=" | ")
-        problems.rows(table.name, dup, pl.lit(True), key[0], "duplicate_key",
-                      pl.format("duplicate key ({}): same as row {}", pl.lit(shown),
-                                pl.col("_first")), value)
+        value = pl.concat_str(
+            [pl.col(k).cast(pl.String).fill_null("") for k in key], separator=" | "
+        )
+        problems.rows(
+            table.name,
+            dup,
+            pl.lit(True),
+            key[0],
+            "duplicate_key",
+            pl.format("duplicate key ({}): same as row {}", pl.lit(shown), pl.col("_first")),
+            value,
+        )
 
 
-def _check_reference(frame: pl.DataFrame, table: str, column: str, other: pl.DataFrame | None,
-                     other_table: str, other_column: str, problems: _Problems,
-                     rule: str = "dangling_reference") -> None:
+def _check_reference(
+    frame: pl.DataFrame,
+    table: str,
+    column: str,
+    other: pl.DataFrame | None,
+    other_table: str,
+    other_column: str,
+    problems: _Problems,
+    rule: str = "dangling_reference",
+) -> None:
     if other is None:
         return
     known = other.select(pl.col(other_column).drop_nulls().unique().alias(column))
     dangling = frame.filter(pl.col(column).is_not_null()).join(known, on=column, how="anti")
-    problems.rows(table, dangling, pl.lit(True), column, rule,
-                  f"{column} not found in {other_table}.{other_column}")
+    problems.rows(
+        table,
+        dangling,
+        pl.lit(True),
+        column,
+        rule,
+        f"{column} not found in {other_table}.{other_column}",
+    )
 
 
 def _check_fields(t: dict[str, pl.DataFrame], problems: _Problems) -> None:
     """Per-column rules that need no other table."""
-    for name, col in (("suppliers", "supplier_id"), ("zones", "zone_id"),
-                      ("zones", "supplier_id"), ("plz_zones", "zone_id"),
-                      ("documents", "supplier_id"), ("measurements", "zone_id")):
+    for name, col in (
+        ("suppliers", "supplier_id"),
+        ("zones", "zone_id"),
+        ("zones", "supplier_id"),
+        ("plz_zones", "zone_id"),
+        ("documents", "supplier_id"),
+        ("measurements", "zone_id"),
+    ):
         if name in t:
-            problems.rows(name, t[name], pl.col(col) <= 0, col, "not_positive",
-                          f"{col} must be greater than 0")
+            problems.rows(
+                name,
+                t[name],
+                pl.col(col) <= 0,
+                col,
+                "not_positive",
+                f"{col} must be greater than 0",
+            )
     if "zones" in t:
-        problems.rows("zones", t["zones"], pl.col("population") < 0, "population", "negative",
-                      "population cannot be negative")
+        problems.rows(
+            "zones",
+            t["zones"],
+            pl.col("population") < 0,
+            "population",
+            "negative",
+            "population cannot be negative",
+        )
     for name, col in (("suppliers", "website"), ("documents", "url")):
         if name in t:
-            problems.rows(name, t[name], ~pl.col(col).str.contains(schema.URL_PATTERN), col,
-                          "malformed_url", f"{col} must be an http(s) URL")
+            problems.rows(
+                name,
+                t[name],
+                ~pl.col(col).str.contains(schema.URL_PATTERN),
+                col,
+                "malformed_url",
+                f"{col} must be an http(s) URL",
+            )
     if "plz_zones" in t:
         pz = t["plz_zones"]
-        problems.rows("plz_zones", pz, ~pl.col("plz").str.contains(schema.PLZ_PATTERN), "plz",
-                      "malformed_plz", "plz must be exactly five digits")
-        problems.rows("plz_zones", pz, (pl.col("area_share") <= 0) | (pl.col("area_share") > 1),
-                      "area_share", "out_of_range", "area_share must be in (0, 1]")
-        problems.rows("plz_zones", pz, (pl.col("confidence") < 0) | (pl.col("confidence") > 1),
-                      "confidence", "out_of_range", "confidence must be in [0, 1]")
+        problems.rows(
+            "plz_zones",
+            pz,
+            ~pl.col("plz").str.contains(schema.PLZ_PATTERN),
+            "plz",
+            "malformed_plz",
+            "plz must be exactly five digits",
+        )
+        problems.rows(
+            "plz_zones",
+            pz,
+            (pl.col("area_share") <= 0) | (pl.col("area_share") > 1),
+            "area_share",
+            "out_of_range",
+            "area_share must be in (0, 1]",
+        )
+        problems.rows(
+            "plz_zones",
+            pz,
+            (pl.col("confidence") < 0) | (pl.col("confidence") > 1),
+            "confidence",
+            "out_of_range",
+            "confidence must be in [0, 1]",
+        )
         sums = pz.filter(pl.col("plz").is_not_null() & pl.col("area_share").is_not_null())
-        sums = sums.group_by("plz").agg(
-            pl.col(ROW).min(),
-            pl.col("area_share").sum().alias("total"),
-            pl.col(ROW).sort().cast(pl.String).str.join(", ").alias("rows"),
-        ).filter(pl.col("total") > 1 + SHARE_TOLERANCE)
-        problems.rows("plz_zones", sums, pl.lit(True), "area_share", "share_sum_exceeds_one",
-                      pl.format("the area shares of PLZ {} (rows {}) add up to {}, more than 1",
-                                pl.col("plz"), pl.col("rows"), pl.col("total").round(4)),
-                      pl.col("total").round(4))
+        sums = (
+            sums.group_by("plz")
+            .agg(
+                pl.col(ROW).min(),
+                pl.col("area_share").sum().alias("total"),
+                pl.col(ROW).sort().cast(pl.String).str.join(", ").alias("rows"),
+            )
+            .filter(pl.col("total") > 1 + SHARE_TOLERANCE)
+        )
+        problems.rows(
+            "plz_zones",
+            sums,
+            pl.lit(True),
+            "area_share",
+            "share_sum_exceeds_one",
+            pl.format(
+                "the area shares of PLZ {} (rows {}) add up to {}, more than 1",
+                pl.col("plz"),
+                pl.col("rows"),
+                pl.col("total").round(4),
+            ),
+            pl.col("total").round(4),
+        )
     if "documents" in t:
         docs = t["documents"]
-        problems.rows("documents", docs, ~pl.col("document_id").str.contains(
-            schema.DOCUMENT_ID_PATTERN), "document_id", "malformed_id",
-            "document_id has characters outside letters, digits, '_', '.', '-'")
-        problems.rows("documents", docs, pl.col("retrieved_date") < pl.col("edition_date"),
-                      "retrieved_date", "date_order",
-                      pl.format("retrieved_date {} is before edition_date {}",
-                                pl.col("retrieved_date"), pl.col("edition_date")))
+        problems.rows(
+            "documents",
+            docs,
+            ~pl.col("document_id").str.contains(schema.DOCUMENT_ID_PATTERN),
+            "document_id",
+            "malformed_id",
+            "document_id has characters outside letters, digits, '_', '.', '-'",
+        )
+        problems.rows(
+            "documents",
+            docs,
+            pl.col("retrieved_date") < pl.col("edition_date"),
+            "retrieved_date",
+            "date_order",
+            pl.format(
+                "retrieved_date {} is before edition_date {}",
+                pl.col("retrieved_date"),
+                pl.col("edition_date"),
+            ),
+        )
 
 
-def _check_measurements(t: dict[str, pl.DataFrame], params: pl.DataFrame | None,
-                        problems: _Problems) -> pl.DataFrame | None:
+def _check_measurements(
+    t: dict[str, pl.DataFrame], params: pl.DataFrame | None, problems: _Problems
+) -> pl.DataFrame | None:
     """Check parameter codes, units and dates; return the unit factor per row."""
     m = t.get("measurements")
     if m is None:
         return None
     if params is not None:
-        _check_reference(m, "measurements", "parameter", params, "parameters", "code", problems,
-                         rule="unknown_parameter")
+        _check_reference(
+            m,
+            "measurements",
+            "parameter",
+            params,
+            "parameters",
+            "code",
+            problems,
+            rule="unknown_parameter",
+        )
     docs = t.get("documents")
     if docs is not None:
         late = m.join(docs.select("document_id", "edition_date"), on="document_id", how="inner")
-        problems.rows("measurements", late, pl.col("sampled_at") > pl.col("edition_date"),
-                      "sampled_at",
-                      "date_order", pl.format("sampled_at {} is after the edition_date {} of "
-                                              "document {}", pl.col("sampled_at"),
-                                              pl.col("edition_date"), pl.col("document_id")))
+        problems.rows(
+            "measurements",
+            late,
+            pl.col("sampled_at") > pl.col("edition_date"),
+            "sampled_at",
+            "date_order",
+            pl.format(
+                "sampled_at {} is after the edition_date {} of document {}",
+                pl.col("sampled_at"),
+                pl.col("edition_date"),
+                pl.col("document_id"),
+            ),
+        )
     pairs = m.select(pl.col("unit").fill_null(""), "parameter").unique()
     pairs = pairs.with_columns(
-        pl.col("unit").map_elements(units.canonical, return_dtype=pl.String,
-                                    skip_nulls=False).alias("canonical")
+        pl.col("unit")
+        .map_elements(units.canonical, return_dtype=pl.String, skip_nulls=False)
+        .alias("canonical")
     )
     unknown = pairs.filter(pl.col("canonical").is_null()).select("unit")
     if unknown.height:
         hits = m.with_columns(pl.col("unit").fill_null("")).join(unknown, on="unit", how="semi")
-        problems.rows("measurements", hits, pl.lit(True), "unit", "unknown_unit",
-                      "unit spelling is not known")
+        problems.rows(
+            "measurements", hits, pl.lit(True), "unit", "unknown_unit", "unit spelling is not known"
+        )
     if params is None:
         return None
-    pairs = pairs.join(params.select(pl.col("code").alias("parameter"),
-                                     pl.col("unit").fill_null("").alias("parameter_unit")),
-                       on="parameter", how="inner")
+    pairs = pairs.join(
+        params.select(
+            pl.col("code").alias("parameter"), pl.col("unit").fill_null("").alias("parameter_unit")
+        ),
+        on="parameter",
+        how="inner",
+    )
     pairs = units.factor_frame(pairs, "unit", "parameter_unit")
     bad = pairs.filter(pl.col("canonical").is_not_null() & pl.col("factor").is_null())
     if bad.height:
         hits = m.with_columns(pl.col("unit").fill_null("")).join(
-            bad.select("unit", "parameter", "parameter_unit"), on=["unit", "parameter"])
-        problems.rows("measurements", hits, pl.lit(True), "unit", "unit_not_convertible",
-                      pl.format("unit {} cannot be converted to {}'s unit {}",
-                                pl.col("unit"), pl.col("parameter"), pl.col("parameter_unit")))
+            bad.select("unit", "parameter", "parameter_unit"), on=["unit", "parameter"]
+        )
+        problems.rows(
+            "measurements",
+            hits,
+            pl.lit(True),
+            "unit",
+            "unit_not_convertible",
+            pl.format(
+                "unit {} cannot be converted to {}'s unit {}",
+                pl.col("unit"),
+                pl.col("parameter"),
+                pl.col("parameter_unit"),
+            ),
+        )
     return pairs.select("unit", "parameter", "canonical", "parameter_unit", "factor")
 
 
-def _check_reference_tables(params: pl.DataFrame | None, limits: pl.DataFrame | None,
-                            problems: _Problems) -> None:
+def _check_reference_tables(
+    params: pl.DataFrame | None, limits: pl.DataFrame | None, problems: _Problems
+) -> None:
     if params is not None:
-        problems.rows("parameters", params, ~pl.col("code").str.contains(r"^[a-z][a-z0-9_]*$"),
-                      "code", "malformed_code", "code must be ASCII lower_snake_case")
+        problems.rows(
+            "parameters",
+            params,
+            ~pl.col("code").str.contains(r"^[a-z][a-z0-9_]*$"),
+            "code",
+            "malformed_code",
+            "code must be ASCII lower_snake_case",
+        )
         unknown_units = params.filter(
-            pl.col("unit").fill_null("").map_elements(units.canonical, return_dtype=pl.String,
-                                                      skip_nulls=False).is_null())
-        problems.rows("parameters", unknown_units, pl.lit(True), "unit", "unknown_unit",
-                      "unit spelling is not known")
+            pl.col("unit")
+            .fill_null("")
+            .map_elements(units.canonical, return_dtype=pl.String, skip_nulls=False)
+            .is_null()
+        )
+        problems.rows(
+            "parameters",
+            unknown_units,
+            pl.lit(True),
+            "unit",
+            "unknown_unit",
+            "unit spelling is not known",
+        )
     if limits is None:
         return
-    _check_reference(limits, "limits", "code", params, "parameters", "code", problems,
-                     rule="unknown_parameter")
-    problems.rows("limits", limits, ~pl.col("kind").is_in(LIMIT_KINDS), "kind", "invalid_choice",
-                  f"kind must be one of {', '.join(LIMIT_KINDS)}")
-    problems.rows("limits", limits, pl.col("valid_until") < pl.col("valid_from"), "valid_until",
-                  "date_order", "valid_until is before valid_from")
+    _check_reference(
+        limits, "limits", "code", params, "parameters", "code", problems, rule="unknown_parameter"
+    )
+    problems.rows(
+        "limits",
+        limits,
+        ~pl.col("kind").is_in(LIMIT_KINDS),
+        "kind",
+        "invalid_choice",
+        f"kind must be one of {', '.join(LIMIT_KINDS)}",
+    )
+    problems.rows(
+        "limits",
+        limits,
+        pl.col("valid_until") < pl.col("valid_from"),
+        "valid_until",
+        "date_order",
+        "valid_until is before valid_from",
+    )
     parsed = _parse_limit_values(limits)
     numeric_kinds = pl.col("kind").is_in(["grenzwert", "indicator", "richtwert"])
-    problems.rows("limits", parsed,
-                  (numeric_kinds & pl.col("value").is_null())
-                  | ((pl.col("kind") == "range") & pl.col("value_min").is_null()),
-                  "limit_value", "invalid_limit_value",
-                  "limit_value must be a number (or min..max for kind range)")
+    problems.rows(
+        "limits",
+        parsed,
+        (numeric_kinds & pl.col("value").is_null())
+        | ((pl.col("kind") == "range") & pl.col("value_min").is_null()),
+        "limit_value",
+        "invalid_limit_value",
+        "limit_value must be a number (or min..max for kind range)",
+    )
     ordered = limits.filter(pl.col("valid_from").is_not_null()).sort("code", "valid_from")
     ordered = ordered.with_columns(
         pl.col("valid_until").shift(1).over("code").alias("_prev_until"),
         pl.col(ROW).shift(1).over("code").alias("_prev_row"),
     )
-    problems.rows("limits", ordered,
-                  pl.col("_prev_row").is_not_null()
-                  & (pl.col("_prev_until").is_null() | (pl.col("_prev_until") >= pl.col(
-                      "valid_from"))),
-                  "valid_from", "overlapping_validity",
-                  pl.format("validity of {} overlaps the period of row {}", pl.col("code"),
-                            pl.col("_prev_row")))
+    problems.rows(
+        "limits",
+        ordered,
+        pl.col("_prev_row").is_not_null()
+        & (pl.col("_prev_until").is_null() | (pl.col("_prev_until") >= pl.col("valid_from"))),
+        "valid_from",
+        "overlapping_validity",
+        pl.format(
+            "validity of {} overlaps the period of row {}", pl.col("code"), pl.col("_prev_row")
+        ),
+    )
 
 
 def _parse_limit_values(limits: pl.DataFrame) -> pl.DataFrame:
@@ -463,8 +642,15 @@ def check(data_dir: Path) -> tuple[SourceData | None, pl.DataFrame]:
     for table in schema.TABLES:
         for column, other, other_column in table.references:
             if table.name in tables:
-                _check_reference(tables[table.name], table.name, column, tables.get(other),
-                                 other, other_column, problems)
+                _check_reference(
+                    tables[table.name],
+                    table.name,
+                    column,
+                    tables.get(other),
+                    other,
+                    other_column,
+                    problems,
+                )
     _check_fields(tables, problems)
     params, limits = tables.get("parameters"), tables.get("limits")
     _check_reference_tables(params, limits, problems)
@@ -488,15 +674,14 @@ def load(data_dir: Path) -> SourceData:
 def _finish(t: dict[str, pl.DataFrame], unit_pairs: pl.DataFrame) -> SourceData:
     """Derive the columns every later stage relies on: parsed values in the register unit."""
     m = parse_values(t["measurements"].drop(ROW).with_columns(pl.col("unit").fill_null("")))
-    m = m.join(unit_pairs.select("unit", "parameter", "factor"), on=["unit", "parameter"],
-               how="left")
+    m = m.join(
+        unit_pairs.select("unit", "parameter", "factor"), on=["unit", "parameter"], how="left"
+    )
     m = m.with_columns(
         (pl.col("value") * pl.col("factor")).alias("value_std"),
         (pl.col("reporting_limit") * pl.col("factor")).alias("reporting_limit_std"),
     ).drop("factor")
-    limits = _parse_limit_values(t["limits"].drop(ROW)).with_columns(
-        pl.col("unit").fill_null("")
-    )
+    limits = _parse_limit_values(t["limits"].drop(ROW)).with_columns(pl.col("unit").fill_null(""))
     return SourceData(
         suppliers=t["suppliers"].drop(ROW),
         zones=t["zones"].drop(ROW),

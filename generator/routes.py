@@ -63,74 +63,158 @@ class Route:
         return self._fill(self.not_found, self.not_found_when, values)
 
 
-PLZ = Param("plz", "query", min_length=5, max_length=5, pattern=r"^\d{5}$",
-            description="German postal code (five digits).", example="76437")
-ZONE_ID = Param("zone_id", "path", type="integer", description="Id of the supply zone.",
-                example=101)
+PLZ = Param(
+    "plz",
+    "query",
+    min_length=5,
+    max_length=5,
+    pattern=r"^\d{5}$",
+    description="German postal code (five digits).",
+    example="76437",
+)
+ZONE_ID = Param(
+    "zone_id", "path", type="integer", description="Id of the supply zone.", example=101
+)
 
 ROUTES: tuple[Route, ...] = (
     Route(
-        "lookup", "GET", "/v1/lookup", "Supply zones serving a postal code", "key",
-        (PLZ,), file="_data/v1/lookup/{plz}.json",
-        not_found="No supply zone is known for PLZ {plz}", license="odbl",
+        "lookup",
+        "GET",
+        "/v1/lookup",
+        "Supply zones serving a postal code",
+        "key",
+        (PLZ,),
+        file="_data/v1/lookup/{plz}.json",
+        not_found="No supply zone is known for PLZ {plz}",
+        license="odbl",
         description="Zones sorted by area share, with supplier, confidence and whether the "
         "answer is ambiguous. The zone assignment is ODbL-licensed (attribution included).",
     ),
     Route(
-        "zone", "GET", "/v1/zones/{zone_id}", "A supply zone with current classified values",
-        "key", (ZONE_ID,), file="_data/v1/zones/{zone_id}.json",
+        "zone",
+        "GET",
+        "/v1/zones/{zone_id}",
+        "A supply zone with current classified values",
+        "key",
+        (ZONE_ID,),
+        file="_data/v1/zones/{zone_id}.json",
         not_found="No zone with id {zone_id}",
         description="Latest value per parameter, classified against the limit valid on the "
         "build's reference date and any announced stricter limit, with provenance.",
     ),
     Route(
-        "zone_measurements", "GET", "/v1/zones/{zone_id}/measurements",
-        "Every published data point of a zone", "key",
-        (ZONE_ID, Param("parameter", "query", required=False, max_length=64,
-                        pattern=CODE_PATTERN, description="Only this parameter code.",
-                        example="pfas_summe_20")),
+        "zone_measurements",
+        "GET",
+        "/v1/zones/{zone_id}/measurements",
+        "Every published data point of a zone",
+        "key",
+        (
+            ZONE_ID,
+            Param(
+                "parameter",
+                "query",
+                required=False,
+                max_length=64,
+                pattern=CODE_PATTERN,
+                description="Only this parameter code.",
+                example="pfas_summe_20",
+            ),
+        ),
         file="_data/v1/zones/{zone_id}/measurements.json",
         file_when={"parameter": "_data/v1/zones/{zone_id}/measurements/{parameter}.json"},
         not_found="No zone with id {zone_id}",
-        not_found_when={"parameter": "No measurements of parameter '{parameter}' for zone "
-                        "{zone_id}"},
+        not_found_when={
+            "parameter": "No measurements of parameter '{parameter}' for zone {zone_id}"
+        },
         description="Verbatim time series, sorted by parameter then date.",
     ),
     Route(
-        "supplier", "GET", "/v1/suppliers/{supplier_id}", "A water supplier and its zones",
-        "key", (Param("supplier_id", "path", type="integer", description="Id of the supplier.",
-                      example=1),),
+        "supplier",
+        "GET",
+        "/v1/suppliers/{supplier_id}",
+        "A water supplier and its zones",
+        "key",
+        (
+            Param(
+                "supplier_id", "path", type="integer", description="Id of the supplier.", example=1
+            ),
+        ),
         file="_data/v1/suppliers/{supplier_id}.json",
         not_found="No supplier with id {supplier_id}",
     ),
     Route(
-        "parameters", "GET", "/v1/parameters", "The parameter register", "open",
+        "parameters",
+        "GET",
+        "/v1/parameters",
+        "The parameter register",
+        "open",
         file="v1/parameters.json",
     ),
     Route(
-        "parameter_limits", "GET", "/v1/parameters/{code}/limits",
-        "Versioned limit values of one parameter", "key",
-        (Param("code", "path", max_length=64, pattern=CODE_PATTERN,
-               description="Parameter code from the register.", example="pfas_summe_20"),),
+        "parameter_limits",
+        "GET",
+        "/v1/parameters/{code}/limits",
+        "Versioned limit values of one parameter",
+        "key",
+        (
+            Param(
+                "code",
+                "path",
+                max_length=64,
+                pattern=CODE_PATTERN,
+                description="Parameter code from the register.",
+                example="pfas_summe_20",
+            ),
+        ),
         file="_data/v1/parameters/{code}/limits.json",
         not_found="No parameter with code '{code}'",
     ),
     Route(
-        "export", "GET", "/v1/export/plz-zonen", "The complete PLZ-to-zone mapping (ODbL)",
+        "export",
+        "GET",
+        "/v1/export/plz-zonen",
+        "The complete PLZ-to-zone mapping (ODbL)",
         "open",
-        (Param("format", "query", required=False, pattern=r"^(json|csv)$", default="json",
-               description="json or csv.", example="csv"),),
-        file="v1/export/plz-zonen.{format}", license="odbl",
+        (
+            Param(
+                "format",
+                "query",
+                required=False,
+                pattern=r"^(json|csv)$",
+                default="json",
+                description="json or csv.",
+                example="csv",
+            ),
+        ),
+        file="v1/export/plz-zonen.{format}",
+        license="odbl",
         description="Every PLZ-zone pair with area share and confidence; never measured "
         "values. Also as Parquet and with a Frictionless datapackage.json.",
     ),
     Route(
-        "access_request", "POST", "/v1/keys/antrag", "Request an API key", "open",
-        (Param("email", "body", max_length=254, email=True, description="Contact address.",
-               example="ada@example.org"),
-         Param("zweck", "body", min_length=10, max_length=1000,
-               description="What the key will be used for.",
-               example="Anzeige der PFAS-Werte in unserer Stadt-App")),
+        "access_request",
+        "POST",
+        "/v1/keys/antrag",
+        "Request an API key",
+        "open",
+        (
+            Param(
+                "email",
+                "body",
+                max_length=254,
+                email=True,
+                description="Contact address.",
+                example="ada@example.org",
+            ),
+            Param(
+                "zweck",
+                "body",
+                min_length=10,
+                max_length=1000,
+                description="What the key will be used for.",
+                example="Anzeige der PFAS-Werte in unserer Stadt-App",
+            ),
+        ),
         status=202,
         description="Stored before the answer; the answer carries a request id and status "
         "`pending`, never a key. An operator reviews requests and sends keys by e-mail.",
@@ -173,8 +257,5 @@ def path_regex(path: str) -> str:
 def to_json() -> dict:
     """Return the table as plain data for the edge gate (routes.json)."""
     return {
-        "routes": [
-            dict(asdict(r), regex=path_regex(r.path).replace("?P<", "?<"))
-            for r in ROUTES
-        ]
+        "routes": [dict(asdict(r), regex=path_regex(r.path).replace("?P<", "?<")) for r in ROUTES]
     }

@@ -1,4 +1,4 @@
-"""Where templates and static assets are: beside the package in a checkout, inside it when installed."""
+"""Locate templates and static assets: inside the installed package or beside it."""
 
 from __future__ import annotations
 

@@ -10,7 +10,6 @@ files went stale.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import hashlib
 import json
 import os
@@ -146,10 +145,10 @@ def _swap(staging: Path, out: Path) -> None:
 
 
 def _exchange(a: Path, b: Path) -> bool:
-    libc_name = ctypes.util.find_library("c")
-    if not libc_name:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)  # the running process already links libc
+    except OSError:
         return False
-    libc = ctypes.CDLL(libc_name, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
     if renameat2 is None:
         return False

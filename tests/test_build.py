@@ -22,7 +22,8 @@ AS_OF = dt.date(2026, 11, 23)
 def tree(root: Path) -> dict[str, bytes]:
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*")) if p.is_file()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
     }
 
 
@@ -190,8 +191,15 @@ def test_export_is_complete_and_has_no_measured_values(tiny_build, tiny_data):
     csv = pl.read_csv(tiny_build / "v1/export/plz-zonen.csv", schema_overrides={"plz": pl.String})
     parquet = pl.read_parquet(tiny_build / "v1/export/plz-zonen.parquet")
     assert csv.equals(parquet)
-    assert csv.columns == ["plz", "zone_id", "zone_name", "supplier_id", "supplier_name",
-                           "area_share", "confidence"]
+    assert csv.columns == [
+        "plz",
+        "zone_id",
+        "zone_name",
+        "supplier_id",
+        "supplier_name",
+        "area_share",
+        "confidence",
+    ]
     forbidden = {"value", "value_text", "parameter", "normalized_value"}
     assert not forbidden & set(csv.columns)
     assert not forbidden & set(doc["rows"][0])
@@ -225,13 +233,15 @@ def test_zone_current_values_and_provenance(tiny_build):
     assert values["blei"]["future_state"] == "exceeds_limit"
     assert values["temperatur"]["value"] == 12.6
     assert doc["plz"] == ["01067", "76437"]
-    zone12 = {v["parameter"]: v for v in load_json(tiny_build, "_data/v1/zones/12.json")[
-        "current_values"]}
+    zone12 = {
+        v["parameter"]: v for v in load_json(tiny_build, "_data/v1/zones/12.json")["current_values"]
+    }
     assert zone12["pfas_summe_4"]["future_state"] == "exceeds_limit"
     assert zone12["blei"]["state"] == "not_measured"
     assert zone12["nitrat"]["state"] == "not_detected"
-    zone21 = {v["parameter"]: v for v in load_json(tiny_build, "_data/v1/zones/21.json")[
-        "current_values"]}
+    zone21 = {
+        v["parameter"]: v for v in load_json(tiny_build, "_data/v1/zones/21.json")["current_values"]
+    }
     # The latest PFAS-20 value is "< BG" in ng/l: kept verbatim, not assessable.
     assert zone21["pfas_summe_20"]["value_text"] == "< BG"
     assert zone21["pfas_summe_20"]["state"] == "not_assessable"
@@ -254,5 +264,6 @@ def test_parameters_and_limits(tiny_build):
     assert register["count"] == 282 == len(register["parameters"])
     limits = load_json(tiny_build, "_data/v1/parameters/pfas_summe_20/limits.json")
     assert [(x["value"], x["unit"], x["valid_from"]) for x in limits["limits"]] == [
-        (0.1, "µg/l", "2026-01-12")]
+        (0.1, "µg/l", "2026-01-12")
+    ]
     assert load_json(tiny_build, "_data/v1/parameters/temperatur/limits.json")["limits"] == []

@@ -12,6 +12,7 @@ from generator.load import load
 from tests.conftest import GOLDEN_INPUT
 
 D = dt.date
+AS_OF = D(2026, 11, 23)
 
 
 @pytest.fixture(scope="module")
@@ -20,17 +21,33 @@ def reference():
     return data.limits, data.parameters
 
 
-def state_of(reference, parameter, qualifier, value=None, reporting_limit=None,
-             as_of=D(2026, 11, 23), limits=None):
+def state_of(
+    reference,
+    parameter,
+    qualifier,
+    value=None,
+    reporting_limit=None,
+    as_of=AS_OF,
+    limits=None,
+):
     ref_limits, params = reference
     values = pl.DataFrame(
-        {"parameter": [parameter], "qualifier": [qualifier],
-         "normalized_value": [value], "normalized_reporting_limit": [reporting_limit]},
-        schema={"parameter": pl.String, "qualifier": pl.String,
-                "normalized_value": pl.Float64, "normalized_reporting_limit": pl.Float64},
+        {
+            "parameter": [parameter],
+            "qualifier": [qualifier],
+            "normalized_value": [value],
+            "normalized_reporting_limit": [reporting_limit],
+        },
+        schema={
+            "parameter": pl.String,
+            "qualifier": pl.String,
+            "normalized_value": pl.Float64,
+            "normalized_reporting_limit": pl.Float64,
+        },
     )
     row = classify(values, ref_limits if limits is None else limits, params, as_of).row(
-        0, named=True)
+        0, named=True
+    )
     return row
 
 
@@ -40,9 +57,20 @@ def state_of(reference, parameter, qualifier, value=None, reporting_limit=None,
         ("value equal to the limit", "number", 0.1, None, "below_limit"),
         ("value just above", "number", 0.1000001, None, "exceeds_limit"),
         ("well below", "number", 0.018, None, "below_limit"),
-        ("< x with x below the limit", "below_reporting_limit", None, 0.05, "below_reporting_limit"),
-        ("< x with x equal to the limit", "below_reporting_limit", None, 0.1,
-         "below_reporting_limit"),
+        (
+            "< x with x below the limit",
+            "below_reporting_limit",
+            None,
+            0.05,
+            "below_reporting_limit",
+        ),
+        (
+            "< x with x equal to the limit",
+            "below_reporting_limit",
+            None,
+            0.1,
+            "below_reporting_limit",
+        ),
         ("< x with x above the limit", "below_reporting_limit", None, 0.2, "not_assessable"),
         ("< BG without a number", "below_reporting_limit", None, None, "not_assessable"),
         ("not detected", "not_detected", None, None, "not_detected"),
@@ -88,8 +116,7 @@ def test_limit_starting_the_day_after_as_of(reference):
         ("arsen", 6.0, "below_limit", "exceeds_limit", 4.0),
     ],
 )
-def test_announced_stricter_limits(reference, parameter, value, state, future_state,
-                                   future_value):
+def test_announced_stricter_limits(reference, parameter, value, state, future_state, future_value):
     row = state_of(reference, parameter, "number", value)
     assert (row["state"], row["future_state"]) == (state, future_state)
     assert row["future_limit"]["value"] == future_value
@@ -121,11 +148,15 @@ def test_units_are_converted_before_comparing(reference):
     ref_limits, _ = reference
     # The same PFAS-20 limit written in ng/l must classify exactly like the µg/l one.
     in_ng = ref_limits.filter(pl.col("code") == "pfas_summe_20").with_columns(
-        pl.lit("ng/l").alias("unit"), pl.lit(100.0).alias("value"))
-    assert state_of(reference, "pfas_summe_20", "number", 0.1, limits=in_ng)["state"] == \
-        "below_limit"
-    assert state_of(reference, "pfas_summe_20", "number", 0.11, limits=in_ng)["state"] == \
-        "exceeds_limit"
+        pl.lit("ng/l").alias("unit"), pl.lit(100.0).alias("value")
+    )
+    assert (
+        state_of(reference, "pfas_summe_20", "number", 0.1, limits=in_ng)["state"] == "below_limit"
+    )
+    assert (
+        state_of(reference, "pfas_summe_20", "number", 0.11, limits=in_ng)["state"]
+        == "exceeds_limit"
+    )
 
 
 def test_every_state_is_documented():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -19,8 +21,10 @@ def problems_of(data_dir):
 
 def has(problems, table, rule, row=None, column=None):
     return any(
-        p["table"] == table and p["rule"] == rule
-        and (row is None or p["row"] == row) and (column is None or p["column"] == column)
+        p["table"] == table
+        and p["rule"] == rule
+        and (row is None or p["row"] == row)
+        and (column is None or p["column"] == column)
         for p in problems
     )
 
@@ -94,8 +98,16 @@ def test_duplicate_ids(tiny_data):
 
 
 def test_duplicate_measurement_key(tiny_data):
-    append(tiny_data, "measurements", zone_id="12", parameter="nitrat", sampled_at="2026-04-02",
-           value_text="3", unit="mg/l", document_id="wk-2026")
+    append(
+        tiny_data,
+        "measurements",
+        zone_id="12",
+        parameter="nitrat",
+        sampled_at="2026-04-02",
+        value_text="3",
+        unit="mg/l",
+        document_id="wk-2026",
+    )
     assert has(problems_of(tiny_data), "measurements", "duplicate_key", row=23)
 
 
@@ -144,8 +156,9 @@ def test_date_order(tiny_data):
 
 def test_unknown_parameter_code(tiny_data):
     edit(tiny_data, "measurements", 7, parameter="bleii")
-    assert has(problems_of(tiny_data), "measurements", "unknown_parameter", row=7,
-               column="parameter")
+    assert has(
+        problems_of(tiny_data), "measurements", "unknown_parameter", row=7, column="parameter"
+    )
 
 
 def test_unknown_unit(tiny_data):
@@ -224,7 +237,8 @@ def test_semicolon_and_bom_csv_is_read(tiny_data):
 def test_parquet_tables_are_read(tiny_data):
     for name in ("measurements", "plz_zones"):
         pl.read_csv(tiny_data / f"{name}.csv", infer_schema=False).write_parquet(
-            tiny_data / f"{name}.parquet")
+            tiny_data / f"{name}.parquet"
+        )
         (tiny_data / f"{name}.csv").unlink()
     data = load(tiny_data)
     assert data.measurements.height == 22
@@ -263,7 +277,7 @@ def test_every_rule_has_a_fix_and_is_documented():
 
 @pytest.mark.parametrize("rule", sorted(RULES))
 def test_rule_is_exercised_by_a_test(rule):
-    source = open(__file__, encoding="utf-8").read()
+    source = Path(__file__).read_text(encoding="utf-8")
     assert f'"{rule}"' in source, f"no test plants a fault for {rule}"
 
 

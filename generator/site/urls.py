@@ -1,0 +1,92 @@
+"""The one place that maps each page of the human site to its URL and its file.
+
+Pages live at directory URLs (`/plz/76437/`) backed by `index.html` files, so every
+static host serves them without rewrite rules. Templates, tests and the Python server
+call these functions; nothing else joins page paths.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from urllib.parse import quote
+
+from generator import site_assets
+
+PAGES: dict[str, str] = {
+    "home": "/",
+    "plz": "/plz/{plz}/",
+    "zone": "/gebiete/{zone_id}/",
+    "supplier": "/versorger/{supplier_id}/",
+    "parameters": "/parameter/",
+    "parameter": "/parameter/{code}/",
+    "access": "/zugang/",
+    "downloads": "/downloads/",
+    "api": "/api/",
+    "license": "/lizenz/",
+    "not_found": "/404.html",
+}
+
+NOT_FOUND_PAGE = "404.html"
+"""Served with status 404 for every unknown path outside the API (also on Netlify)."""
+
+STATIC_PREFIX = "static"
+
+SEARCH_REDIRECT: dict[str, object] = {
+    "from": "/suche",
+    "query": {"plz": ":plz"},
+    "to": "/plz/:plz/",
+    "status": 302,
+}
+"""The PLZ search without JavaScript: `/suche?plz=76437` -> `/plz/76437/`.
+
+Netlify: `/suche plz=:plz /plz/:plz/ 302`; the Python server calls `search_target`.
+"""
+
+
+def url(page: str, **values: object) -> str:
+    """Return the URL path of one page, e.g. url("zone", zone_id=101) -> "/gebiete/101/"."""
+    return PAGES[page].format(**{k: quote(str(v), safe="") for k, v in values.items()})
+
+
+def file_path(page: str, **values: object) -> str:
+    """Return the file that backs one page, relative to the build directory."""
+    path = url(page, **values).lstrip("/")
+    return path + "index.html" if path.endswith("/") or not path else path
+
+
+def search_target(plz: str) -> str:
+    """Return where the search form lands for `plz` (the redirect rule, applied once)."""
+    placeholder = SEARCH_REDIRECT["query"]["plz"]  # type: ignore[index]
+    return str(SEARCH_REDIRECT["to"]).replace(str(placeholder), quote(plz.strip(), safe=""))
+
+
+def netlify_redirect_line() -> str:
+    """Return the rule in Netlify's `_redirects` syntax."""
+    query = " ".join(f"{k}={v}" for k, v in SEARCH_REDIRECT["query"].items())  # type: ignore[union-attr]
+    return f"{SEARCH_REDIRECT['from']} {query} {SEARCH_REDIRECT['to']} {SEARCH_REDIRECT['status']}"
+
+
+def static_files() -> list[tuple[str, Path]]:
+    """Return (name relative to static/, source file) for every asset, sorted."""
+    root = site_assets.static_dir()
+    return sorted(
+        (p.relative_to(root).as_posix(), p)
+        for p in root.rglob("*")
+        if p.is_file() and not p.name.startswith(".")
+    )
+
+
+def static_file(name: str) -> str:
+    """Return the build path of a static asset, e.g. static/site.css."""
+    return f"{STATIC_PREFIX}/{name}"
+
+
+def static_url(name: str, version: str | None = None) -> str:
+    """Return the URL of a static asset; a content version keeps caches from going stale."""
+    return f"/{static_file(name)}" + (f"?v={version}" if version else "")
+
+
+def asset_version(data: bytes) -> str:
+    """Return a short content hash of an asset."""
+    return hashlib.sha256(data).hexdigest()[:10]
