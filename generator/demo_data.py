@@ -54,7 +54,7 @@ class Scale:
 
 SCALES: dict[str, Scale] = {
     "germany": Scale(None, 0.34, 0.84, 2.5, "parquet"),
-    "small": Scale(40, 0.34, 0.6, 3.0, "csv"),
+    "small": Scale(40, 0.34, 0.45, 3.0, "csv"),
 }
 
 # Unit spellings as suppliers print them; measurements refer to them by index.
@@ -179,12 +179,18 @@ ROOTS = (
     "Lauter", "Lerchen", "Linden", "Marien", "Mittel", "Moos", "Mühl", "Oster", "Reichen",
     "Rosen", "Rot", "Sand", "Schön", "Schwarz", "Sieg", "Silber", "Sonnen", "Stein", "Sternen",
     "Tannen", "Wein", "Weiden", "Weiß", "Winter", "Wolfs", "Brunn", "Holz", "Wies", "Hag",
-    "Kirch", "Hoch",
+    "Kirch", "Hoch", "Adler", "Apfel", "Auer", "Berken", "Blumen", "Breiten", "Drossel", "Elm",
+    "Espen", "Finken", "Flachs", "Frauen", "Fuchs", "Gras", "Hahnen", "Heiden", "Helm", "Herren",
+    "Hessel", "Horn", "Hutten", "Immen", "Kalk", "Kesten", "Korn", "Kranich", "Lamm", "Lehm",
+    "Lohr", "Mark", "Meisen", "Nessel", "Otter", "Pappel", "Quell", "Raben", "Ried", "Salz",
+    "Schilf", "Schlehen", "Schwanen", "Sperber", "Stock", "Storch", "Ulmen", "Wachtel", "Walz",
+    "Wasser", "Wicken", "Wiesel", "Zeisig",
 )  # fmt: skip
 SUFFIXES = (
     "heim", "hausen", "dorf", "feld", "burg", "bach", "stadt", "ingen", "au", "rode", "hofen",
     "kirchen", "brück", "thal", "born", "stedt", "leben", "weiler", "beuren", "berg", "grund",
-    "hagen", "furt", "mühle",
+    "hagen", "furt", "mühle", "ach", "wang", "reuth", "roda", "büttel", "siel", "winkel",
+    "lohe", "hain",
 )  # fmt: skip
 PREFIXES = ("", "Bad ", "Neu-", "Alt-", "Groß ", "Klein ", "Markt ", "Ober-", "Nieder-")
 SUPPLIER_KINDS = (
@@ -392,27 +398,43 @@ def _pick(rng: np.random.Generator, weights: list[float] | tuple[float, ...], si
     return rng.choice(len(p), size=size, p=p / p.sum())
 
 
-def _town_names(rng: np.random.Generator, count: int, unique: bool) -> pl.Series:
-    """Return `count` invented place names; without repeats when `unique`."""
-    n_pre, n_root, n_suf = len(PREFIXES), len(ROOTS), len(SUFFIXES)
-    pool = n_pre * n_root * n_suf
-    # Most real names have no prefix; the prefixed ones are rarer.
-    weight = np.where(np.arange(pool) // (n_root * n_suf) == 0, 12.0, 1.0)
-    if unique:
-        # Weighted sampling without replacement (Gumbel top-k): one vectorised draw.
-        keys = np.log(weight) + rng.gumbel(size=pool)
-        pick = np.argsort(-keys, kind="stable")[:count]
-    else:
-        pick = rng.choice(pool, size=count, p=weight / weight.sum())
-    pre, rest = np.divmod(pick, n_root * n_suf)
-    root, suf = np.divmod(rest, n_suf)
-    return pl.select(
-        pl.concat_str(
-            pl.Series(PREFIXES).gather(pre),
-            pl.Series(ROOTS).gather(root),
-            pl.Series(SUFFIXES).gather(suf),
-        )
-    ).to_series()
+def _town_names(
+    rng: np.random.Generator, count: int, unique: bool, groups: np.ndarray | None = None
+) -> pl.Series:
+    """Return `count` invented place names; without repeats (within `groups`) when `unique`."""
+
+    def draw(size: int) -> pl.Series:
+        prefix = _pick(rng, [0.86] + [0.14 / (len(PREFIXES) - 1)] * (len(PREFIXES) - 1), size)
+        return pl.select(
+            pl.concat_str(
+                pl.lit(pl.Series(PREFIXES).gather(prefix)),
+                pl.lit(pl.Series(ROOTS).gather(rng.integers(0, len(ROOTS), size))),
+                pl.lit(pl.Series(SUFFIXES).gather(rng.integers(0, len(SUFFIXES), size))),
+            )
+        ).to_series()
+
+    names = draw(count)
+    group = pl.Series(np.zeros(count, np.int64) if groups is None else groups)
+    while unique:
+        repeat = (
+            ~pl.DataFrame({"g": group, "n": names}).is_unique(keep="first")
+            if False
+            else ~pl.DataFrame({"g": group, "n": names}).select(
+                pl.struct("g", "n").is_first_distinct()
+            ).to_series()
+        ).to_numpy()
+        if not repeat.any():
+            break
+        idx = np.flatnonzero(repeat)
+        if groups is None:
+            # Repeats become double names, as merged municipalities have them.
+            fresh = pl.select(
+                pl.concat_str(pl.lit(names.gather(idx)), pl.lit("-"), pl.lit(draw(len(idx))))
+            ).to_series()
+        else:
+            fresh = draw(len(idx))
+        names = names.scatter(idx, fresh)
+    return names
 
 
 def _slug(expr: pl.Expr) -> pl.Expr:
@@ -473,11 +495,15 @@ def _suppliers_and_zones(rng: np.random.Generator, geo: Geography, spec: Scale) 
     )
 
     # Zone names: the supplier's town for its first zone, then villages or town districts.
-    village = _town_names(rng, nz, unique=False)
+    village = _town_names(rng, nz, unique=True, groups=zone_supplier)
     town_of_zone = town.gather(zone_supplier)
     is_village = rng.random(nz) < 0.5
-    direction = pl.Series(DIRECTIONS).gather((np.maximum(rank, 1) - 1) % len(DIRECTIONS))
-    lap = (np.maximum(rank, 1) - 1) // len(DIRECTIONS)
+    # Districts are numbered among the supplier's non-village zones: Nord, Süd, Ost, ...
+    is_district = ~is_village & (rank > 0)
+    seen = np.cumsum(is_district)
+    nth = seen - seen[first_zone[zone_supplier]] - 1
+    direction = pl.Series(DIRECTIONS).gather(np.maximum(nth, 0) % len(DIRECTIONS))
+    lap = np.maximum(nth, 0) // len(DIRECTIONS)
     works = _town_names(rng, nz, unique=False)
     # Most zones of a supplier share its main works.
     shared = rng.random(nz) < 0.7

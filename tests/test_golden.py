@@ -24,3 +24,15 @@ def test_build_matches_golden_tree(tmp_path):
     assert not missing, f"missing files: {missing[:20]} ({hint})"
     assert not extra, f"unexpected files: {extra[:20]} ({hint})"
     assert not changed, f"changed files: {changed[:20]} ({hint})"
+
+
+def test_api_doc_examples_are_real():
+    import json
+
+    from tests.golden.regenerate import API_DOC, example, example_blocks
+
+    blocks = example_blocks(API_DOC.read_text(encoding="utf-8"))
+    assert len(blocks) >= 7
+    for ref, block in blocks:
+        assert block is not None, f"example {ref} has no JSON block"
+        assert json.loads(block.removeprefix("```json\n").removesuffix("```\n")) == example(ref)

@@ -6,6 +6,8 @@ Review the diff of tests/golden/expected like code before committing it.
 from __future__ import annotations
 
 import datetime as dt
+import json
+import re
 import shutil
 from pathlib import Path
 
@@ -26,11 +28,40 @@ def build_golden(out: Path) -> Path:
     return out
 
 
+API_DOC = HERE.parents[1] / "docs" / "api.md"
+_EXAMPLE = re.compile(r"(<!-- example: (?P<ref>[^ ]+) -->\n)(```json\n.*?```\n)?", re.S)
+
+
+def example(ref: str, root: Path = EXPECTED) -> object:
+    """Return the JSON value an example marker refers to: `path[#key/index/...]`."""
+    path, _, pointer = ref.partition("#")
+    value = json.loads((root / path).read_text(encoding="utf-8"))
+    for part in filter(None, pointer.split("/")):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return value
+
+
+def example_blocks(text: str) -> list[tuple[str, str | None]]:
+    """Return (reference, json block or None) for every example marker of a document."""
+    return [(m["ref"], m.group(3)) for m in _EXAMPLE.finditer(text)]
+
+
+def refresh_examples(doc: Path = API_DOC) -> None:
+    """Rewrite the JSON block after every example marker from the golden tree."""
+
+    def block(m: re.Match) -> str:
+        pretty = json.dumps(example(m["ref"]), ensure_ascii=False, indent=2)
+        return f"{m.group(1)}```json\n{pretty}\n```\n"
+
+    doc.write_text(_EXAMPLE.sub(block, doc.read_text(encoding="utf-8")), encoding="utf-8")
+
+
 def main() -> None:
     shutil.rmtree(EXPECTED, ignore_errors=True)
     build_golden(EXPECTED)
     count = sum(1 for p in EXPECTED.rglob("*") if p.is_file())
-    print(f"wrote {count} files to {EXPECTED}")
+    refresh_examples()
+    print(f"wrote {count} files to {EXPECTED} and refreshed the examples in {API_DOC}")
 
 
 if __name__ == "__main__":
