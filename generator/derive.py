@@ -273,12 +273,17 @@ def _normalized(measurements: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def current_values(data: SourceData, as_of: dt.date) -> pl.DataFrame:
-    """Return the latest sample per zone and parameter, classified, with provenance."""
-    m = _normalized(data.measurements).filter(pl.col("sampled_at") <= as_of)
-    latest = m.sort(
-        ["zone_id", "parameter", "sampled_at", "sample_point"], nulls_last=False
-    ).unique(["zone_id", "parameter"], keep="last")
+def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date) -> pl.DataFrame:
+    """Return the latest sample per zone and parameter, classified, with provenance.
+
+    `measurements` is the sorted series of `measurement_rows`, so the last row of each
+    (zone, parameter) group up to `as_of` is the latest sample.
+    """
+    latest = (
+        measurements.filter(pl.col("sampled_at") <= as_of)
+        .group_by(["zone_id", "parameter"], maintain_order=True)
+        .last()
+    )
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
         data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi"
     )
@@ -287,7 +292,7 @@ def current_values(data: SourceData, as_of: dt.date) -> pl.DataFrame:
         .join(key, how="cross")
         .join(latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
     )
-    values = pl.concat([latest, missing], how="diagonal_relaxed")
+    values = pl.concat([latest.drop("normalized_unit"), missing], how="diagonal_relaxed")
     values = classify(values, data.limits, data.parameters, as_of)
     values = values.with_columns(
         pl.when(pl.col("value_text").is_null())
@@ -385,11 +390,12 @@ def parameters(data: SourceData) -> pl.DataFrame:
 def derive(data: SourceData, as_of: dt.date) -> Derived:
     """Run every derivation."""
     export = export_rows(data)
+    series = measurement_rows(data)
     return Derived(
         lookups=lookups(export),
         zones=zones(data),
-        current_values=current_values(data, as_of),
-        measurements=measurement_rows(data),
+        current_values=current_values(data, series, as_of),
+        measurements=series,
         suppliers=suppliers(data),
         limits=data.limits.sort("code", "valid_from"),
         parameters=parameters(data),

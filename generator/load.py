@@ -201,6 +201,7 @@ def _is_blank(col: str) -> pl.Expr:
 def _typed(frame: pl.DataFrame, table: Table, problems: _Problems) -> pl.DataFrame:
     """Cast every column to its contract type, reporting values that do not fit."""
     exprs: list[pl.Expr] = []
+    checks: list[tuple[pl.Expr, str, str, str]] = []  # (mask, column, rule, message)
     for col in table.columns:
         if col.name not in frame.columns:
             exprs.append(pl.lit(None, dtype=_DTYPES[col.type]).alias(col.name))
@@ -219,19 +220,17 @@ def _typed(frame: pl.DataFrame, table: Table, problems: _Problems) -> pl.DataFra
 
         blank = _is_blank(col.name)
         if col.required:
-            problems.rows(
-                table.name,
-                frame,
-                blank,
-                col.name,
-                "empty_required",
-                f"{col.name} is required but empty",
-            )
+            checks.append((blank, col.name, "empty_required", f"{col.name} is required but empty"))
         if col.type != STR:
-            failed = frame.select(typed.is_null() & ~blank).to_series()
             rule = "invalid_date" if col.type == DATE else "wrong_type"
             what = {INT: "a whole number", FLOAT: "a number", DATE: "a date YYYY-MM-DD"}[col.type]
-            problems.rows(table.name, frame, failed, col.name, rule, f"{col.name} must be {what}")
+            checks.append((typed.is_null() & ~blank, col.name, rule, f"{col.name} must be {what}"))
+    # One pass computes every mask (in parallel); rows are only collected for masks that hit.
+    masks = frame.select(m.alias(f"_m{i}") for i, (m, *_rest) in enumerate(checks))
+    for i, (_mask, column, rule, message) in enumerate(checks):
+        hit = masks.get_column(f"_m{i}")
+        if hit.any():
+            problems.rows(table.name, frame, hit, column, rule, message)
     return frame.select(pl.col(ROW), *exprs)
 
 
@@ -291,26 +290,27 @@ def _load_table(data_dir: Path, table: Table, problems: _Problems) -> pl.DataFra
 
 def _check_keys(frame: pl.DataFrame, table: Table, problems: _Problems) -> None:
     key = list(table.key)
-    complete = frame.filter(
+    complete = frame.select(ROW, *key).filter(
         pl.all_horizontal(pl.col(k).is_not_null() for k in key if table.column(k).required)
     )
-    dup = complete.with_columns(
-        pl.col(ROW).min().over(key, mapping_strategy="group_to_rows").alias("_first")
-    ).filter(pl.col(ROW) != pl.col("_first"))
-    if dup.height:
-        shown = key[0] if len(key) == 1 else ", ".join(key)
-        value = pl.concat_str(
-            [pl.col(k).cast(pl.String).fill_null("") for k in key], separator=" | "
-        )
-        problems.rows(
-            table.name,
-            dup,
-            pl.lit(True),
-            key[0],
-            "duplicate_key",
-            pl.format("duplicate key ({}): same as row {}", pl.lit(shown), pl.col("_first")),
-            value,
-        )
+    repeated = complete.filter(~pl.struct(key).is_first_distinct())
+    if repeated.height == 0:
+        return
+    # Only the few repeated keys are joined back to find the row they repeat.
+    first = complete.join(repeated.select(key).unique(), on=key, how="semi", nulls_equal=True)
+    first = first.group_by(key).agg(pl.col(ROW).min().alias("_first"))
+    dup = repeated.join(first, on=key, how="left", nulls_equal=True).sort(ROW)
+    shown = key[0] if len(key) == 1 else ", ".join(key)
+    value = pl.concat_str([pl.col(k).cast(pl.String).fill_null("") for k in key], separator=" | ")
+    problems.rows(
+        table.name,
+        dup,
+        pl.lit(True),
+        key[0],
+        "duplicate_key",
+        pl.format("duplicate key ({}): same as row {}", pl.lit(shown), pl.col("_first")),
+        value,
+    )
 
 
 def _check_reference(
@@ -469,7 +469,9 @@ def _check_measurements(
         )
     docs = t.get("documents")
     if docs is not None:
-        late = m.join(docs.select("document_id", "edition_date"), on="document_id", how="inner")
+        late = m.select(ROW, "document_id", "sampled_at").join(
+            docs.select("document_id", "edition_date"), on="document_id", how="inner"
+        )
         problems.rows(
             "measurements",
             late,
@@ -673,7 +675,11 @@ def load(data_dir: Path) -> SourceData:
 
 def _finish(t: dict[str, pl.DataFrame], unit_pairs: pl.DataFrame) -> SourceData:
     """Derive the columns every later stage relies on: parsed values in the register unit."""
-    m = parse_values(t["measurements"].drop(ROW).with_columns(pl.col("unit").fill_null("")))
+    m = t["measurements"].drop(ROW).with_columns(pl.col("unit").fill_null(""))
+    # Suppliers repeat the same few thousand spellings across millions of rows: parse each
+    # distinct text once and join the result back.
+    parsed = parse_values(m.select(pl.col("value_text").unique()))
+    m = m.join(parsed, on="value_text", how="left", nulls_equal=True, maintain_order="left")
     m = m.join(
         unit_pairs.select("unit", "parameter", "factor"), on=["unit", "parameter"], how="left"
     )

@@ -13,12 +13,13 @@ from collections.abc import Iterator
 
 import polars as pl
 
-from generator import API_VERSION, routes
+from generator import API_VERSION, openapi, routes, site
 from generator.config import Config
 from generator.derive import Derived
 from generator.encode import const, json_bytes, obj
 
 MEASUREMENT_BATCH = 400  # zones per batch: bounds the memory of the encoded strings
+ZONE_BATCH = 1000  # zones per batch: bounds the memory of the encoded strings
 
 
 def _encode(frame: pl.DataFrame, doc: pl.Expr) -> pl.Series:
@@ -105,8 +106,10 @@ def zone_files(d: Derived, as_of: dt.date) -> Iterator[tuple[str, bytes]]:
         pl.col("water_source"),
         pl.col("zone_id"),
     )
-    for zone_id, text in zip(zones["zone_id"], _encode(zones, doc), strict=True):
-        yield routes.file_path("zone", zone_id=zone_id), (text + "\n").encode()
+    # Encoded in batches: all zone documents at once would hold a gigabyte of text.
+    for batch in zones.iter_slices(ZONE_BATCH):
+        for zone_id, text in zip(batch["zone_id"], _encode(batch, doc), strict=True):
+            yield routes.file_path("zone", zone_id=zone_id), (text + "\n").encode()
 
 
 _MEASUREMENT_ROW = obj(
@@ -365,3 +368,5 @@ def render_all(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     yield from supplier_files(d)
     yield from zone_files(d, as_of)
     yield from measurement_files(d)
+    yield "v1/openapi.json", json_bytes(openapi.document(config))
+    yield from site.site_files(d, as_of, config)
