@@ -10,6 +10,7 @@ from pathlib import Path
 
 from generator import API_VERSION, __version__, derive, load, render, site_assets
 from generator.config import Config
+from generator.gate.spec import write_gate_dir
 from generator.progress import StepPrinter
 from generator.write import TreeWriter, WriteReport, read_manifest
 
@@ -62,12 +63,14 @@ def build(
     previous = read_manifest(out)
     if not force and previous.get("input_digest") == digest and _tree_intact(out, previous):
         progress("Inputs unchanged since the last build: nothing to do.")
+        write_gate_dir(out, config)  # cheap, and restores it if it was deleted
         return BuildResult(out, None)
 
     with progress.step("Loading and checking source data"):
         data = load.load(data_dir)
     with progress.step("Deriving resources"):
         derived = derive.derive(data, as_of)
+    del data  # the derived frames share what they need; let the rest go before rendering
     timings = {"api": 0.0, "site": 0.0, "write": 0.0}
     with progress.step("Rendering and writing files"), TreeWriter(out) as writer:
         # Rendering is lazy, so the time between two yields is the time spent rendering
@@ -87,6 +90,8 @@ def build(
                 "api_version": API_VERSION,
             }
         )
+    # The gates' inputs (routes.json) go beside the published tree, never into it.
+    write_gate_dir(out, config)
     progress(
         f"Time spent rendering the API {timings['api']:.1f} s, the site {timings['site']:.1f} s;"
         f" writing {timings['write']:.1f} s"

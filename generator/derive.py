@@ -324,13 +324,12 @@ def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date)
 
 def measurement_rows(data: SourceData) -> pl.DataFrame:
     """Return every data point, sorted by zone, parameter, date (the verbatim series)."""
-    names = data.parameters.select(
-        pl.col("code").alias("parameter"), pl.col("unit").alias("normalized_unit")
-    )
-    return (
-        _normalized(data.measurements)
-        .join(names, on="parameter", how="left")
-        .sort(["zone_id", "parameter", "sampled_at", "sample_point"], nulls_last=False)
+    # The loader already sorted the table; adding columns does not copy the others.
+    units_by_code = data.parameters.select("code", "unit")
+    return _normalized(data.measurements).with_columns(
+        pl.col("parameter")
+        .replace_strict(units_by_code["code"], units_by_code["unit"], default=None)
+        .alias("normalized_unit")
     )
 
 

@@ -29,6 +29,7 @@ PROBLEM_SCHEMA = {
     "message": pl.String,
 }
 SHARE_TOLERANCE = 0.001
+MEASUREMENT_ORDER = ["zone_id", "parameter", "sampled_at", "sample_point"]
 LIMIT_KINDS = ("grenzwert", "indicator", "range", "requirement", "richtwert")
 
 # rule -> how to fix it. The rule names are part of the documented contract.
@@ -72,6 +73,7 @@ class SourceData:
     plz_zones: pl.DataFrame
     documents: pl.DataFrame
     measurements: pl.DataFrame
+    """Sorted by MEASUREMENT_ORDER; `value`, `qualifier`, ... derived from `value_text`."""
     parameters: pl.DataFrame
     limits: pl.DataFrame
 
@@ -290,15 +292,23 @@ def _load_table(data_dir: Path, table: Table, problems: _Problems) -> pl.DataFra
 
 def _check_keys(frame: pl.DataFrame, table: Table, problems: _Problems) -> None:
     key = list(table.key)
-    complete = frame.select(ROW, *key).filter(
+    complete = frame.filter(
         pl.all_horizontal(pl.col(k).is_not_null() for k in key if table.column(k).required)
     )
-    repeated = complete.filter(~pl.struct(key).is_first_distinct())
+    # A 64-bit hash per row finds candidate duplicates without materialising the composite
+    # key (10 million rows of strings); candidates are then compared on the real key.
+    row_hash = pl.lit(0, dtype=pl.UInt64)
+    for i, k in enumerate(key):
+        row_hash = row_hash * 1_000_003 + pl.col(k).hash(seed=i)
+    hashed = complete.select(pl.col(ROW), row_hash.alias("_h"))
+    suspects = hashed.filter(pl.col("_h").is_duplicated()).select(ROW)
+    if suspects.height == 0:
+        return
+    candidates = complete.join(suspects, on=ROW, how="semi").select(ROW, *key)
+    repeated = candidates.filter(~pl.struct(key).is_first_distinct())
     if repeated.height == 0:
         return
-    # Only the few repeated keys are joined back to find the row they repeat.
-    first = complete.join(repeated.select(key).unique(), on=key, how="semi", nulls_equal=True)
-    first = first.group_by(key).agg(pl.col(ROW).min().alias("_first"))
+    first = candidates.group_by(key).agg(pl.col(ROW).min().alias("_first"))
     dup = repeated.join(first, on=key, how="left", nulls_equal=True).sort(ROW)
     shown = key[0] if len(key) == 1 else ", ".join(key)
     value = pl.concat_str([pl.col(k).cast(pl.String).fill_null("") for k in key], separator=" | ")
@@ -675,18 +685,35 @@ def load(data_dir: Path) -> SourceData:
 
 def _finish(t: dict[str, pl.DataFrame], unit_pairs: pl.DataFrame) -> SourceData:
     """Derive the columns every later stage relies on: parsed values in the register unit."""
-    m = t["measurements"].drop(ROW).with_columns(pl.col("unit").fill_null(""))
-    # Suppliers repeat the same few thousand spellings across millions of rows: parse each
-    # distinct text once and join the result back.
-    parsed = parse_values(m.select(pl.col("value_text").unique()))
-    m = m.join(parsed, on="value_text", how="left", nulls_equal=True, maintain_order="left")
-    m = m.join(
-        unit_pairs.select("unit", "parameter", "factor"), on=["unit", "parameter"], how="left"
+    # Sorted once here, by the order every later stage needs (zone, parameter, date), so
+    # derive and render work on slices instead of sorted copies of 10 million rows.
+    m = (
+        t.pop("measurements")
+        .drop(ROW)
+        .with_columns(pl.col("unit").fill_null(""))
+        .sort(MEASUREMENT_ORDER, nulls_last=False)
     )
-    m = m.with_columns(
-        (pl.col("value") * pl.col("factor")).alias("value_std"),
-        (pl.col("reporting_limit") * pl.col("factor")).alias("reporting_limit_std"),
-    ).drop("factor")
+    # Suppliers repeat the same few thousand spellings across millions of rows: parse each
+    # distinct text once. Joins below touch only their key columns and the result is
+    # stacked beside the table, so the 10-million-row frame is never copied whole.
+    parsed = parse_values(m.select(pl.col("value_text").unique()))
+    derived = m.select("value_text").join(
+        parsed, on="value_text", how="left", nulls_equal=True, maintain_order="left"
+    )
+    factor = (
+        m.select("unit", "parameter")
+        .join(
+            unit_pairs.select("unit", "parameter", "factor"),
+            on=["unit", "parameter"],
+            how="left",
+            maintain_order="left",
+        )
+        .get_column("factor")
+    )
+    m = m.hstack(derived.drop("value_text")).with_columns(
+        (pl.col("value") * factor).alias("value_std"),
+        (pl.col("reporting_limit") * factor).alias("reporting_limit_std"),
+    )
     limits = _parse_limit_values(t["limits"].drop(ROW)).with_columns(pl.col("unit").fill_null(""))
     return SourceData(
         suppliers=t["suppliers"].drop(ROW),
