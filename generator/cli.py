@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -14,6 +15,11 @@ from pathlib import Path
 import click
 
 from generator import __version__
+
+# polars allocates through jemalloc, which keeps freed pages for a while by default. A build
+# frees gigabytes between stages; returning them at once keeps the peak memory down. It must
+# be set before polars is first imported (the commands import it lazily).
+os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
 
 
 class Context:
@@ -180,6 +186,13 @@ def demo_data(out, scale, seed) -> None:
     summary = write_demo_data(out, scale, seed=seed, progress=StepPrinter())
     for table, rows in summary.items():
         click.echo(f"{table}: {rows} rows")
+
+
+# The gate's commands live with the gate; the module imports nothing heavy at load time.
+from generator.gate.commands import keys, serve  # noqa: E402
+
+cli.add_command(serve)
+cli.add_command(keys)
 
 
 def main() -> None:
