@@ -11,6 +11,10 @@ import re
 from dataclasses import asdict, dataclass, field
 
 CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
+EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+$"
+"""What `email=True` checks: one `@` with text on both sides, no spaces."""
+EMAIL_MESSAGE = "not an e-mail address (expected name@domain)"
+"""Reason of the `value_error` (FastAPI shows it as "Value error, <reason>")."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,11 @@ class Route:
         for name, alternative in alternatives.items():
             if values.get(name) is not None:
                 template = alternative
-        filled = {p.name: values.get(p.name) or p.default for p in self.params}
+        # `is None`, not `or`: a zone id 0 is a value, not a missing one.
+        filled = {
+            p.name: p.default if values.get(p.name) is None else values.get(p.name)
+            for p in self.params
+        }
         return template.format(**filled)
 
     def file_for(self, values: dict[str, object]) -> str:
@@ -257,5 +265,6 @@ def path_regex(path: str) -> str:
 def to_json() -> dict:
     """Return the table as plain data for the edge gate (routes.json)."""
     return {
-        "routes": [dict(asdict(r), regex=path_regex(r.path).replace("?P<", "?<")) for r in ROUTES]
+        "email": {"pattern": EMAIL_PATTERN, "message": EMAIL_MESSAGE},
+        "routes": [dict(asdict(r), regex=path_regex(r.path).replace("?P<", "?<")) for r in ROUTES],
     }

@@ -1,0 +1,314 @@
+"""The click commands `trinkwasser serve` and `trinkwasser keys ...`.
+
+Thin: parse options, call the gate library, print. The server and SQLite are imported inside
+the commands so `trinkwasser --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import socket
+import sys
+from pathlib import Path
+
+import click
+
+from generator.errors import TrinkwasserError
+from generator.routes import EMAIL_PATTERN
+
+STATUS_CHOICES = ("pending", "approved", "rejected", "all")
+
+
+def _errors(func):
+    """Turn library errors into `Error: ...` (exit 1)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except TrinkwasserError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper
+
+
+def _state_option(func):
+    return click.option(
+        "--state",
+        "state_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("state"),
+        show_default=True,
+        help="Directory of the gate's state (keys, quota counters, access requests).",
+    )(func)
+
+
+def _config_option(func):
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Configuration file (default: ./trinkwasser.toml if present).",
+    )(func)
+
+
+_SOURCE = "trinkwasser.keys_source"
+
+
+def _source_option(func):
+    """`--from local|netlify`: which state the keys commands work on (read by `_open`)."""
+
+    def remember(ctx: click.Context, _param, value: str) -> str:
+        ctx.meta[_SOURCE] = value
+        return value
+
+    return click.option(
+        "--from",
+        type=click.Choice(["local", "netlify"]),
+        default="local",
+        show_default=True,
+        expose_value=False,
+        callback=remember,
+        help="local: the --state directory; netlify: the production gate's Netlify Blobs "
+        "(NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN from the environment, see docs/netlify.md).",
+    )(func)
+
+
+def _open(state_dir: Path, config_path: Path | None):
+    from generator.config import load_config
+    from generator.gate.spec import GateSettings
+    from generator.gate.state import open_state
+
+    config = load_config(config_path)
+    settings = GateSettings.from_config(config)
+    context = click.get_current_context(silent=True)
+    if context is not None and context.meta.get(_SOURCE) == "netlify":
+        from generator.gate.netlify_blobs import NetlifyBlobsState
+
+        return config, settings, NetlifyBlobsState.from_env()
+    return config, settings, open_state(state_dir, settings=settings)
+
+
+def _local(value) -> str:
+    from generator.gate.state import BERLIN
+
+    return "-" if value is None else value.astimezone(BERLIN).strftime("%Y-%m-%d %H:%M")
+
+
+def first_plz(build_dir: Path) -> str | None:
+    """Return the first PLZ of the build's export, for a lookup that answers with data."""
+    try:
+        with (build_dir / "v1" / "export" / "plz-zonen.csv").open(encoding="utf-8") as fh:
+            row = next(csv.DictReader(fh), None)
+    except OSError:
+        return None
+    return row["plz"] if row else None
+
+
+# ---------------------------------------------------------------------------- serve
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail early, with a hint, when the address is taken (uvicorn would only log it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        # The same option uvicorn sets, so a port in TIME_WAIT does not count as taken.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            raise click.ClickException(
+                f"cannot listen on {host}:{port} ({exc.strerror}); "
+                "is another server running? Choose another port with --port"
+            ) from None
+
+
+@click.command()
+@click.option(
+    "--build-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("build"),
+    show_default=True,
+    help="The built tree to serve (from `trinkwasser build`).",
+)
+@_state_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="TCP port."
+)
+@click.option(
+    "--demo-key",
+    is_flag=True,
+    help="Issue (or reuse) a local demo key and print it with a ready curl command.",
+)
+@click.option("--access-log/--no-access-log", default=True, help="Log every request.")
+@_config_option
+@_errors
+def serve(build_dir, state_dir, host, port, demo_key, access_log, config_path) -> None:
+    """Serve the built site and API on HTTP, through the gate (keys, quota, validation)."""
+    import uvicorn
+
+    from generator.gate.app import create_app
+    from generator.gate.keys import curl_line, ensure_demo_key
+
+    if not (build_dir / "v1").is_dir():
+        raise click.ClickException(
+            f"{build_dir} holds no built API tree; run `trinkwasser build --out {build_dir}` first"
+        )
+    _check_port(host, port)
+    config, settings, state = _open(state_dir, config_path)
+    app = create_app(build_dir, state, settings)
+    base = f"http://{host}:{port}" if ":" not in host else f"http://[{host}]:{port}"
+    click.echo(f"Serving {build_dir} on {base} (state in {state_dir}); Ctrl+C stops.")
+    if demo_key:
+        key, created = ensure_demo_key(state, state_dir, settings.key_prefix)
+        plz = first_plz(build_dir) or "10115"
+        click.echo(f"{'New' if created else 'Existing'} local demo key: {key}")
+        click.echo("Try it:")
+        click.echo(f"  {curl_line(base, key, plz)}")
+    sys.stdout.flush()
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="info",
+        access_log=access_log,
+        server_header=False,
+        proxy_headers=False,
+        lifespan="on",
+    )
+
+
+# ---------------------------------------------------------------------------- keys
+
+
+@click.group()
+def keys() -> None:
+    """Review access requests and manage API keys (in the --state directory)."""
+
+
+@keys.command("requests")
+@click.option(
+    "--status",
+    type=click.Choice(STATUS_CHOICES),
+    default="pending",
+    show_default=True,
+    help="Which requests to list.",
+)
+@_source_option
+@_state_option
+@_config_option
+@_errors
+def list_requests(status, state_dir, config_path) -> None:
+    """List access requests (pending ones by default)."""
+    _, _, state = _open(state_dir, config_path)
+    requests = state.list_requests(None if status == "all" else status)
+    if not requests:
+        click.echo(f"No {'' if status == 'all' else status + ' '}access requests.")
+        return
+    for r in requests:
+        click.echo(f"{r.id}  {_local(r.created_at)}  {r.status:<8}  {r.email}")
+        click.echo(f"    Zweck: {r.zweck}")
+        if r.status == "approved":
+            click.echo(f"    Approved {_local(r.decided_at)}, key {r.key_id}")
+        elif r.status == "rejected":
+            click.echo(f"    Rejected {_local(r.decided_at)}: {r.reason}")
+
+
+@keys.command()
+@click.argument("request_id")
+@_source_option
+@_state_option
+@_config_option
+@_errors
+def approve(request_id, state_dir, config_path) -> None:
+    """Approve a pending request: issue its key, show it once with an e-mail to send."""
+    from generator.gate import keys as key_tools
+
+    config, settings, state = _open(state_dir, config_path)
+    issued = key_tools.approve(state, state, request_id, settings.key_prefix)
+    click.echo(f"Approved {request_id}; key {issued.api_key.id} for {issued.api_key.email}.")
+    click.echo(f"The key (shown only now, only its hash is stored): {issued.key}")
+    click.echo("\nE-mail to send:\n" + "-" * 72)
+    click.echo(key_tools.approval_email(issued, config, settings).rstrip())
+    click.echo("-" * 72)
+
+
+@keys.command()
+@click.argument("request_id")
+@click.option("--reason", required=True, help="Why the request is rejected (kept on record).")
+@_source_option
+@_state_option
+@_config_option
+@_errors
+def reject(request_id, reason, state_dir, config_path) -> None:
+    """Reject a pending request."""
+    from generator.gate import keys as key_tools
+
+    _, _, state = _open(state_dir, config_path)
+    request = key_tools.reject(state, request_id, reason)
+    click.echo(f"Rejected {request.id} ({request.email}).")
+
+
+def _check_email(_ctx, _param, value: str) -> str:
+    from generator.gate.validation import compile_pattern
+
+    if not compile_pattern(EMAIL_PATTERN).search(value) or len(value) > 254:
+        raise click.BadParameter(f"{value!r} is not an e-mail address (expected name@domain)")
+    return value
+
+
+@keys.command()
+@click.option("--email", required=True, callback=_check_email, help="Whom the key is for.")
+@click.option("--note", default="", help="What the key is for (shown in `keys list`).")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the key (for scripts).")
+@_source_option
+@_state_option
+@_config_option
+@_errors
+def issue(email, note, quiet, state_dir, config_path) -> None:
+    """Issue a key directly, without an access request (e.g. for the operator's own systems)."""
+    from generator.gate import keys as key_tools
+
+    _, settings, state = _open(state_dir, config_path)
+    issued = key_tools.issue(state, email, settings.key_prefix, note)
+    if quiet:
+        click.echo(issued.key)
+        return
+    click.echo(f"Issued key {issued.api_key.id} for {email}.")
+    click.echo(f"The key (shown only now, only its hash is stored): {issued.key}")
+
+
+@keys.command()
+@click.argument("key_id")
+@_source_option
+@_state_option
+@_config_option
+@_errors
+def revoke(key_id, state_dir, config_path) -> None:
+    """Revoke a key: from now on it gets 403."""
+    _, _, state = _open(state_dir, config_path)
+    key = state.revoke_key(key_id)
+    click.echo(f"Revoked {key.id} ({key.hint}, {key.email}).")
+
+
+@keys.command("list")
+@_source_option
+@_state_option
+@_config_option
+@_errors
+def list_keys(state_dir, config_path) -> None:
+    """List keys with their status and today's usage."""
+    _, settings, state = _open(state_dir, config_path)
+    api_keys = state.list_keys()
+    if not api_keys:
+        click.echo("No keys yet.")
+        return
+    for k in api_keys:
+        used = state.used(k.id)
+        click.echo(
+            f"{k.id}  {k.hint:<10}  {k.status:<7}  {_local(k.created_at)}  "
+            f"today {used}/{settings.daily_quota}  {k.email}" + (f"  ({k.note})" if k.note else "")
+        )

@@ -1,0 +1,163 @@
+"""API keys: make them, check them, and the operator's workflow (approve, reject, issue, revoke).
+
+A key is the configured prefix (`twd_`) and 32 random base62 characters (about 190 bits).
+Only its SHA-256 is stored; the key itself is shown once, when it is issued. The workflow
+functions take the stores as protocols, so approving works the same whichever backend the
+access requests come from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.config import Config
+from generator.gate.spec import KEY_HEADER, GateSettings
+from generator.gate.state import (
+    AccessRequest,
+    ApiKey,
+    KeyStore,
+    RequestSource,
+    TransitionError,
+)
+
+KEY_ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase  # base62
+KEY_LENGTH = 32
+HINT_CHARS = 4
+MAX_KEY_HEADER = 256
+DEMO_KEY_FILE = "demo-key.txt"
+DEMO_EMAIL = "demo@localhost"
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    key: str
+    """The key in clear text: exists only in memory, to be shown once."""
+    api_key: ApiKey
+    request: AccessRequest | None = None
+
+
+def new_key(prefix: str) -> str:
+    """Return a fresh random key, e.g. `twd_` + 32 base62 characters."""
+    return prefix + "".join(secrets.choice(KEY_ALPHABET) for _ in range(KEY_LENGTH))
+
+
+def hash_key(key: str) -> str:
+    """Return the stored form of a key: its SHA-256, hex."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def key_hint(key: str, prefix: str) -> str:
+    """Return the part of a key the operator may see in listings (`twd_AbC9…`)."""
+    return key[: len(prefix) + HINT_CHARS] + "…"
+
+
+def authenticate(keys: KeyStore, presented: str) -> ApiKey | None:
+    """Return the stored key for a presented one (active or revoked), or None if unknown."""
+    if not presented or len(presented) > MAX_KEY_HEADER:
+        return None
+    # Looked up by hash: the timing of the index lookup depends on the hash, not on how much
+    # of a real key the caller guessed right.
+    return keys.key_by_hash(hash_key(presented))
+
+
+def issue(
+    keys: KeyStore,
+    email: str,
+    prefix: str,
+    note: str = "",
+    request_id: str | None = None,
+) -> IssuedKey:
+    """Make a key for `email`, store its hash and return it (the only time it is visible)."""
+    key = new_key(prefix)
+    api_key = keys.add_key(hash_key(key), key_hint(key, prefix), email, note, request_id)
+    return IssuedKey(key, api_key)
+
+
+def approve(source: RequestSource, keys: KeyStore, request_id: str, prefix: str) -> IssuedKey:
+    """Approve a pending request: issue its key and mark it approved, in one transaction.
+
+    Raise NotFoundError for an unknown id and TransitionError if it is not pending.
+    """
+    request = source.get_request(request_id)
+    if request.status != "pending":
+        # decide_request checks again (compare-and-set); this check only avoids making a key.
+        raise TransitionError(
+            f"access request {request_id} is already {request.status}; "
+            "only pending requests can be approved"
+        )
+    with keys.atomic():
+        issued = issue(keys, request.email, prefix, f"access request {request_id}", request_id)
+        decided = source.decide_request(request_id, "approved", key_id=issued.api_key.id)
+    return IssuedKey(issued.key, issued.api_key, decided)
+
+
+def reject(source: RequestSource, request_id: str, reason: str) -> AccessRequest:
+    """Reject a pending request with a reason (kept for the operator's records)."""
+    return source.decide_request(request_id, "rejected", reason=reason)
+
+
+def ensure_demo_key(keys: KeyStore, state_dir: Path, prefix: str) -> tuple[str, bool]:
+    """Return a local demo key and whether it is new; reuse the one in the state directory.
+
+    The demo key is the one exception to "never store a key": it is written to
+    `<state>/demo-key.txt` (mode 0600) so every `serve --demo-key` prints the same key.
+    """
+    path = Path(state_dir) / DEMO_KEY_FILE
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        key = ""
+    if key:
+        stored = keys.key_by_hash(hash_key(key))
+        if stored is not None and stored.active:
+            return key, False
+    issued = issue(keys, DEMO_EMAIL, prefix, "local demo key (trinkwasser serve --demo-key)")
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(issued.key + "\n")
+    os.replace(tmp, path)
+    return issued.key, True
+
+
+def curl_line(base_url: str, key: str, plz: str) -> str:
+    """Return a ready-to-run curl command for one lookup."""
+    return f"curl -H '{KEY_HEADER}: {key}' '{base_url}/v1/lookup?plz={plz}'"
+
+
+def approval_email(issued: IssuedKey, config: Config, settings: GateSettings) -> str:
+    """Return a ready-to-send e-mail (German, the service's language) carrying a new key."""
+    request = issued.request
+    reference = f" (Anfrage {request.id})" if request else ""
+    return f"""An: {issued.api_key.email}
+Betreff: Ihr API-Schlüssel für Trinkwasserdaten
+
+Guten Tag,
+
+vielen Dank für Ihr Interesse an Trinkwasserdaten{reference}.
+Ihr API-Schlüssel lautet:
+
+    {issued.key}
+
+Senden Sie ihn bei jeder Anfrage im Header {KEY_HEADER} mit, zum Beispiel:
+
+    {curl_line(config.base_url, issued.key, "10115")}
+
+Der Schlüssel erlaubt {settings.daily_quota} Anfragen pro Kalendertag (Zeitzone Europe/Berlin).
+Bitte behandeln Sie ihn wie ein Passwort: Wir speichern nur einen Hashwert und können ihn
+nicht noch einmal anzeigen. Die Beschreibung der API (OpenAPI) finden Sie unter
+{config.base_url}/v1/openapi.json
+
+Die Zuordnung von Postleitzahlen zu Versorgungsgebieten steht unter der ODbL 1.0
+({config.license_url}). Bitte nennen Sie bei ihrer Verwendung die Quelle:
+{config.attribution["credit"]}
+
+Viele Grüße
+{config.operator}
+{config.contact}
+"""

@@ -1,0 +1,718 @@
+"""The OpenAPI 3.1 description of the API, made from the route table.
+
+Operations, parameters and their constraints come from `generator.routes`; the response
+schemas below describe the files the render stage writes (the test suite validates every
+file of a sample build against them) and the bodies the gate answers with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator import API_VERSION, routes
+from generator.config import Config
+from generator.derive import STATES
+from generator.gate.spec import KEY_HEADER, GateSettings
+from generator.values import QUALIFIERS
+
+REF = "#/components/schemas/"
+SECURITY_SCHEME = "ApiKey"
+RESPONSE_SCHEMAS = {
+    "lookup": "Lookup",
+    "zone": "Zone",
+    "zone_measurements": "Measurements",
+    "supplier": "Supplier",
+    "parameters": "ParameterRegister",
+    "parameter_limits": "ParameterLimits",
+    "export": "Export",
+    "access_request": "AccessRequestAccepted",
+}
+"""Schema of each operation's success body."""
+
+
+def _nullable(schema: dict) -> dict:
+    kind = schema["type"]
+    return dict(schema, type=[kind, "null"] if isinstance(kind, str) else [*kind, "null"])
+
+
+def _obj(required: dict[str, dict], description: str = "") -> dict:
+    """Return a closed object schema: every listed property present, no others."""
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": required,
+        "required": sorted(required),
+        "additionalProperties": False,
+    }
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": REF + name}
+
+
+STR = {"type": "string"}
+INT = {"type": "integer"}
+NUM = {"type": "number"}
+BOOL = {"type": "boolean"}
+DATE = {"type": "string", "format": "date"}
+URL_PATH = {"type": "string", "description": "Path of the related resource in this API."}
+SHARE = {"type": "number", "minimum": 0, "maximum": 1}
+
+
+def _array(items: dict) -> dict:
+    return {"type": "array", "items": items}
+
+
+def schemas() -> dict[str, dict]:
+    """Return the component schemas (resources, errors, the access request)."""
+    state = {
+        "type": "string",
+        "enum": sorted(STATES),
+        "description": "Classification against the limit: "
+        + "; ".join(f"`{k}`: {v}" for k, v in sorted(STATES.items())),
+    }
+    qualifier = {
+        "type": "string",
+        "enum": sorted(QUALIFIERS),
+        "description": "What kind of statement the published text is: "
+        + "; ".join(f"`{k}`: {v}" for k, v in sorted(QUALIFIERS.items())),
+    }
+    limit_fields = {
+        "kind": STR,
+        "legal_basis": STR,
+        "requirement": _nullable(STR),
+        "unit": _nullable(STR),
+        "valid_from": DATE,
+        "valid_until": _nullable(DATE),
+        "value": _nullable(NUM),
+        "value_max": _nullable(NUM),
+        "value_min": _nullable(NUM),
+    }
+    measurement_fields = {
+        "document_id": STR,
+        "normalized_reporting_limit": _nullable(NUM),
+        "normalized_unit": _nullable(STR),
+        "normalized_value": _nullable(NUM),
+        "parameter": STR,
+        "qualifier": qualifier,
+        "reporting_limit": _nullable(NUM),
+        "sample_point": _nullable(STR),
+        "sampled_at": DATE,
+        "unit": _nullable(STR),
+        "value": _nullable(NUM),
+        "value_text": {"type": "string", "description": "The value exactly as published."},
+    }
+    return {
+        "Attribution": _obj(
+            {
+                "credit": STR,
+                "license": STR,
+                "license_name": STR,
+                "license_url": {"type": "string", "format": "uri"},
+                "operator": STR,
+                "source": STR,
+            },
+            "The ODbL credit that travels with every representation of the PLZ mapping.",
+        ),
+        "Document": _obj(
+            {
+                "document_id": STR,
+                "edition_date": DATE,
+                "retrieved_date": DATE,
+                "title": STR,
+                "url": {"type": "string", "format": "uri"},
+            },
+            "A published document values are taken from (provenance).",
+        ),
+        "Lookup": _obj(
+            {
+                "ambiguity_note": _nullable(STR),
+                "ambiguity_reasons": _array(STR),
+                "ambiguous": BOOL,
+                "attribution": _ref("Attribution"),
+                "covered_share": SHARE,
+                "plz": {"type": "string", "pattern": r"^\d{5}$"},
+                "zones": _array(
+                    _obj(
+                        {
+                            "area_share": SHARE,
+                            "confidence": SHARE,
+                            "supplier_id": INT,
+                            "supplier_name": STR,
+                            "supplier_url": URL_PATH,
+                            "zone_id": INT,
+                            "zone_name": STR,
+                            "zone_url": URL_PATH,
+                        }
+                    )
+                ),
+            },
+            "The supply zones serving a PLZ, by area share (ODbL).",
+        ),
+        "Limit": _obj(limit_fields, "One limit value with its period of validity."),
+        "CurrentValue": _obj(
+            {
+                # The latest data point, with its document inlined as `provenance`.
+                **{k: v for k, v in measurement_fields.items() if k != "document_id"},
+                "future_limit": {"oneOf": [_ref("Limit"), {"type": "null"}]},
+                "future_state": {"oneOf": [state, {"type": "null"}]},
+                "group": STR,
+                "limit": {"oneOf": [_ref("Limit"), {"type": "null"}]},
+                "measurements_url": URL_PATH,
+                "name_de": STR,
+                "name_en": STR,
+                "provenance": {"oneOf": [_ref("Document"), {"type": "null"}]},
+                "qualifier": {"oneOf": [qualifier, {"type": "null"}]},
+                "sampled_at": _nullable(DATE),
+                "state": state,
+                "value_text": _nullable(STR),
+            }
+        ),
+        "Zone": _obj(
+            {
+                "as_of": DATE,
+                "current_values": _array(_ref("CurrentValue")),
+                "measurements_url": URL_PATH,
+                "name": STR,
+                "plz": _array({"type": "string", "pattern": r"^\d{5}$"}),
+                "population": _nullable(INT),
+                "supplier": _obj({"name": STR, "supplier_id": INT, "url": URL_PATH}),
+                "water_source": _nullable(STR),
+                "zone_id": INT,
+            },
+            "A supply zone with its latest value per parameter, classified on `as_of`.",
+        ),
+        "Measurement": _obj(measurement_fields, "One published data point, verbatim."),
+        "Measurements": _obj(
+            {
+                "count": INT,
+                "documents": _array(_ref("Document")),
+                "measurements": _array(_ref("Measurement")),
+                "parameter": _nullable(STR),
+                "zone_id": INT,
+            },
+            "Every published data point of a zone, sorted by parameter then date.",
+        ),
+        "Supplier": _obj(
+            {
+                "city": _nullable(STR),
+                "documents": _array(_ref("Document")),
+                "name": STR,
+                "supplier_id": INT,
+                "website": _nullable({"type": "string", "format": "uri"}),
+                "zones": _array(
+                    _obj({"name": STR, "plz_count": INT, "zone_id": INT, "zone_url": URL_PATH})
+                ),
+            }
+        ),
+        "Parameter": _obj(
+            {
+                "annex": _nullable(STR),
+                "cas_number": _nullable(STR),
+                "code": {"type": "string", "pattern": routes.CODE_PATTERN},
+                "group": STR,
+                "has_limit": BOOL,
+                "limits_url": URL_PATH,
+                "name_de": STR,
+                "name_en": STR,
+                "unit": _nullable(STR),
+            }
+        ),
+        "ParameterRegister": _obj(
+            {"count": INT, "parameters": _array(_ref("Parameter"))},
+            "The register of parameters (TrinkwV 2023 and common extras).",
+        ),
+        "ParameterLimits": _obj(
+            {
+                "code": STR,
+                "limits": _array(
+                    _obj(
+                        {
+                            **limit_fields,
+                            "limit_value": {
+                                "type": "string",
+                                "description": "The value as set: number, range or text.",
+                            },
+                            "note": _nullable(STR),
+                            "source_url": _nullable({"type": "string", "format": "uri"}),
+                        }
+                    )
+                ),
+                "name_de": STR,
+                "name_en": STR,
+                "unit": _nullable(STR),
+            },
+            "Every version of the limits of one parameter (valid_from / valid_until).",
+        ),
+        "ExportRow": _obj(
+            {
+                "area_share": SHARE,
+                "confidence": SHARE,
+                "plz": {"type": "string", "pattern": r"^\d{5}$"},
+                "supplier_id": INT,
+                "supplier_name": STR,
+                "zone_id": INT,
+                "zone_name": STR,
+            }
+        ),
+        "Export": _obj(
+            {"attribution": _ref("Attribution"), "count": INT, "rows": _array(_ref("ExportRow"))},
+            "The complete PLZ-to-zone mapping (ODbL); never measured values.",
+        ),
+        "AccessRequest": _obj(
+            {
+                p.name: _param_schema(p)
+                for p in routes.route("access_request").params
+                if p.location == "body"
+            }
+        ),
+        "AccessRequestAccepted": _obj(
+            {
+                "detail": STR,
+                "request_id": {"type": "string", "pattern": "^req_[a-z0-9]{16}$"},
+                "status": {"type": "string", "const": "pending"},
+            },
+            "The request is stored; an operator sends the key by e-mail.",
+        ),
+        "Error": _obj({"detail": STR}, "An error with a human-readable `detail`."),
+        "ValidationError": {
+            "type": "object",
+            "description": "One problem, as Pydantic v2 reports it (FastAPI's format).",
+            "properties": {
+                "type": STR,
+                "loc": _array({"type": ["string", "integer"]}),
+                "msg": STR,
+                "input": {},
+                "ctx": {"type": "object"},
+            },
+            "required": ["input", "loc", "msg", "type"],
+            "additionalProperties": False,
+        },
+        "HTTPValidationError": _obj(
+            {"detail": _array(_ref("ValidationError"))},
+            "Every problem of the request, in declaration order (identical to FastAPI).",
+        ),
+    }
+
+
+def _param_schema(p: routes.Param) -> dict:
+    schema: dict[str, Any] = {"type": p.type}
+    for key, value in (
+        ("minLength", p.min_length),
+        ("maxLength", p.max_length),
+        ("pattern", p.pattern),
+        ("default", p.default),
+    ):
+        if value is not None:
+            schema[key] = value
+    if p.description:
+        schema["description"] = p.description
+    if p.email:
+        schema["format"] = "email"
+        schema["description"] = (
+            f"{p.description} Checked against {routes.EMAIL_PATTERN} (one `@`, text on both "
+            "sides, no spaces)."
+        )
+    return schema
+
+
+# ---------------------------------------------------------------------------- responses
+
+
+def _error_response(description: str, example: str, headers: dict | None = None) -> dict:
+    response: dict[str, Any] = {
+        "description": description,
+        "content": {"application/json": {"schema": _ref("Error"), "example": {"detail": example}}},
+    }
+    if headers:
+        response["headers"] = headers
+    return response
+
+
+def _validation_example(route: routes.Route) -> dict:
+    """Return the 422 body for a request that omits or breaks its first parameter."""
+    first = route.params[0]
+    if first.location == "body":
+        return {
+            "detail": [
+                {"type": "missing", "loc": ["body", p.name], "msg": "Field required", "input": {}}
+                for p in route.params
+                if p.required
+            ]
+        }
+    if first.type == "integer":
+        return {
+            "detail": [
+                {
+                    "type": "int_parsing",
+                    "loc": [first.location, first.name],
+                    "msg": "Input should be a valid integer, unable to parse string as an integer",
+                    "input": "abc",
+                }
+            ]
+        }
+    if first.required and first.location != "path":
+        return {
+            "detail": [
+                {
+                    "type": "missing",
+                    "loc": [first.location, first.name],
+                    "msg": "Field required",
+                    "input": None,
+                }
+            ]
+        }
+    return {
+        "detail": [
+            {
+                "type": "string_pattern_mismatch",
+                "loc": [first.location, first.name],
+                "msg": f"String should match pattern '{first.pattern}'",
+                "input": "Blei" if first.location == "path" else "xml",
+                "ctx": {"pattern": first.pattern},
+            }
+        ]
+    }
+
+
+def _header(description: str, schema: dict | None = None) -> dict:
+    return {"description": description, "schema": schema or STR}
+
+
+def _components_headers() -> dict:
+    return {
+        "ETag": _header("Strong validator of the representation; send it as If-None-Match."),
+        "Cache-Control": _header("`public` for open resources, `private` for keyed ones."),
+        "X-RateLimit-Limit": _header("Requests allowed per key and day.", INT),
+        "X-RateLimit-Remaining": _header("Requests left today for this key.", INT),
+        "X-RateLimit-Reset": _header(
+            "When the quota resets (next midnight Europe/Berlin), as Unix seconds.", INT
+        ),
+        "Retry-After": _header("Seconds until another attempt can succeed.", INT),
+        "Link": _header('`<license URL>; rel="license"` on ODbL-licensed responses.'),
+        "Content-Disposition": _header("`attachment; filename=...` on CSV downloads."),
+    }
+
+
+def _h(name: str) -> dict:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def _operation(route: routes.Route, examples: dict[str, Any]) -> dict:
+    keyed = route.access == "key"
+    op: dict[str, Any] = {
+        "operationId": route.operation_id,
+        "summary": route.summary,
+        "tags": ["Keys" if route.operation_id == "access_request" else "Data"],
+        "security": [{SECURITY_SCHEME: []}] if keyed else [],
+    }
+    if route.description:
+        op["description"] = route.description
+    parameters = []
+    for p in route.params:
+        if p.location == "body":
+            continue
+        param: dict[str, Any] = {
+            "name": p.name,
+            "in": p.location,
+            "required": p.required or p.location == "path",
+            "schema": _param_schema(p),
+        }
+        if p.description:
+            param["description"] = p.description
+        if p.example is not None:
+            param["example"] = p.example
+        parameters.append(param)
+    if parameters:
+        op["parameters"] = parameters
+    body_params = [p for p in route.params if p.location == "body"]
+    if body_params:
+        op["requestBody"] = {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": _ref("AccessRequest"),
+                    "example": {p.name: p.example for p in body_params},
+                }
+            },
+        }
+
+    rate_headers = {n: _h(n) for n in ("X-RateLimit-Limit", "X-RateLimit-Remaining")}
+    rate_headers["X-RateLimit-Reset"] = _h("X-RateLimit-Reset")
+    ok_headers = {"ETag": _h("ETag"), "Cache-Control": _h("Cache-Control")}
+    if keyed:
+        ok_headers.update(rate_headers)
+    if route.license == "odbl":
+        ok_headers["Link"] = _h("Link")
+    schema_name = RESPONSE_SCHEMAS[route.operation_id]
+    content = {"application/json": {"schema": _ref(schema_name), "example": examples[schema_name]}}
+    if route.operation_id == "export":
+        ok_headers["Content-Disposition"] = _h("Content-Disposition")
+        content["text/csv"] = {
+            "schema": {"type": "string"},
+            "example": "plz,zone_id,zone_name,supplier_id,supplier_name,area_share,confidence\n"
+            "76437,11,Kleinstadt Mitte,1,Wasserwerke Kleinstadt,0.6,0.9\n",
+        }
+    responses: dict[str, Any] = {}
+    if route.method == "POST":
+        responses[str(route.status)] = {
+            "description": "Accepted: the request is stored and waits for review.",
+            "content": content,
+        }
+    else:
+        responses["200"] = {"description": "OK", "headers": ok_headers, "content": content}
+        responses["304"] = {
+            "description": "Not Modified (the If-None-Match ETag still matches).",
+            "headers": {"ETag": _h("ETag"), **(rate_headers if keyed else {})},
+        }
+    if body_params:
+        responses["400"] = _error_response(
+            "The JSON body could not be read (e.g. not UTF-8).",
+            "There was an error parsing the body",
+        )
+    if keyed:
+        responses["401"] = _error_response(
+            f"No API key in the {KEY_HEADER} header.",
+            f"Missing API key: send it in the {KEY_HEADER} header. "
+            "Request a key with POST /v1/keys/antrag.",
+        )
+        responses["403"] = _error_response("The key is unknown or revoked.", "Invalid API key.")
+    if route.file and route.not_found != "Not Found":
+        example_values = {p.name: p.example for p in route.params}
+        responses["404"] = _error_response(
+            "No such resource.", route.detail_for(example_values), rate_headers if keyed else None
+        )
+    if body_params:
+        responses["413"] = _error_response(
+            "The request body is larger than 64 KiB.",
+            "Request body too large: at most 65536 bytes.",
+        )
+    if route.params:
+        responses["422"] = {
+            "description": "Invalid parameters: every problem, in FastAPI's format.",
+            "content": {
+                "application/json": {
+                    "schema": _ref("HTTPValidationError"),
+                    "example": _validation_example(route),
+                }
+            },
+        }
+    if keyed:
+        responses["429"] = _error_response(
+            "The key's daily quota is used up.",
+            "Daily quota of 1000 requests used up. It resets at midnight Europe/Berlin "
+            "(2026-11-24T00:00:00+01:00), in 3600 seconds.",
+            {**rate_headers, "Retry-After": _h("Retry-After")},
+        )
+    elif body_params:
+        responses["429"] = _error_response(
+            "Too many access requests for this address.",
+            "Too many access requests for this address: at most 3 per 60 minutes. "
+            "Your earlier requests are stored and will be answered.",
+            {"Retry-After": _h("Retry-After")},
+        )
+    op["responses"] = responses
+    return op
+
+
+def document(config: Config) -> dict:
+    """Return the OpenAPI 3.1.0 document of the API."""
+    settings = GateSettings.from_config(config)
+    paths: dict[str, dict] = {}
+    for route in routes.ROUTES:
+        paths.setdefault(route.path, {})[route.method.lower()] = _operation(route, EXAMPLES)
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Trinkwasserdaten API",
+            "version": API_VERSION,
+            "summary": "Drinking-water quality in Germany by postal code, with limits and sources.",
+            "description": (
+                "Read-only JSON API. Keyed operations need a key in the "
+                f"`{KEY_HEADER}` header (request one with `POST /v1/keys/antrag`) and allow "
+                f"{settings.daily_quota} requests per key and calendar day (Europe/Berlin). "
+                "Licensing is split: the PLZ-to-zone mapping (export and the zone assignment "
+                "in lookups) is ODbL 1.0 and carries its attribution; measured values, "
+                "history and provenance are not openly licensed."
+            ),
+            "contact": {"name": config.operator, "email": config.contact},
+            "license": {"name": "ODbL-1.0 (PLZ-to-zone mapping)", "url": config.license_url},
+        },
+        "servers": [{"url": config.base_url}],
+        "tags": [
+            {"name": "Data", "description": "Precomputed resources."},
+            {"name": "Keys", "description": "Access to the keyed resources."},
+        ],
+        "paths": paths,
+        "components": {
+            "schemas": schemas(),
+            "headers": _components_headers(),
+            "securitySchemes": {
+                SECURITY_SCHEME: {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": KEY_HEADER,
+                    "description": f"A key such as `{config.key_prefix}` + 32 characters.",
+                }
+            },
+        },
+    }
+
+
+_DOC = {
+    "document_id": "wk-2026",
+    "edition_date": "2026-06-30",
+    "retrieved_date": "2026-07-02",
+    "title": "Trinkwasseranalyse 1. Halbjahr 2026",
+    "url": "https://wasser-kleinstadt.example/analyse-2026-1.pdf",
+}
+_ATTRIBUTION = {
+    "credit": "© Trinkwasserdaten, Kartendaten © OpenStreetMap-Mitwirkende (ODbL)",
+    "license": "ODbL-1.0",
+    "license_name": "Open Data Commons Open Database License (ODbL) 1.0",
+    "license_url": "https://opendatacommons.org/licenses/odbl/1-0/",
+    "operator": "Trinkwasserdaten",
+    "source": "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
+}
+_LIMIT = {
+    "kind": "grenzwert",
+    "legal_basis": "TrinkwV 2023, Anlage 2 Teil II",
+    "requirement": None,
+    "unit": "µg/l",
+    "valid_from": "2023-06-24",
+    "valid_until": "2028-01-11",
+    "value": 10.0,
+    "value_max": None,
+    "value_min": None,
+}
+_MEASUREMENT = {
+    "document_id": "wk-2026",
+    "normalized_reporting_limit": None,
+    "normalized_unit": "µg/l",
+    "normalized_value": 7.1,
+    "parameter": "blei",
+    "qualifier": "number",
+    "reporting_limit": None,
+    "sample_point": "Netz",
+    "sampled_at": "2026-03-10",
+    "unit": "µg/l",
+    "value": 7.1,
+    "value_text": "7,1",
+}
+EXAMPLES: dict[str, Any] = {
+    "Lookup": {
+        "ambiguity_note": None,
+        "ambiguity_reasons": [],
+        "ambiguous": False,
+        "attribution": _ATTRIBUTION,
+        "covered_share": 1.0,
+        "plz": "76437",
+        "zones": [
+            {
+                "area_share": 1.0,
+                "confidence": 0.9,
+                "supplier_id": 1,
+                "supplier_name": "Wasserwerke Kleinstadt",
+                "supplier_url": "/v1/suppliers/1",
+                "zone_id": 11,
+                "zone_name": "Kleinstadt Mitte",
+                "zone_url": "/v1/zones/11",
+            }
+        ],
+    },
+    "Zone": {
+        "as_of": "2026-11-23",
+        "current_values": [
+            {
+                **{k: v for k, v in _MEASUREMENT.items() if k != "document_id"},
+                "future_limit": dict(_LIMIT, valid_from="2028-01-12", valid_until=None, value=5.0),
+                "future_state": "exceeds_limit",
+                "group": "metals",
+                "limit": _LIMIT,
+                "measurements_url": "/v1/zones/11/measurements?parameter=blei",
+                "name_de": "Blei",
+                "name_en": "Lead",
+                "provenance": _DOC,
+                "state": "below_limit",
+            }
+        ],
+        "measurements_url": "/v1/zones/11/measurements",
+        "name": "Kleinstadt Mitte",
+        "plz": ["76437"],
+        "population": 12000,
+        "supplier": {"name": "Wasserwerke Kleinstadt", "supplier_id": 1, "url": "/v1/suppliers/1"},
+        "water_source": "Grundwasser",
+        "zone_id": 11,
+    },
+    "Measurements": {
+        "count": 1,
+        "documents": [_DOC],
+        "measurements": [_MEASUREMENT],
+        "parameter": "blei",
+        "zone_id": 11,
+    },
+    "Supplier": {
+        "city": "Kleinstadt",
+        "documents": [_DOC],
+        "name": "Wasserwerke Kleinstadt",
+        "supplier_id": 1,
+        "website": "https://wasser-kleinstadt.example",
+        "zones": [
+            {"name": "Kleinstadt Mitte", "plz_count": 2, "zone_id": 11, "zone_url": "/v1/zones/11"}
+        ],
+    },
+    "ParameterRegister": {
+        "count": 1,
+        "parameters": [
+            {
+                "annex": "Anlage 2 Teil II",
+                "cas_number": "7439-92-1",
+                "code": "blei",
+                "group": "metals",
+                "has_limit": True,
+                "limits_url": "/v1/parameters/blei/limits",
+                "name_de": "Blei",
+                "name_en": "Lead",
+                "unit": "µg/l",
+            }
+        ],
+    },
+    "ParameterLimits": {
+        "code": "blei",
+        "limits": [
+            dict(
+                _LIMIT,
+                limit_value="10",
+                note=None,
+                source_url="https://www.gesetze-im-internet.de/trinkwv_2023/anlage_2.html",
+            )
+        ],
+        "name_de": "Blei",
+        "name_en": "Lead",
+        "unit": "µg/l",
+    },
+    "Export": {
+        "attribution": _ATTRIBUTION,
+        "count": 1,
+        "rows": [
+            {
+                "area_share": 1.0,
+                "confidence": 0.9,
+                "plz": "76437",
+                "supplier_id": 1,
+                "supplier_name": "Wasserwerke Kleinstadt",
+                "zone_id": 11,
+                "zone_name": "Kleinstadt Mitte",
+            }
+        ],
+    },
+    "AccessRequestAccepted": {
+        "detail": "Your request is stored. An operator reviews it and sends the key to your "
+        "address; the key is never part of this answer.",
+        "request_id": "req_k3x9a0b1c2d3e4f5",
+        "status": "pending",
+    },
+}
+"""One example per success schema (tests check each validates against its schema)."""

@@ -1,0 +1,202 @@
+"""The OpenAPI document and routes.json, both made from the route table."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from jsonschema import Draft202012Validator, FormatChecker
+from openapi_spec_validator import validate as validate_spec
+
+from generator import API_VERSION
+from generator.config import Config
+from generator.gate.spec import GateSettings, routes_document
+from generator.gate.validation import validate
+from generator.openapi import RESPONSE_SCHEMAS
+from generator.routes import ROUTES, route
+from tests.conformance.support import build_sample
+
+NOT_ROUTED = {"v1/openapi.json", "v1/export/datapackage.json"}
+"""Open JSON files that are no route's backing file (served as plain files)."""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    return build_sample(tmp_path_factory.mktemp("openapi") / "build")
+
+
+@pytest.fixture(scope="module")
+def doc(built):
+    return json.loads((built / "v1" / "openapi.json").read_text(encoding="utf-8"))
+
+
+def validator(doc: dict, ref: str) -> Draft202012Validator:
+    """Validate against a schema inside the document (its $refs resolve in `components`)."""
+    schema = {"$ref": ref, "components": doc["components"]}
+    return Draft202012Validator(schema, format_checker=FormatChecker())
+
+
+def test_document_is_valid_openapi_3_1(doc):
+    validate_spec(doc)
+    assert doc["openapi"] == "3.1.0"
+    assert doc["info"]["version"] == API_VERSION == "1.0.0-beta"
+
+
+def test_every_route_is_an_operation_with_its_constraints(doc):
+    operations = [(path, method) for path, item in doc["paths"].items() for method in item]
+    assert len(operations) == len(ROUTES)
+    for r in ROUTES:
+        op = doc["paths"][r.path][r.method.lower()]
+        assert op["operationId"] == r.operation_id
+        declared = {p["name"]: p for p in op.get("parameters", [])}
+        for param in r.params:
+            if param.location == "body":
+                body = doc["components"]["schemas"]["AccessRequest"]
+                schema = body["properties"][param.name]
+                assert param.name in body["required"]
+            else:
+                assert declared[param.name]["in"] == param.location
+                assert declared[param.name]["required"] == param.required
+                schema = declared[param.name]["schema"]
+            assert schema["type"] == param.type
+            assert schema.get("minLength") == param.min_length
+            assert schema.get("maxLength") == param.max_length
+            assert schema.get("pattern") == param.pattern
+
+
+def test_keyed_operations_require_the_api_key(doc):
+    scheme = doc["components"]["securitySchemes"]["ApiKey"]
+    assert scheme == {**scheme, "type": "apiKey", "in": "header", "name": "X-Api-Key"}
+    for r in ROUTES:
+        op = doc["paths"][r.path][r.method.lower()]
+        if r.access == "key":
+            assert op["security"] == [{"ApiKey": []}]
+            assert {"401", "403", "429"} <= set(op["responses"])
+        else:
+            assert op["security"] == []
+            assert "401" not in op["responses"]
+
+
+def test_error_responses_are_described(doc):
+    for r in ROUTES:
+        responses = doc["paths"][r.path][r.method.lower()]["responses"]
+        assert str(r.status) in responses
+        if r.params:
+            assert responses["422"]["content"]["application/json"]["schema"] == {
+                "$ref": "#/components/schemas/HTTPValidationError"
+            }
+    lookup = doc["paths"]["/v1/lookup"]["get"]["responses"]
+    assert set(lookup) == {"200", "304", "401", "403", "404", "422", "429"}
+    antrag = doc["paths"]["/v1/keys/antrag"]["post"]["responses"]
+    assert set(antrag) == {"202", "400", "413", "422", "429"}
+
+
+def _file_routes():
+    """Return (route, regex) for every route backed by files, alternatives included."""
+    out = []
+    for r in ROUTES:
+        for template in [r.file, *r.file_when.values()]:
+            if template:
+                pattern = re.sub(r"\\\{\w+\\\}", r"[^/]+", re.escape(template))
+                out.append((r, re.compile(pattern)))
+    return out
+
+
+def test_every_json_file_matches_its_route_schema(built, doc):
+    routed = _file_routes()
+    checked: dict[str, int] = {}
+    for path in sorted(built.rglob("*.json")):
+        rel = path.relative_to(built).as_posix()
+        if not rel.startswith(("v1/", "_data/")) or rel in NOT_ROUTED:
+            continue
+        matches = [r for r, regex in routed if regex.fullmatch(rel)]
+        assert len(matches) == 1, f"{rel} belongs to {len(matches)} routes"
+        name = RESPONSE_SCHEMAS[matches[0].operation_id]
+        errors = sorted(
+            validator(doc, f"#/components/schemas/{name}").iter_errors(
+                json.loads(path.read_text())
+            ),
+            key=lambda e: list(e.absolute_path),
+        )
+        assert not errors, f"{rel}: " + "; ".join(
+            f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]
+        )
+        checked[matches[0].operation_id] = checked.get(matches[0].operation_id, 0) + 1
+    assert set(checked) == {r.operation_id for r in ROUTES if r.file}, checked
+    assert checked["lookup"] == 4 and checked["parameter_limits"] == 282
+
+
+def test_a_wrong_document_fails_its_schema(doc):
+    """The schemas are closed: a missing or an extra member is caught."""
+    check = validator(doc, "#/components/schemas/ExportRow")
+    row = {
+        "area_share": 0.5,
+        "confidence": 1.0,
+        "plz": "76437",
+        "supplier_id": 1,
+        "supplier_name": "x",
+        "zone_id": 11,
+        "zone_name": "y",
+    }
+    assert check.is_valid(row)
+    assert not check.is_valid({**row, "value": 0.1})  # measured values never in the export
+    assert not check.is_valid({k: v for k, v in row.items() if k != "plz"})
+    assert not check.is_valid({**row, "plz": "7643"})
+
+
+def test_examples_match_their_schemas(doc):
+    seen = 0
+    for item in doc["paths"].values():
+        for op in item.values():
+            body = op.get("requestBody", {}).get("content", {}).get("application/json")
+            if body:
+                validator(doc, body["schema"]["$ref"]).validate(body["example"])
+                seen += 1
+            for param in op.get("parameters", []):
+                Draft202012Validator(param["schema"]).validate(param["example"])
+                seen += 1
+            for response in op["responses"].values():
+                media = response.get("content", {}).get("application/json")
+                if media and "example" in media:
+                    validator(doc, media["schema"]["$ref"]).validate(media["example"])
+                    seen += 1
+    assert seen > 40
+
+
+def test_validation_examples_are_what_the_gate_answers(doc):
+    """Each documented 422 body is the gate's real answer to the request it describes."""
+    for r in ROUTES:
+        if not r.params:
+            continue
+        media = doc["paths"][r.path][r.method.lower()]["responses"]["422"]["content"]
+        example = media["application/json"]["example"]["detail"]
+        location, *rest = example[0]["loc"]
+        if location == "body":
+            result = validate(r, {}, [], b"{}", "application/json")
+        elif location == "path":
+            result = validate(r, {rest[0]: example[0]["input"]})
+        else:
+            given = example[0]["input"]
+            result = validate(r, {}, [] if given is None else [(rest[0], given)])
+        assert result.errors == example, r.operation_id
+
+
+def test_routes_json_is_written_beside_the_published_tree(built):
+    routes_json = built.parent / "build-gate" / "routes.json"
+    document = json.loads(routes_json.read_text(encoding="utf-8"))
+    assert document == json.loads(json.dumps(routes_document(GateSettings.from_config(Config()))))
+    assert [r["operation_id"] for r in document["routes"]] == [r.operation_id for r in ROUTES]
+    assert document["settings"]["daily_quota"] == 1000
+    assert document["settings"]["key_header"] == "X-Api-Key"
+    assert not list(built.rglob("routes.json"))
+    manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+    assert not [f for f in manifest["files"] if "routes" in f]
+
+
+def test_routes_json_regexes_match_the_paths():
+    document = routes_document(GateSettings())
+    lookup = next(r for r in document["routes"] if r["operation_id"] == "zone_measurements")
+    regex = lookup["regex"].replace("(?<", "(?P<")  # JavaScript named groups, as the edge reads
+    assert re.fullmatch(regex, "/v1/zones/11/measurements").group("zone_id") == "11"
+    assert route("zone").file_for({"zone_id": 0}) == "_data/v1/zones/0.json"
