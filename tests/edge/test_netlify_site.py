@@ -1,0 +1,34 @@
+"""The human site as netlify.toml configures it, through the emulator's CDN stand-in."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.edge
+
+
+def test_search_form_redirects_to_the_plz_page(edge):
+    answer = edge.get("/suche?plz=76437")
+    assert answer.status_code == 302
+    # Netlify passes the query on to the target; the page ignores it.
+    assert answer.headers["location"].split("://", 1)[-1].split("/", 1)[1].startswith("plz/76437/")
+    assert edge.get("/plz/76437/").status_code == 200
+    assert edge.get("/suche").status_code == 404
+
+
+def test_static_assets_are_cached_for_long(edge, edge_server):
+    assets = sorted((edge_server.project / "build" / "static").glob("*.css"))
+    assert assets, "the build has no stylesheet"
+    answer = edge.get(f"/static/{assets[0].name}")
+    assert answer.status_code == 200
+    assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert answer.content == assets[0].read_bytes()
+
+
+def test_pages_carry_the_security_headers(edge):
+    answer = edge.get("/")
+    assert answer.status_code == 200
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["referrer-policy"] == "strict-origin-when-cross-origin"
+    assert "x-nf-edge-functions" not in answer.headers  # the site is not gated
