@@ -399,5 +399,5 @@ def _printable(value: Any) -> Any:
     if isinstance(value, list):
         return [_printable(v) for v in value]
     if isinstance(value, dict):
-        return {k: _printable(v) for k, v in value.items()}
+        return {_printable(k): _printable(v) for k, v in value.items()}
     return value
