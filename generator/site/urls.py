@@ -8,8 +8,11 @@ call these functions; nothing else joins page paths.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, unquote
+
+import polars as pl
 
 from generator import site_assets
 
@@ -49,10 +52,25 @@ def url(page: str, **values: object) -> str:
     return PAGES[page].format(**{k: quote(str(v), safe="") for k, v in values.items()})
 
 
+def url_expr(page: str, **columns: pl.Expr) -> pl.Expr:
+    """Return page URLs for every row, e.g. url_expr("parameter", code=pl.col("parameter")).
+
+    Only for values that need no percent-encoding (ids, codes, PLZ).
+    """
+    template = PAGES[page]
+    names = re.findall(r"\{(\w+)\}", template)
+    return pl.format(re.sub(r"\{\w+\}", "{}", template), *(columns[n] for n in names))
+
+
 def file_path(page: str, **values: object) -> str:
     """Return the file that backs one page, relative to the build directory."""
-    path = url(page, **values).lstrip("/")
-    return path + "index.html" if path.endswith("/") or not path else path
+    return file_path_for_url(url(page, **values))
+
+
+def file_path_for_url(path: str) -> str:
+    """Return the file behind a site URL path: directory URLs are served by index.html."""
+    rel = unquote(path).lstrip("/")
+    return rel + "index.html" if rel.endswith("/") or not rel else rel
 
 
 def search_target(plz: str) -> str:

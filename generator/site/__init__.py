@@ -1,0 +1,27 @@
+"""The human-readable site: German pages rendered at build time from the derived frames.
+
+`site_files` yields (path, bytes) like the JSON renderer, so the one writer streams both.
+URLs of pages and the search redirect are defined once, in `generator.site.urls`.
+"""
+
+from __future__ import annotations
+
+from generator.site.pages import site_files
+from generator.site.urls import (
+    NOT_FOUND_PAGE,
+    SEARCH_REDIRECT,
+    file_path,
+    netlify_redirect_line,
+    search_target,
+    url,
+)
+
+__all__ = [
+    "NOT_FOUND_PAGE",
+    "SEARCH_REDIRECT",
+    "file_path",
+    "netlify_redirect_line",
+    "search_target",
+    "site_files",
+    "url",
+]

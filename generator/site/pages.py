@@ -1,0 +1,536 @@
+"""Render the human site from the same derived frames as the JSON tree.
+
+Pages that exist once (home, register, downloads ...) and the 282 parameter pages are
+rendered by Jinja from small contexts. Pages that exist per PLZ, zone and supplier are
+rendered differently: Jinja renders their template once as a shell, and polars fills its
+placeholders for all of them at once (see `fragments`), values, badges and charts
+included. Zone pages go in batches of zones so memory stays bounded at national scale.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+
+import jinja2
+import polars as pl
+
+from generator import API_VERSION, __version__, routes, site_assets
+from generator.config import Config
+from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
+from generator.site import charts, fragments, text, urls
+
+ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
+OPENAPI_URL = "/v1/openapi.json"
+
+
+def environment(as_of: dt.date, config: Config, versions: dict[str, str]) -> jinja2.Environment:
+    """Return the template environment with the site-wide globals."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(site_assets.templates_dir()),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    env.globals.update(
+        url=urls.url,
+        static=lambda name: urls.static_url(name, versions[name]),
+        api_url=routes.url,
+        badges=text.BADGES,
+        kinds=text.KINDS,
+        groups=text.GROUPS,
+        site={
+            "operator": config.operator,
+            "contact": config.contact,
+            "base_url": config.base_url,
+            "attribution": config.attribution,
+            "as_of": text.date(as_of),
+            "as_of_iso": as_of.isoformat(),
+            "api_version": API_VERSION,
+            "version": __version__,
+        },
+    )
+    env.filters.update(
+        number=text.number,
+        thousands=text.thousands,
+        date=text.date,
+        unit=text.unit,
+    )
+    # Badges repeat on every zone page: render each once, not once per use.
+    macros = env.get_template("macros.html").module
+    env.globals["badge_html"] = {state: macros.badge(state) for state in text.BADGES}
+    return env
+
+
+def _html(html: str) -> bytes:
+    return html.encode()
+
+
+# ---------------------------------------------------------------------------- static
+
+
+def minify_css(css: str) -> str:
+    """Drop comments and layout whitespace from our own stylesheet (a page budget is tight)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    css = re.sub(r"\s+", " ", css)
+    css = re.sub(r"\s*([{};,>])\s*", r"\1", css)
+    return css.replace(": ", ":").strip() + "\n"  # our selectors never hold ": "
+
+
+def static_files() -> tuple[list[tuple[str, bytes]], dict[str, str]]:
+    """Return every asset as (build path, bytes), and the content version of each."""
+    files, versions = [], {}
+    for name, path in urls.static_files():
+        data = path.read_bytes()
+        if name.endswith(".css") and not name.startswith("vendor/"):
+            data = minify_css(data.decode("utf-8")).encode()
+        files.append((urls.static_file(name), data))
+        versions[name] = urls.asset_version(data)
+    return files, versions
+
+
+# ---------------------------------------------------------------------------- PLZ
+
+
+def _fill(shell: str, values: dict[str, pl.Expr]) -> pl.Expr:
+    """Return the bytes of one page per row: `shell` with its placeholders filled."""
+    return fragments.compile_fragment(shell, values).cast(pl.Binary)
+
+
+def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
+    """Yield every PLZ page, all filled by one polars expression."""
+    templates = site_assets.templates_dir()
+    share = pl.col("area_share")
+    card = fragments.compile_fragment(
+        fragments.load(templates, "zone_card.html"),
+        {
+            "zone_url": urls.url_expr("zone", zone_id=pl.col("zone_id")),
+            "zone_name": pl.col("zone_name"),
+            "supplier_url": urls.url_expr("supplier", supplier_id=pl.col("supplier_id")),
+            "supplier_name": pl.col("supplier_name"),
+            "share_width": (share * 100).round(0).cast(pl.Int64),
+            "share": text.percent_expr(share),
+            "confidence": text.confidence_expr(pl.col("confidence")),
+        },
+    )
+    # The zones of a PLZ are already sorted by area share.
+    cards = (
+        d.lookups.select("plz", "zones")
+        .explode("zones")
+        .unnest("zones")
+        .group_by("plz", maintain_order=True)
+        .agg(
+            card.str.join("").alias("cards"),
+            pl.len().alias("n_zones"),
+            pl.col("zone_name").first().alias("first_zone"),
+            (share >= MATERIAL_SHARE).sum().alias("material"),
+        )
+    )
+    reasons = pl.col("ambiguity_reasons")
+    split = reasons.list.contains("split")
+    low = reasons.list.contains("low_confidence")
+    uncovered = pl.col("covered_share") < 0.995
+    shell = env.get_template("plz.html").render()
+    frame = d.lookups.join(cards, on="plz", maintain_order="left").select(
+        "plz",
+        _fill(
+            shell,
+            {
+                "plz": pl.col("plz"),
+                "single": pl.col("n_zones") == 1,
+                "several": pl.col("n_zones") > 1,
+                "first_zone": pl.col("first_zone"),
+                "n_zones": pl.col("n_zones"),
+                "explanation": split | low | uncovered,
+                "notice_title": pl.when(pl.col("ambiguous"))
+                .then(pl.lit("Nicht eindeutig"))
+                .otherwise(pl.lit("Hinweis")),
+                "split": split,
+                "material": pl.col("material"),
+                "low": low,
+                "uncovered": pl.when(uncovered).then(
+                    text.percent_expr(1 - pl.col("covered_share"))
+                ),
+                "cards": pl.col("cards"),
+            },
+        ).alias("html"),
+    )
+    for plz, html in frame.iter_rows():
+        yield urls.file_path("plz", plz=plz), html
+
+
+# ---------------------------------------------------------------------------- zones
+
+
+def _limit_words(prefix: str) -> pl.Expr:
+    """Describe the struct column `prefix` (limit or future_limit) in words, in polars."""
+    lim = pl.col(prefix)
+    f = lim.struct.field
+    unit = text.unit_expr(f("unit"))
+    suffix = pl.when(unit != "").then(pl.concat_str(pl.lit(" "), unit)).otherwise(pl.lit(""))
+    name = f("kind").replace_strict(text.KINDS, default=f("kind"))
+    return (
+        pl.when(lim.is_null() | f("kind").is_null())
+        .then(pl.lit(None, dtype=pl.String))
+        .when(f("kind") == "range")
+        .then(
+            pl.concat_str(
+                name,
+                pl.lit(" "),
+                text.number_expr(f("value_min")),
+                pl.lit(" bis "),
+                text.number_expr(f("value_max")),
+                suffix,
+            )
+        )
+        .when(f("value").is_not_null())
+        .then(pl.concat_str(name, pl.lit(" "), text.number_expr(f("value")), suffix))
+        .otherwise(pl.concat_str(name, pl.lit(": "), f("requirement").fill_null("")))
+    )
+
+
+BAD_STATES = ("exceeds_limit", "outside_range")
+ASSESSED_STATES = (
+    "below_limit",
+    "within_range",
+    "below_reporting_limit",
+    "not_detected",
+    *BAD_STATES,
+)
+
+
+def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> pl.DataFrame:
+    """Return one row per zone: its current values as table rows, and the summary counts."""
+    order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
+    prov = pl.col("provenance").struct.field
+    unit = pl.col("unit").fill_null("")
+    measured = pl.col("value_text").is_not_null()
+    future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
+    name = pl.col("name_de").fill_null(pl.col("parameter"))
+    shown = pl.concat_str(pl.col("value_text"), pl.lit(" "), text.unit_expr(unit)).str.strip_chars()
+    html = fragments.compile_fragment(
+        row_fragment,
+        {
+            "bad": pl.col("state").is_in(BAD_STATES),
+            "param_url": urls.url_expr("parameter", code=pl.col("parameter")),
+            "name": name,
+            "measured": measured,
+            "missing": ~measured,
+            "value_text": pl.col("value_text"),
+            "unit": pl.when(
+                (unit != "") & ~pl.col("value_text").str.contains(unit, literal=True)
+            ).then(text.unit_expr(unit)),
+            "date": text.date_expr(pl.col("sampled_at")),
+            "sample_point": pl.col("sample_point"),
+            "limit": _limit_words("limit").fill_null("–"),
+            "future_limit": _limit_words("future_limit"),
+            "future_from": future_from,
+            "badge": pl.col("state").replace_strict(badges),
+            "future_badge": pl.col("future_state").replace_strict(badges, default=None),
+            "doc_url": prov("url"),
+            "doc_title": prov("title"),
+            "doc_edition": text.date_expr(prov("edition_date")),
+            "doc_retrieved": text.date_expr(prov("retrieved_date")),
+            "no_doc": prov("url").is_null(),
+        },
+    )
+    bad = pl.col("state").is_in(BAD_STATES)
+    future_bad = pl.col("future_state").is_in(BAD_STATES)
+    return (
+        cv.with_columns(
+            pl.col("parameter")
+            .replace_strict(order, default=len(order), return_dtype=pl.Int32)
+            .alias("_order")
+        )
+        .sort("zone_id", "_order", "name_de", "parameter")
+        .group_by("zone_id", maintain_order=True)
+        .agg(
+            html.str.join("").alias("values_html"),
+            pl.len().alias("n_values"),
+            bad.sum().alias("n_bad"),
+            pl.col("state").is_in(ASSESSED_STATES).sum().alias("n_assessed"),
+            pl.format("{} ({})", name, shown).filter(bad).str.join(", ").alias("bad_text"),
+            pl.format(
+                "{} läge ab {} über dem neuen Wert ({})",
+                name,
+                future_from,
+                _limit_words("future_limit"),
+            )
+            .filter(future_bad)
+            .str.join("; ")
+            .alias("future_text"),
+        )
+    )
+
+
+def _zone_page_values() -> dict[str, pl.Expr]:
+    """Return the placeholder values of templates/zone.html, for a frame of whole zones."""
+    n_bad = pl.col("n_bad").fill_null(0)
+    assessed = pl.col("n_assessed").fill_null(0)
+    plz_link = pl.format(
+        '<a href="{}">{}</a>', urls.url_expr("plz", plz=pl.element()), pl.element()
+    )
+    plz_links = pl.col("plz").list.eval(plz_link).list.join(", ")
+    return {
+        "name": pl.col("name"),
+        "supplier_name": pl.col("supplier_name"),
+        "supplier_url": urls.url_expr("supplier", supplier_id=pl.col("supplier_id")),
+        "water_source": pl.col("water_source"),
+        "population": text.thousands_expr(pl.col("population")),
+        "plz_links": pl.when(plz_links != "").then(plz_links).otherwise(pl.lit("keine bekannt")),
+        "summary_class": pl.when(n_bad > 0)
+        .then(pl.lit("summary-bad"))
+        .otherwise(pl.lit("summary-ok")),
+        "summary_icon": pl.when(n_bad > 0).then(pl.lit("✕")).otherwise(pl.lit("✓")),
+        "summary_title": pl.when(n_bad == 1)
+        .then(pl.lit("1 Wert überschreitet den Grenzwert"))
+        .when(n_bad > 1)
+        .then(pl.format("{} Werte überschreiten den Grenzwert", n_bad))
+        .when(assessed > 0)
+        .then(pl.format("Alle {} bewerteten Werte halten die Grenzwerte ein", assessed))
+        .otherwise(pl.lit("Noch keine bewertbaren Werte")),
+        "bad_text": pl.col("bad_text"),
+        "future_text": pl.col("future_text"),
+        "values_html": pl.col("values_html"),
+        "no_values": pl.col("values_html").is_null(),
+        "charts_html": pl.col("charts_html"),
+        "zone_api_url": pl.format(routes.url("zone", zone_id="{}"), pl.col("zone_id")),
+        "measurements_api_url": pl.format(
+            routes.url("zone_measurements", zone_id="{}"), pl.col("zone_id")
+        ),
+        "measurement_count": pl.col("measurement_count"),
+    }
+
+
+def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[tuple[str, bytes]]:
+    """Yield every zone page, filled in polars for a batch of zones at a time."""
+    templates = site_assets.templates_dir()
+    inputs = charts.ChartInputs.prepare(
+        d.limits,
+        d.parameters,
+        fragments.load(templates, "chart.html"),
+        fragments.load(templates, "chart_row.html"),
+    )
+    row_fragment = fragments.load(templates, "value_row.html")
+    badges = {state: str(html) for state, html in env.globals["badge_html"].items()}
+    # Jinja renders the site-wide shell once; polars fills in each zone.
+    page = _fill(env.get_template("zone.html").render(), _zone_page_values())
+    m = d.measurements
+    counts = m.group_by("zone_id", maintain_order=True).agg(pl.len().alias("measurement_count"))
+    per_zone = dict(zip(counts["zone_id"], counts["measurement_count"], strict=True))
+    # measurements are sorted by zone, so each zone's rows are one contiguous slice
+    starts, offset = {}, 0
+    for zone_id, n in per_zone.items():
+        starts[zone_id] = offset
+        offset += n
+    order = {code: i for i, code in enumerate(charts.ALWAYS)}
+    ids = d.zones["zone_id"].to_list()
+    for first in range(0, len(ids), ZONE_BATCH):
+        batch = ids[first : first + ZONE_BATCH]
+        present = [z for z in batch if z in per_zone]
+        if present:
+            lo = min(starts[z] for z in present)
+            hi = max(starts[z] + per_zone[z] for z in present)
+            part = m.slice(lo, hi - lo).filter(pl.col("zone_id").is_in(present))
+        else:
+            part = m.clear()
+        figures = (
+            charts.chart_frame(part, inputs, as_of)
+            .with_columns(
+                pl.col("parameter")
+                .replace_strict(order, default=len(order), return_dtype=pl.Int32)
+                .alias("_o")
+            )
+            .sort("zone_id", "_o", "name_de")
+            .group_by("zone_id", maintain_order=True)
+            .agg(pl.col("html").str.join("").alias("charts_html"))
+        )
+        values = value_rows(
+            d.current_values.filter(pl.col("zone_id").is_in(batch)), row_fragment, badges
+        )
+        filled = (
+            d.zones.filter(pl.col("zone_id").is_in(batch))
+            .join(values, on="zone_id", how="left")
+            .join(figures, on="zone_id", how="left")
+            .join(counts, on="zone_id", how="left")
+            .with_columns(pl.col("measurement_count").fill_null(0))
+            .select("zone_id", page.alias("html"))
+        )
+        for zone_id, html in filled.iter_rows():
+            yield urls.file_path("zone", zone_id=zone_id), html
+
+
+# ---------------------------------------------------------------------------- others
+
+
+def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
+    """Yield every supplier page, all filled by one polars expression."""
+    templates = site_assets.templates_dir()
+    count = pl.col("plz_count")
+    zone = fragments.compile_fragment(
+        fragments.load(templates, "supplier_zone.html"),
+        {
+            "zone_url": urls.url_expr("zone", zone_id=pl.col("zone_id")),
+            "name": pl.col("name"),
+            "plz_count": pl.format(
+                "{} {}",
+                count,
+                pl.when(count == 1)
+                .then(pl.lit("Postleitzahl"))
+                .otherwise(pl.lit("Postleitzahlen")),
+            ),
+        },
+    )
+    document = fragments.compile_fragment(
+        fragments.load(templates, "document_row.html"),
+        {
+            "url": pl.col("url"),
+            "title": pl.col("title"),
+            "edition": text.date_expr(pl.col("edition_date")),
+            "retrieved": text.date_expr(pl.col("retrieved_date")),
+        },
+    )
+
+    def listed(column: str, fragment: pl.Expr) -> pl.DataFrame:
+        return (
+            d.suppliers.select("supplier_id", column)
+            .explode(column)
+            .drop_nulls(column)
+            .unnest(column)
+            .group_by("supplier_id", maintain_order=True)
+            .agg(fragment.str.join("").alias(column))
+        )
+
+    shell = env.get_template("supplier.html").render()
+    frame = (
+        d.suppliers.drop("zones", "documents")
+        .join(listed("zones", zone), on="supplier_id", how="left", maintain_order="left")
+        .join(listed("documents", document), on="supplier_id", how="left", maintain_order="left")
+        .select(
+            "supplier_id",
+            _fill(
+                shell,
+                {
+                    "name": pl.col("name"),
+                    "city": pl.col("city"),
+                    "website": pl.col("website"),
+                    "zones": pl.col("zones"),
+                    "no_zones": pl.col("zones").is_null(),
+                    "documents": pl.col("documents"),
+                    "no_documents": pl.col("documents").is_null(),
+                },
+            ).alias("html"),
+        )
+    )
+    for supplier_id, html in frame.iter_rows():
+        yield urls.file_path("supplier", supplier_id=supplier_id), html
+
+
+def _limit_rows(d: Derived) -> dict[str, list[dict]]:
+    by_code: dict[str, list[dict]] = {}
+    for r in d.limits.iter_rows(named=True):
+        r["words"] = text.limit(
+            r["kind"], r["value"], r["value_min"], r["value_max"], r["requirement"], r["unit"]
+        )
+        by_code.setdefault(r["code"], []).append(r)
+    return by_code
+
+
+def parameter_pages(
+    d: Derived, env: jinja2.Environment, as_of: dt.date
+) -> Iterator[tuple[str, bytes]]:
+    params = d.parameters.sort("group", "name_de").to_dicts()
+    limits = _limit_rows(d)
+    groups = sorted({p["group"] for p in params}, key=lambda g: text.GROUPS.get(g, g))
+    yield (
+        urls.file_path("parameters"),
+        _html(env.get_template("parameters.html").render(parameters=params, group_codes=groups)),
+    )
+    template = env.get_template("parameter.html")
+    for p in params:
+        rows = limits.get(p["code"], [])
+        for r in rows:
+            until = r["valid_until"]
+            r["status"] = (
+                "angekündigt"
+                if r["valid_from"] > as_of
+                else "abgelaufen"
+                if until is not None and until < as_of
+                else "gilt"
+            )
+        yield (
+            urls.file_path("parameter", code=p["code"]),
+            _html(template.render(parameter=p, limits=rows)),
+        )
+
+
+def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
+    stats = {
+        "plz": d.lookups.height,
+        "zones": d.zones.height,
+        "suppliers": d.suppliers.height,
+        "measurements": d.measurements.height,
+        "parameters": d.parameters.height,
+        "pairs": d.export.height,
+    }
+    operations = [
+        {
+            "method": r.method,
+            "path": r.path,
+            "summary": r.summary,
+            "access": r.access,
+            "operation_id": r.operation_id,
+        }
+        for r in routes.ROUTES
+    ]
+    downloads = [
+        {
+            "name": "plz-zonen.json",
+            "url": routes.url("export", format="json"),
+            "file": "/v1/export/plz-zonen.json",
+            "what": "JSON mit Namensnennung im Feld „attribution“",
+        },
+        {
+            "name": "plz-zonen.csv",
+            "url": routes.url("export", format="csv"),
+            "file": "/v1/export/plz-zonen.csv",
+            "what": "CSV (UTF-8, Komma als Trennzeichen)",
+        },
+        {
+            "name": "plz-zonen.parquet",
+            "url": None,
+            "file": "/v1/export/plz-zonen.parquet",
+            "what": "Parquet (für Datenanalyse)",
+        },
+        {
+            "name": "datapackage.json",
+            "url": None,
+            "file": "/v1/export/datapackage.json",
+            "what": "Beschreibung als Frictionless Data Package mit Prüfsummen",
+        },
+    ]
+    pages = {
+        "home": ("index.html", {"stats": stats}),
+        "access": ("zugang.html", {}),
+        "downloads": ("downloads.html", {"downloads": downloads, "stats": stats}),
+        "api": ("api.html", {"operations": operations, "openapi_url": OPENAPI_URL}),
+        "license": ("lizenz.html", {}),
+        "not_found": ("404.html", {}),
+    }
+    for page, (name, context) in pages.items():
+        yield urls.file_path(page), _html(env.get_template(name).render(**context))
+
+
+def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
+    """Yield (path, bytes) for every page and asset of the human site."""
+    assets, versions = static_files()
+    yield from assets
+    env = environment(as_of, config, versions)
+    yield from simple_pages(d, env)
+    yield from parameter_pages(d, env, as_of)
+    yield from plz_pages(d, env)
+    yield from supplier_pages(d, env)
+    yield from zone_pages(d, env, as_of)

@@ -1,0 +1,153 @@
+"""Charts and row fragments: which series get a chart, and how values and limits are drawn."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import polars as pl
+import pytest
+
+from generator import derive, load, site_assets
+from generator.site import charts, fragments
+from tests.conftest import append
+
+
+def chart_rows(data_dir, as_of: dt.date) -> dict[tuple[int, str], str]:
+    d = derive.derive(load.load(data_dir), as_of)
+    templates = site_assets.templates_dir()
+    inputs = charts.ChartInputs.prepare(
+        d.limits,
+        d.parameters,
+        fragments.load(templates, "chart.html"),
+        fragments.load(templates, "chart_row.html"),
+    )
+    frame = charts.chart_frame(d.measurements, inputs, as_of)
+    return {(z, p): html for z, p, html in frame.select("zone_id", "parameter", "html").rows()}
+
+
+def measure(
+    data_dir,
+    parameter: str,
+    *samples: tuple[str, str],
+    zone: str = "11",
+    unit: str = "µg/l",
+    document: str = "wk-2029",
+) -> None:
+    for day, value in samples:
+        append(
+            data_dir,
+            "measurements",
+            zone_id=zone,
+            parameter=parameter,
+            sampled_at=day,
+            value_text=value,
+            unit=unit,
+            document_id=document,
+            sample_point="Netz",
+        )
+
+
+@pytest.fixture
+def later_data(tiny_data):
+    """The golden input plus a document of 2029 to hang later samples on."""
+    append(
+        tiny_data,
+        "documents",
+        document_id="wk-2029",
+        supplier_id="1",
+        title="Trinkwasseranalyse 2029",
+        url="https://wasser-kleinstadt.example/2029.pdf",
+        edition_date="2029-12-31",
+        retrieved_date="2030-01-05",
+    )
+    return tiny_data
+
+
+def polyline(html: str, cls: str) -> list[tuple[int, int]]:
+    m = re.search(rf'<polyline class="{cls}" points="([^"]*)"', html)
+    return [tuple(map(int, p.split(","))) for p in m.group(1).split()] if m else []
+
+
+def test_which_series_get_a_chart(later_data):
+    measure(
+        later_data, "pfoa", ("2029-01-10", "0,01"), ("2029-02-10", "0,01"), ("2029-03-10", "0,02")
+    )  # no limit: no chart however long
+    measure(later_data, "nitrat", ("2029-01-10", "20"), unit="mg/l")  # 2 points: none
+    measure(
+        later_data,
+        "arsen",
+        ("2029-01-10", "1"),
+        ("2029-02-10", "2"),
+        ("2029-03-10", "< 1"),
+        zone="12",
+    )  # limit and 3 points (< x counts): chart
+    found = chart_rows(later_data, dt.date(2029, 12, 31))
+    assert set(found) == {
+        (11, "pfas_summe_20"),
+        (11, "pfas_summe_4"),  # PFAS: always, even with one value
+        (12, "pfas_summe_20"),
+        (12, "pfas_summe_4"),
+        (12, "arsen"),
+        (21, "pfas_summe_20"),
+        (21, "pfas_summe_4"),
+    }
+
+
+def test_limit_is_a_step_line_over_time(later_data):
+    measure(later_data, "blei", ("2027-06-10", "8"), ("2028-06-10", "4"), ("2029-06-10", "3"))
+    html = chart_rows(later_data, dt.date(2029, 12, 31))[(11, "blei")]
+    d = re.search(r'<path class="limit" d="([^"]*)"', html).group(1)
+    # 10 µg/l until 2028-01-11, then a vertical step down to 5 µg/l, one continuous path
+    step = re.fullmatch(r"M\d+,(\d+)H(\d+)V(\d+)H\d+", d)
+    assert step, d
+    y10, x_step, y5 = (int(v) for v in step.groups())
+    xs = [x for x, _ in polyline(html, "sv")]
+    assert len(xs) == 4 and xs == sorted(xs)  # 2026 sample plus the three added
+    assert xs[1] < x_step < xs[2]
+    assert y5 > y10  # the lower limit sits lower on the chart (larger y)
+    assert "Grenzwert ab 12.01.2028" in html
+
+
+def test_limit_starts_where_it_came_into_force(tiny_data):
+    html = chart_rows(tiny_data, dt.date(2026, 11, 23))[(11, "pfas_summe_20")]
+    start = int(re.search(r'class="limit" d="M(\d+),', html).group(1))
+    xs = [x for x, _ in polyline(html, "sv")]
+    assert xs[1] < start < xs[2]  # samples 2025-03, 2025-09, 2026-03; limit from 2026-01-12
+    # no limit line at all where none is in force inside the window (PFAS-4 starts 2028)
+    assert 'class="limit"' not in chart_rows(tiny_data, dt.date(2026, 11, 23))[(11, "pfas_summe_4")]
+
+
+def test_values_below_the_reporting_limit_are_drawn_apart(tiny_data):
+    found = chart_rows(tiny_data, dt.date(2026, 11, 23))
+    pfas4 = found[(21, "pfas_summe_4")]  # '<0,02'
+    assert polyline(pfas4, "sb") and not polyline(pfas4, "sv")
+    pfas20 = found[(21, "pfas_summe_20")]  # 40 ng/l and '< BG'
+    ((x_nd, y_nd),) = polyline(pfas20, "sn")
+    ((x_v, y_v),) = polyline(pfas20, "sv")
+    assert y_nd == charts.BOTTOM and y_v < y_nd  # not detected sits on the zero line
+    # the 40 ng/l are converted: 0.04 µg/l, below the 0.1 limit line
+    y_limit = int(re.search(r'class="limit" d="M\d+,(\d+)', pfas20).group(1))
+    assert y_v > y_limit
+    assert "<td>&lt; BG ng/l" in pfas20  # the table shows the value as published
+
+
+def test_axis_covers_values_and_limit(tiny_data):
+    html = chart_rows(tiny_data, dt.date(2026, 11, 23))[(11, "pfas_summe_20")]
+    labels = re.findall(r'<g class="yt">(.*?)</g>', html)[0]
+    ticks = [float(t.replace(",", ".")) for t in re.findall(r">([\d,]+)<", labels)]
+    assert ticks[0] == 0 and ticks == sorted(ticks) and 0.14 <= ticks[-1] <= 0.3
+    assert 3 <= len(ticks) <= 5
+
+
+def test_fragment_escapes_inserts_and_sections():
+    frame = pl.DataFrame({"a": ["<b>", "x"], "raw": ["<i>1</i>", None], "on": [True, False]})
+    expr = fragments.compile_fragment(
+        "<p>{a}{?on} [{!raw}]{/on}</p>",
+        {"a": pl.col("a"), "raw": pl.col("raw"), "on": pl.col("on")},
+    )
+    assert frame.select(expr).to_series().to_list() == ["<p>&lt;b&gt; [<i>1</i>]</p>", "<p>x</p>"]
+    with pytest.raises(KeyError):
+        fragments.compile_fragment("{missing}", {})
+    with pytest.raises(ValueError):
+        fragments.compile_fragment("{?a}open", {"a": pl.col("a")})

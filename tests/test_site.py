@@ -1,0 +1,403 @@
+"""The human site: every page is valid HTML5, accessible, light, local-only and correct.
+
+The golden input is rendered once per session; pages are parsed with html5lib (the strict
+parser) and inspected as trees, never as substrings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import html5lib
+import pytest
+
+from generator import derive, load, routes, site_assets
+from generator.build import build
+from generator.config import Config
+from generator.site import pages, text, urls
+from tests.conftest import AS_OF, GOLDEN_INPUT
+
+NS = "{http://www.w3.org/1999/xhtml}"
+SVG = "{http://www.w3.org/2000/svg}"
+MAX_PAGE_BYTES = 150_000
+CONTROLS = ("input", "select", "textarea")
+
+
+@pytest.fixture(scope="session")
+def golden_site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "build"
+    build(GOLDEN_INPUT, out, dt.date.fromisoformat(AS_OF), Config(), force=True)
+    return out
+
+
+def html_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.html") if "vendor" not in p.parts)
+
+
+@functools.cache
+def parse(path: Path):
+    """Parse strictly: any HTML5 parse error raises. Trees are shared: never modify one."""
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=True)
+    return parser.parse(path.read_bytes(), transport_encoding="utf-8")
+
+
+def page(root: Path, url: str):
+    return parse(root / urls.file_path_for_url(url))
+
+
+def find(tree, tag: str, **attrs):
+    return [
+        e for e in tree.iter(NS + tag) if all(e.get(k.rstrip("_")) == v for k, v in attrs.items())
+    ]
+
+
+def text_of(element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def by_id(tree, ident: str):
+    return next((e for e in tree.iter() if e.get("id") == ident), None)
+
+
+# ---------------------------------------------------------------------------- every page
+
+
+def test_every_page_is_strict_html5_in_german(golden_site):
+    files = html_files(golden_site)
+    assert len(files) > 290  # 282 parameter pages and the rest
+    for path in files:
+        tree = parse(path)  # raises on the first parse error
+        root = tree.getroot() if hasattr(tree, "getroot") else tree
+        assert root.get("lang") == "de", path
+        assert find(tree, "title") and text_of(find(tree, "title")[0]), path
+        assert len(find(tree, "h1")) == 1, path
+
+
+def test_every_form_control_has_a_label(golden_site):
+    for path in html_files(golden_site):
+        tree = parse(path)
+        labelled = {e.get("for") for e in find(tree, "label")}
+        for tag in CONTROLS:
+            for control in find(tree, tag):
+                if control.get("type") in ("hidden", "submit", "button"):
+                    continue
+                ident = control.get("id")
+                assert (
+                    ident in labelled or control.get("aria-label") or control.get("aria-labelledby")
+                ), f"{path}: <{tag} name={control.get('name')}> has no label"
+
+
+def test_every_image_and_chart_has_a_text_alternative(golden_site):
+    charts = 0
+    for path in html_files(golden_site):
+        tree = parse(path)
+        for img in find(tree, "img"):
+            assert img.get("alt") is not None, f"{path}: <img src={img.get('src')}> without alt"
+        for svg in tree.iter(SVG + "svg"):
+            if svg.get("aria-hidden") == "true":
+                continue
+            assert svg.get("role") == "img", path
+            ids = (svg.get("aria-labelledby") or "").split()
+            assert ids, f"{path}: chart without aria-labelledby"
+            for ident in ids:
+                target = by_id(tree, ident)
+                assert target is not None and text_of(target), f"{path}: empty #{ident}"
+            charts += 1
+    assert charts >= 5
+
+
+def local_assets(tree) -> list[str]:
+    """Return the URLs of everything a page loads (not what it links to)."""
+    found = [e.get("href") for e in find(tree, "link") if e.get("rel") in ("stylesheet", "icon")]
+    found += [e.get("src") for e in find(tree, "script") + find(tree, "img") if e.get("src")]
+    return found
+
+
+def test_nothing_is_loaded_from_another_host(golden_site):
+    for path in html_files(golden_site):
+        for ref in local_assets(parse(path)):
+            parts = urlsplit(ref)
+            assert not parts.scheme and not parts.netloc, f"{path} loads {ref}"
+            assert ref.startswith("/static/"), f"{path} loads {ref}"
+
+
+def test_pages_weigh_at_most_150_kb_with_their_assets(golden_site, sample_build):
+    for root in (golden_site, sample_build):
+        for path in html_files(root):
+            if path.parent.name == "api" and path.parent.parent == root:
+                continue  # the interactive API reference carries Swagger UI
+            weight = path.stat().st_size
+            for ref in local_assets(parse(path)):
+                weight += (root / urlsplit(ref).path.lstrip("/")).stat().st_size
+            assert weight <= MAX_PAGE_BYTES, f"{path.relative_to(root)} weighs {weight} bytes"
+
+
+def test_internal_links_and_assets_resolve(golden_site):
+    skipped = ("/v1/", "/suche", "mailto:")
+    for path in html_files(golden_site):
+        tree = parse(path)
+        refs = [a.get("href") for a in find(tree, "a") if a.get("href")] + local_assets(tree)
+        for ref in refs:
+            parts = urlsplit(ref)
+            if parts.scheme or parts.netloc or ref.startswith(skipped) or ref.startswith("#"):
+                continue
+            target = golden_site / urls.file_path_for_url(parts.path)
+            assert target.is_file(), f"{path.relative_to(golden_site)} links to missing {ref}"
+    # Open API files the downloads page links to are part of the tree.
+    for a in find(page(golden_site, "/downloads/"), "a"):
+        href = a.get("href") or ""
+        if href.startswith("/v1/export/") and "?" not in href:
+            assert (golden_site / href.lstrip("/")).is_file(), href
+
+
+def test_site_rendering_is_deterministic():
+    data = load.load(GOLDEN_INPUT)
+    as_of = dt.date.fromisoformat(AS_OF)
+    d = derive.derive(data, as_of)
+    first = dict(pages.site_files(d, as_of, Config()))
+    second = dict(pages.site_files(d, as_of, Config()))
+    assert first == second
+    assert all(path.count("/") < 4 for path in first if path.endswith(".html"))
+
+
+# ---------------------------------------------------------------------------- pages
+
+
+def test_landing_page_search_form_works_without_javascript(golden_site):
+    tree = page(golden_site, "/")
+    form = find(tree, "form", role="search")[0]
+    assert form.get("action") == urls.SEARCH_REDIRECT["from"] and form.get("method") == "get"
+    field = find(form, "input", name="plz")[0]
+    assert field.get("pattern") == "[0-9]{5}" and field.get("required") is not None
+
+
+def test_plz_page_lists_every_zone_with_supplier_share_and_confidence(golden_site):
+    tree = page(golden_site, urls.url("plz", plz="76437"))
+    cards = [li for li in find(tree, "li") if li.get("class") == "zone-card"]
+    names = [text_of(find(card, "h2")[0]) for card in cards]
+    assert names == ["Kleinstadt Mitte", "Kleinstadt Höhe"]  # by area share
+    first = text_of(cards[0])
+    assert "Wasserwerke Kleinstadt (Testdaten)" in first and "60 %" in first
+    assert "hoch (0,9)" in first
+    links = {a.get("href") for a in find(tree, "a")}
+    assert {
+        urls.url("zone", zone_id=11),
+        urls.url("zone", zone_id=12),
+        urls.url("supplier", supplier_id=1),
+    } <= links
+    notice = [d for d in find(tree, "div") if d.get("class") == "notice"][0]
+    assert "Nicht eindeutig" in text_of(notice) and "2 Versorgungsgebieten" in text_of(notice)
+
+
+def test_plz_page_explains_low_confidence(golden_site):
+    notice = [
+        d for d in find(page(golden_site, "/plz/84503/"), "div") if d.get("class") == "notice"
+    ][0]
+    assert "unsicher" in text_of(notice)
+    assert "5 %" in text_of(notice)  # 95 % covered: the rest has no known zone
+
+
+def value_rows(tree) -> dict[str, object]:
+    table = [t for t in find(tree, "table") if t.get("class") == "values"][0]
+    return {text_of(find(tr, "th")[0]): tr for tr in find(table, "tbody")[0].iter(NS + "tr")}
+
+
+COLUMNS = ("Wert", "Grenzwert", "Bewertung", "Quelle")  # after the parameter's <th>
+
+
+def td(row, column: str):
+    return find(row, "td")[COLUMNS.index(column)]
+
+
+def cell(row, column: str) -> str:
+    return text_of(td(row, column))
+
+
+def test_zone_page_values_badges_and_provenance(golden_site):
+    tree = page(golden_site, urls.url("zone", zone_id=11))
+    rows = value_rows(tree)
+    assert list(rows)[:4] == ["Summe PFAS-20", "Summe PFAS-4", "Nitrat", "Blei"]
+    pfas = rows["Summe PFAS-20"]
+    assert cell(pfas, "Wert").startswith("0,14 µg/l")
+    assert cell(pfas, "Grenzwert") == "Grenzwert 0,1 µg/l"
+    badge = find(pfas, "span", **{"class": "badge bad"})[0]
+    assert text_of(badge) == "✕ überschritten"  # a shape and a word, not colour alone
+    source = find(pfas, "a")[-1]
+    assert source.get("href") == "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
+    assert "Stand 30.06.2026, abgerufen 02.07.2026" in cell(pfas, "Quelle")
+    # Announced stricter limits: PFAS-4 from 2028, lead 2028.
+    assert "Ab 12.01.2028: Grenzwert 0,02 µg/l" in cell(rows["Summe PFAS-4"], "Grenzwert")
+    lead = td(rows["Blei"], "Bewertung")
+    badges = [text_of(b) for b in find(lead, "span") if "badge" in (b.get("class") or "").split()]
+    assert badges == ["✓ eingehalten", "✕ überschritten"] and "ab 12.01.2028:" in text_of(lead)
+    summary = by_id(tree, "fazit")
+    assert text_of(summary) == "✕ 1 Wert überschreitet den Grenzwert"
+
+
+def test_zone_page_chart_draws_the_limit_as_it_came_into_force(golden_site):
+    tree = page(golden_site, urls.url("zone", zone_id=11))
+    figure = by_id(tree, "verlauf-pfas_summe_20")
+    svg = next(figure.iter(SVG + "svg"))
+    title = next(svg.iter(SVG + "title"))
+    assert text_of(title) == "Verlauf Summe PFAS-20 in µg/l"
+    desc = text_of(next(svg.iter(SVG + "desc")))
+    assert "3 Werte vom 10.03.2025 bis 10.03.2026" in desc and "ab 12.01.2026" in desc
+    limit = [p for p in svg.iter(SVG + "path") if p.get("class") == "limit"][0]
+    start = int(re.match(r"M(\d+),", limit.get("d")).group(1))
+    points = [p for p in svg.iter(SVG + "polyline") if p.get("class") == "sv"][0]
+    xs = [int(pt.split(",")[0]) for pt in points.get("points").split()]
+    assert xs == sorted(xs) and len(xs) == 3
+    assert xs[1] < start < xs[2]  # between the 2025-09 and the 2026-03 sample
+    table = find(figure, "details")[0]
+    cells = [[text_of(td) for td in tr.iter(NS + "td")] for tr in table.iter(NS + "tr")][1:]
+    assert cells[0] == ["10.03.2025", "0,08 µg/l"]  # one sample point: named in the caption
+    assert text_of(find(table, "caption")[0]).endswith("Messstelle Netz")
+
+
+def test_zone_page_marks_values_below_the_reporting_limit(golden_site):
+    tree = page(golden_site, urls.url("zone", zone_id=21))
+    svg = next(by_id(tree, "verlauf-pfas_summe_4").iter(SVG + "svg"))
+    kinds = {p.get("class") for p in svg.iter(SVG + "polyline")}
+    assert kinds == {"sb"}  # '<0,02' is drawn as a reporting limit, not as a value
+    nd = next(by_id(tree, "verlauf-pfas_summe_20").iter(SVG + "svg"))
+    assert {p.get("class") for p in nd.iter(SVG + "polyline")} == {"sv", "sn"}  # '< BG'
+
+
+def test_supplier_page(golden_site):
+    tree = page(golden_site, urls.url("supplier", supplier_id=1))
+    assert text_of(find(tree, "h1")[0]) == "Wasserwerke Kleinstadt (Testdaten)"
+    hrefs = {a.get("href") for a in find(tree, "a")}
+    assert {urls.url("zone", zone_id=11), urls.url("zone", zone_id=12)} <= hrefs
+    assert "https://wasser-kleinstadt.example/analyse-2025.pdf" in hrefs
+
+
+def test_parameter_register_and_limits_with_validity(golden_site):
+    tree = page(golden_site, urls.url("parameters"))
+    rows = find(by_id(tree, "register"), "tbody")[0].findall(NS + "tr")
+    assert len(rows) == 282
+    assert {r.get("data-group") for r in rows} <= set(text.GROUPS)
+    tree = page(golden_site, urls.url("parameter", code="blei"))
+    table = find(tree, "table")[0]
+    body = [
+        [text_of(td) for td in tr.findall(NS + "td")]
+        for tr in find(table, "tbody")[0].findall(NS + "tr")
+        if tr.get("class") is None
+    ]
+    assert [r[:4] for r in body] == [
+        ["Grenzwert 10 µg/l", "24.06.2023", "11.01.2028", "✓ gilt"],
+        ["Grenzwert 5 µg/l", "12.01.2028", "unbefristet", "» angekündigt"],
+    ]
+
+
+def test_access_request_form(golden_site):
+    tree = page(golden_site, urls.url("access"))
+    form = by_id(tree, "antrag")
+    assert form.get("action") == routes.url("access_request") and form.get("method") == "post"
+    for name in ("email", "zweck"):
+        control = [c for tag in CONTROLS for c in find(form, tag) if c.get("name") == name][0]
+        error = by_id(tree, f"{name}-error")
+        assert error is not None and f"{name}-error" in control.get("aria-describedby")
+    assert by_id(tree, "antrag-status").get("role") == "status"
+
+
+def test_downloads_page_shows_the_odbl_credit(golden_site):
+    tree = page(golden_site, urls.url("downloads"))
+    credit = [p for p in find(tree, "p") if p.get("class") == "credit-line"][0]
+    assert text_of(credit) == Config().attribution["credit"]
+    hrefs = {a.get("href") for a in find(tree, "a")}
+    assert {
+        "/v1/export/plz-zonen.json",
+        "/v1/export/plz-zonen.csv",
+        "/v1/export/plz-zonen.parquet",
+        "/v1/export/datapackage.json",
+        Config().license_url,
+    } <= hrefs
+
+
+def test_api_reference_lists_every_operation_and_uses_local_assets(golden_site):
+    tree = page(golden_site, urls.url("api"))
+    listed = {
+        tuple(text_of(td) for td in tr.findall(NS + "td"))[:2]
+        for tr in find(by_id(tree, "operations"), "tbody")[0].findall(NS + "tr")
+    }
+    assert listed == {(r.method, r.path) for r in routes.ROUTES}
+    ui = by_id(tree, "swagger-ui")
+    assert ui.get("data-spec") == "/v1/openapi.json"
+    spec = json.loads((golden_site / "v1" / "openapi.json").read_text(encoding="utf-8"))
+    assert spec["openapi"].startswith("3.1")
+
+
+def test_licence_page_names_both_licences_beta_and_sources(golden_site):
+    body = text_of(find(page(golden_site, urls.url("license")), "main")[0])
+    for words in (
+        "ODbL",
+        "nicht frei lizenziert",
+        "Beta",
+        "OpenStreetMap",
+        "Trinkwasserverordnung",
+        Config().contact,
+    ):
+        assert words in body
+
+
+def test_not_found_page_helps_with_the_plz(golden_site):
+    tree = parse(golden_site / urls.NOT_FOUND_PAGE)
+    assert "fünf Ziffern" in text_of(find(tree, "main")[0])
+    assert find(tree, "form", role="search")
+
+
+# ---------------------------------------------------------------------------- units
+
+
+def test_urls_and_files_are_one_mapping():
+    assert urls.url("plz", plz="76437") == "/plz/76437/"
+    assert urls.file_path("plz", plz="76437") == "plz/76437/index.html"
+    assert urls.file_path("zone", zone_id=101) == "gebiete/101/index.html"
+    assert urls.file_path("home") == "index.html"
+    assert urls.file_path("not_found") == urls.NOT_FOUND_PAGE
+    assert urls.file_path_for_url("/parameter/blei/") == "parameter/blei/index.html"
+    for page_name, template in urls.PAGES.items():
+        values = {name: "x" for name in re.findall(r"\{(\w+)\}", template)}
+        assert urls.file_path_for_url(urls.url(page_name, **values)) == urls.file_path(
+            page_name, **values
+        )
+
+
+def test_search_redirect_is_one_rule():
+    assert urls.search_target("76437") == "/plz/76437/"
+    assert urls.search_target(" 76437 ") == "/plz/76437/"
+    assert urls.search_target("../x") == "/plz/..%2Fx/"
+    assert urls.netlify_redirect_line() == "/suche plz=:plz /plz/:plz/ 302"
+
+
+def test_every_state_has_a_german_badge_with_a_shape():
+    assert set(text.BADGES) == set(derive.STATES)
+    assert len({b.icon for b in text.BADGES.values() if b.tone in ("ok", "bad")}) >= 3
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (0.1, "0,1"),
+        (2790.0, "2790"),
+        (0.00012, "0,00012"),
+        (5.0, "5"),
+        (None, ""),
+        (0.0, "0"),
+    ],
+)
+def test_german_numbers(value, expected):
+    assert text.number(value) == expected
+
+
+def test_own_stylesheet_is_minified_but_keeps_every_rule():
+    source = (site_assets.static_dir() / "site.css").read_text(encoding="utf-8")
+    small = pages.minify_css(source)
+    assert "/*" not in small and len(small) < len(source)
+    assert small.count("{") == small.count("}") == source.count("{")
+    assert 'content:"Wert"' in small and "@media (max-width:44rem){" in small
