@@ -22,9 +22,14 @@ AS_OF = dt.date(2026, 11, 23)
 
 
 def build_golden(out: Path) -> Path:
-    """Build the golden input into `out`, without the manifest (it hashes the code)."""
+    """Build the golden input into `out`, leaving out what is not compared.
+
+    Left out: the manifest (it hashes the code) and static/, a verbatim copy of the
+    repository's static/ assets (the site tests check those).
+    """
     build(INPUT, out, AS_OF, Config(), force=True)
     (out / MANIFEST).unlink()
+    shutil.rmtree(out / "static")
     return out
 
 
