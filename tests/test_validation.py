@@ -289,3 +289,28 @@ def test_overriding_the_register_checks_codes(tiny_data):
     write_rows(tiny_data / "parameters.csv", rows)
     found = problems_of(tiny_data)
     assert has(found, "parameters", "malformed_code", row=len(rows), column="code")
+
+
+def test_planted_faults_in_a_copy_of_the_sample_are_all_listed(tmp_path):
+    import shutil
+
+    from generator.load import sample_data_dir
+
+    data = tmp_path / "sample"
+    shutil.copytree(sample_data_dir(), data, ignore=shutil.ignore_patterns("*.py", "*.md"))
+    planted = {
+        ("plz_zones", 5, "plz"): {"plz": "7643"},
+        ("zones", 2, "supplier_id"): {"supplier_id": "999"},
+        ("documents", 3, "edition_date"): {"edition_date": "2024-02-30"},
+        ("measurements", 10, "parameter"): {"parameter": "pfas_summe_21"},
+        ("measurements", 20, "unit"): {"unit": "Eimer"},
+        ("suppliers", 1, "name"): {"name": ""},
+    }
+    for (table, row, _column), change in planted.items():
+        edit(data, table, row, **change)
+    result = CliRunner().invoke(cli, ["validate", str(data)])
+    assert result.exit_code == 1
+    listed = {(p["table"], p["row"], p["column"]) for p in problems_of(data)}
+    assert set(planted) <= listed
+    for table, row, column in planted:
+        assert f"{table}, row {row}, column {column}" in result.output
