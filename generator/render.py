@@ -17,6 +17,8 @@ from generator import API_VERSION, openapi, routes, site
 from generator.config import Config
 from generator.derive import Derived
 from generator.encode import const, json_bytes, obj
+from generator.site import urls as site_urls
+from generator.write import file_digest
 
 MEASUREMENT_BATCH = 400  # zones per batch: bounds the memory of the encoded strings
 ZONE_BATCH = 1000  # zones per batch: bounds the memory of the encoded strings
@@ -300,8 +302,6 @@ def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
 
 def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict:
     """Describe the export as a Frictionless Data Package (licence and credit included)."""
-    import hashlib
-
     schema = {
         "fields": [
             {"name": n, "type": t, "description": desc} for n, (t, desc) in EXPORT_FIELDS.items()
@@ -323,7 +323,7 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict:
             "format": fmt,
             "mediatype": formats[fmt],
             "bytes": len(payload),
-            "hash": "sha256:" + hashlib.sha256(payload).hexdigest(),
+            "hash": "sha256:" + file_digest(payload),
             "schema": schema,
         }
         if fmt == "csv":
@@ -340,7 +340,7 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict:
         "description": f"{count} PLZ-zone pairs. Derived from OpenStreetMap data; "
         "contains no measured values.",
         "version": API_VERSION,
-        "homepage": config.base_url + "/downloads/",
+        "homepage": config.base_url + site_urls.PAGES["downloads"],
         "licenses": [
             {
                 "name": "ODbL-1.0",

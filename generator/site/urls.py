@@ -7,7 +7,6 @@ call these functions; nothing else joins page paths.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 from urllib.parse import quote, unquote
@@ -15,6 +14,7 @@ from urllib.parse import quote, unquote
 import polars as pl
 
 from generator import site_assets
+from generator.write import file_digest
 
 PAGES: dict[str, str] = {
     "home": "/",
@@ -107,4 +107,4 @@ def static_url(name: str, version: str | None = None) -> str:
 
 def asset_version(data: bytes) -> str:
     """Return a short content hash of an asset."""
-    return hashlib.sha256(data).hexdigest()[:10]
+    return file_digest(data)[:10]
