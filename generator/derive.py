@@ -185,7 +185,7 @@ def _limits_for(limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date):
     return current, future
 
 
-def _classify(frame: pl.DataFrame, prefix: str) -> pl.Expr:
+def _classify(prefix: str) -> pl.Expr:
     """Return the state of each row against the limit columns named `{prefix}*`."""
     v = pl.col("normalized_value")
     rl = pl.col("normalized_reporting_limit")
@@ -259,9 +259,9 @@ def classify(
     )
     has_future = pl.col("fut_kind").is_not_null()
     return joined.with_columns(
-        _classify(joined, "cur_").alias("state"),
+        _classify("cur_").alias("state"),
         _limit_struct("cur_").alias("limit"),
-        pl.when(has_future).then(_classify(joined, "fut_")).alias("future_state"),
+        pl.when(has_future).then(_classify("fut_")).alias("future_state"),
         _limit_struct("fut_").alias("future_limit"),
     ).drop([c for c in joined.columns if c.startswith(("cur_", "fut_"))])
 
