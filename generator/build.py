@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import API_VERSION, __version__, derive, load, render, site_assets
+from generator.api.settings import write_gate_dir
 from generator.config import Config
-from generator.gate.spec import write_gate_dir
 from generator.progress import StepPrinter
 from generator.write import TreeWriter, WriteReport, read_manifest
 

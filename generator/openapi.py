@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator import API_VERSION, routes
+from generator import API_VERSION
+from generator.api import routes
+from generator.api.settings import KEY_HEADER, GateSettings
 from generator.config import Config
 from generator.derive import STATES
-from generator.gate.spec import KEY_HEADER, GateSettings
 from generator.values import QUALIFIERS
 
 REF = "#/components/schemas/"

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 import polars as pl
 
-from generator import API_VERSION, openapi, routes, site
+from generator import API_VERSION, openapi, site
+from generator.api import routes
 from generator.config import Config
 from generator.derive import Derived
 from generator.encode import const, json_bytes, obj

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from generator import routes
+from generator.api import routes
 from generator.site import urls
 
 pytestmark = pytest.mark.browser

@@ -10,8 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
-from generator.gate.spec import GateSettings
 from generator.gate.state import (
     DB_NAME,
     BurstLimitError,

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import Field, TypeAdapter, ValidationError
 
+from generator.api.routes import ROUTES, route
 from generator.gate.validation import (
     MAX_INT_DIGITS,
     check_value,
@@ -25,7 +26,6 @@ from generator.gate.validation import (
     rust_trim,
     validate,
 )
-from generator.routes import ROUTES, route
 from tests.conformance.reference import reference_app
 from tests.conformance.support import event_loop_thread
 

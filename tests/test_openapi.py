@@ -10,11 +10,11 @@ from jsonschema import Draft202012Validator, FormatChecker
 from openapi_spec_validator import validate as validate_spec
 
 from generator import API_VERSION
+from generator.api.routes import ROUTES, route
+from generator.api.settings import GateSettings, routes_document
 from generator.config import Config
-from generator.gate.spec import GateSettings, routes_document
 from generator.gate.validation import validate
 from generator.openapi import RESPONSE_SCHEMAS
-from generator.routes import ROUTES, route
 from tests.conformance.support import build_sample
 
 NOT_ROUTED = {"v1/openapi.json", "v1/export/datapackage.json"}

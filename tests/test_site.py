@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 import html5lib
 import pytest
 
-from generator import derive, load, routes, site_assets
+from generator import derive, load, site_assets
+from generator.api import routes
 from generator.build import build
 from generator.config import Config
 from generator.site import pages, text, urls

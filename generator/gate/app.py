@@ -26,9 +26,9 @@ from urllib.parse import parse_qsl, quote, unquote
 
 import anyio
 
-from generator import routes as route_table
+from generator.api import routes as route_table
+from generator.api.settings import KEY_HEADER, GateSettings
 from generator.gate import keys as key_tools
-from generator.gate.spec import KEY_HEADER, GateSettings
 from generator.gate.state import BurstLimitError, SqliteState
 from generator.gate.validation import BodyParseError, error_body, validate
 

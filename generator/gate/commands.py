@@ -14,8 +14,8 @@ from pathlib import Path
 
 import click
 
+from generator.api.routes import EMAIL_PATTERN
 from generator.errors import TrinkwasserError
-from generator.routes import EMAIL_PATTERN
 
 STATUS_CHOICES = ("pending", "approved", "rejected", "all")
 
@@ -77,8 +77,8 @@ def _source_option(func):
 
 
 def _open(state_dir: Path, config_path: Path | None):
+    from generator.api.settings import GateSettings
     from generator.config import load_config
-    from generator.gate.spec import GateSettings
     from generator.gate.state import open_state
 
     config = load_config(config_path)

@@ -15,8 +15,8 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.api.settings import KEY_HEADER, GateSettings
 from generator.config import Config
-from generator.gate.spec import KEY_HEADER, GateSettings
 from generator.gate.state import (
     AccessRequest,
     ApiKey,

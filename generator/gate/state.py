@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
+from generator.api.settings import TIMEZONE, GateSettings
 from generator.errors import TrinkwasserError
-from generator.gate.spec import TIMEZONE, GateSettings
 
 BERLIN = ZoneInfo(TIMEZONE)
 DB_NAME = "gate.sqlite3"

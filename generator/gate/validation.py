@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from generator.routes import EMAIL_MESSAGE, EMAIL_PATTERN, Param, Route
+from generator.api.routes import EMAIL_MESSAGE, EMAIL_PATTERN, Param, Route
 
 MAX_INT_DIGITS = 4300
 """Pydantic refuses longer integers, as Python does since 3.11 (int_max_str_digits)."""

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 import jinja2
 import polars as pl
 
-from generator import API_VERSION, __version__, routes, site_assets
+from generator import API_VERSION, __version__, site_assets
+from generator.api import routes
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
 from generator.site import charts, fragments, text, urls

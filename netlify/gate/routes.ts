@@ -1,6 +1,6 @@
 /**
- * The route table as the build writes it (`build-gate/routes.json`, from generator/routes.py
- * and generator/gate/spec.py). Nothing here is typed twice: every rule comes from that file.
+ * The route table as the build writes it (`build-gate/routes.json`, from generator/api/routes.py
+ * and generator/api/settings.py). Nothing here is typed twice: every rule comes from that file.
  */
 
 export interface Param {

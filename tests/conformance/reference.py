@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Path, Query
 from pydantic import BaseModel, Field, create_model, field_validator
 
-from generator.routes import EMAIL_MESSAGE, ROUTES, Param, Route
+from generator.api.routes import EMAIL_MESSAGE, ROUTES, Param, Route
 
 
 def _constraints(param: Param) -> dict[str, Any]:

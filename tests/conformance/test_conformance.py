@@ -113,7 +113,7 @@ def test_case(gate, reference, case: Case):
 
 def test_every_route_and_status_is_covered():
     """Guard the suite itself: each route and each gate status has at least one case."""
-    from generator.routes import ROUTES
+    from generator.api.routes import ROUTES
 
     targets = " ".join(c.target for c in CASES)
     for route in ROUTES:

@@ -29,9 +29,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
 from generator.gate.netlify_blobs import STORES, BlobsClient, NetlifyBlobsState
-from generator.gate.spec import GateSettings
 from generator.gate.state import quota_day
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,10 +14,10 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from generator.api.settings import GateSettings
 from generator.cli import cli
 from generator.gate import keys as key_tools
 from generator.gate.netlify_blobs import STORES
-from generator.gate.spec import GateSettings
 
 pytestmark = pytest.mark.edge
 

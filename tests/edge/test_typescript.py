@@ -47,7 +47,7 @@ def test_tables_copied_from_the_python_gate_are_the_same():
 
 def test_handler_unit_tests():
     """tests/edge/handler_test.ts: busy state, CDN errors, id collisions, DST (fakes)."""
-    from generator.gate.spec import GateSettings, routes_document
+    from generator.api.settings import GateSettings, routes_document
 
     env = {**tool_env(), "ROUTES_JSON": json.dumps(routes_document(GateSettings()))}
     done = subprocess.run(

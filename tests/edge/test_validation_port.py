@@ -17,10 +17,10 @@ from urllib.parse import parse_qsl
 
 import pytest
 
+from generator.api.routes import route
+from generator.api.settings import GateSettings, routes_document
 from generator.gate.app import split_path
-from generator.gate.spec import GateSettings, routes_document
 from generator.gate.validation import BodyParseError, error_body, validate
-from generator.routes import route
 from tests.edge.emulator import ROOT, tool, tool_env
 
 pytestmark = pytest.mark.edge

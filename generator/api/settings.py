@@ -12,7 +12,8 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from generator import API_VERSION, routes
+from generator import API_VERSION
+from generator.api import routes
 from generator.config import Config
 
 KEY_HEADER = "X-Api-Key"
