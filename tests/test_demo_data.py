@@ -11,7 +11,8 @@ import polars as pl
 import pytest
 
 from generator import schema
-from generator.demo_data import PFAS_4, PFAS_20, write_demo_data
+from generator.demo import write_demo_data
+from generator.demo.parameters import PFAS_4, PFAS_20
 
 SAMPLE = Path(__file__).resolve().parents[1] / "generator" / "sample"
 TABLES = tuple(t.name for t in schema.TABLES)
