@@ -23,6 +23,9 @@ draws, so moving a call changes every value after it):
   supplier's way of printing values, and the measurement rows
 - `write`: the driver for a scale and seed, and the files
 
+`base` (scales, calendar, weighted draws) and `parameters` (what is measured, in which unit
+spellings) are shared by the stages.
+
 >>> write_demo_data(Path("demo"), "small")  # doctest: +SKIP
 {'suppliers': 15, 'zones': 62, 'plz_zones': 77, 'documents': 165, 'measurements': 42830}
 """
