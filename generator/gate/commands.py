@@ -7,7 +7,6 @@ the commands so `trinkwasser --help` stays fast.
 from __future__ import annotations
 
 import csv
-import functools
 import socket
 import sys
 from pathlib import Path
@@ -15,22 +14,9 @@ from pathlib import Path
 import click
 
 from generator.api.routes import EMAIL_PATTERN
-from generator.errors import TrinkwasserError
+from generator.cli_options import config_option, handle_errors, verbose_option
 
 STATUS_CHOICES = ("pending", "approved", "rejected", "all")
-
-
-def _errors(func):
-    """Turn library errors into `Error: ...` (exit 1)."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except TrinkwasserError as exc:
-            raise click.ClickException(str(exc)) from None
-
-    return wrapper
 
 
 def _state_option(func):
@@ -41,16 +27,6 @@ def _state_option(func):
         default=Path("state"),
         show_default=True,
         help="Directory of the gate's state (keys, quota counters, access requests).",
-    )(func)
-
-
-def _config_option(func):
-    return click.option(
-        "--config",
-        "config_path",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=None,
-        help="Configuration file (default: ./trinkwasser.toml if present).",
     )(func)
 
 
@@ -144,8 +120,8 @@ def _check_port(host: str, port: int) -> None:
     help="Issue (or reuse) a local demo key and print it with a ready curl command.",
 )
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
-@_config_option
-@_errors
+@config_option
+@handle_errors
 def serve(build_dir, state_dir, host, port, demo_key, access_log, config_path) -> None:
     """Serve the built site and API on HTTP, through the gate (keys, quota, validation)."""
     import uvicorn
@@ -185,6 +161,7 @@ def serve(build_dir, state_dir, host, port, demo_key, access_log, config_path) -
 
 
 @click.group()
+@verbose_option
 def keys() -> None:
     """Review access requests and manage API keys (in the --state directory)."""
 
@@ -199,8 +176,8 @@ def keys() -> None:
 )
 @_source_option
 @_state_option
-@_config_option
-@_errors
+@config_option
+@handle_errors
 def list_requests(status, state_dir, config_path) -> None:
     """List access requests (pending ones by default)."""
     _, _, state = _open(state_dir, config_path)
@@ -221,8 +198,8 @@ def list_requests(status, state_dir, config_path) -> None:
 @click.argument("request_id")
 @_source_option
 @_state_option
-@_config_option
-@_errors
+@config_option
+@handle_errors
 def approve(request_id, state_dir, config_path) -> None:
     """Approve a pending request: issue its key, show it once with an e-mail to send."""
     from generator.gate import keys as key_tools
@@ -241,8 +218,8 @@ def approve(request_id, state_dir, config_path) -> None:
 @click.option("--reason", required=True, help="Why the request is rejected (kept on record).")
 @_source_option
 @_state_option
-@_config_option
-@_errors
+@config_option
+@handle_errors
 def reject(request_id, reason, state_dir, config_path) -> None:
     """Reject a pending request."""
     from generator.gate import keys as key_tools
@@ -266,8 +243,8 @@ def _check_email(_ctx, _param, value: str) -> str:
 @click.option("-q", "--quiet", is_flag=True, help="Print only the key (for scripts).")
 @_source_option
 @_state_option
-@_config_option
-@_errors
+@config_option
+@handle_errors
 def issue(email, note, quiet, state_dir, config_path) -> None:
     """Issue a key directly, without an access request (e.g. for the operator's own systems)."""
     from generator.gate import keys as key_tools
@@ -285,8 +262,8 @@ def issue(email, note, quiet, state_dir, config_path) -> None:
 @click.argument("key_id")
 @_source_option
 @_state_option
-@_config_option
-@_errors
+@config_option
+@handle_errors
 def revoke(key_id, state_dir, config_path) -> None:
     """Revoke a key: from now on it gets 403."""
     _, _, state = _open(state_dir, config_path)
@@ -297,8 +274,8 @@ def revoke(key_id, state_dir, config_path) -> None:
 @keys.command("list")
 @_source_option
 @_state_option
-@_config_option
-@_errors
+@config_option
+@handle_errors
 def list_keys(state_dir, config_path) -> None:
     """List keys with their status and today's usage."""
     _, settings, state = _open(state_dir, config_path)

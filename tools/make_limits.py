@@ -1,11 +1,13 @@
 """Derive limits.csv from the TrinkwV 2023 reference table (stdlib only).
 
-Usage:
-    python3 make_limits.py /path/to/trinkwv-2023-limits.csv [-p parameters.csv] [-o limits.csv]
+Usage, from the repository root (the script is not part of the installed package):
+    python3 tools/make_limits.py SOURCE.csv [-p parameters.csv] [-o limits.csv]
+
+SOURCE.csv is `trinkwv-2023-limits.csv` (see generator/reference/README.md).
 
 The source lists the values in the units printed in the ordinance (Anlage 2 in mg/l).
 Every numeric value is converted with `decimal` into the unit the parameter register
-(parameters.csv, next to this script by default) uses for that code, and written without
+(generator/reference/parameters.csv by default) uses for that code, and written without
 trailing zeros. Where the printed number differs from the written one, the note gets the
 printed value appended, so the ordinance's significant digits are not lost.
 """
@@ -19,7 +21,7 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+REFERENCE = Path(__file__).resolve().parents[1] / "generator" / "reference"
 COLUMNS = [
     "code",
     "kind",
@@ -128,8 +130,8 @@ def check_periods(rows: list[dict[str, str]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", type=Path, help="path of trinkwv-2023-limits.csv")
-    parser.add_argument("-p", "--parameters", type=Path, default=HERE / "parameters.csv")
-    parser.add_argument("-o", "--output", type=Path, default=HERE / "limits.csv")
+    parser.add_argument("-p", "--parameters", type=Path, default=REFERENCE / "parameters.csv")
+    parser.add_argument("-o", "--output", type=Path, default=REFERENCE / "limits.csv")
     args = parser.parse_args(argv)
     rows = derive(args.source, read_register(args.parameters))
     with args.output.open("w", encoding="utf-8", newline="") as fh:

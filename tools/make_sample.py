@@ -6,9 +6,10 @@ hand-set levels with a fixed random seed, so running this script again gives the
 bytes. Each supplier prints values in its own house style (decimal comma or point,
 `< 0,001` or `< BG`, PFAS in ng/l or µg/l), as real analyses do.
 
-Run from the repository root:
+It lives outside the package (the wheel ships the CSV files, not this script). Run it from
+the repository root:
 
-    python generator/sample/make_sample.py
+    python tools/make_sample.py            # rewrites generator/sample/*.csv
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import polars as pl
 
-HERE = Path(__file__).resolve().parent
+SAMPLE = Path(__file__).resolve().parents[1] / "generator" / "sample"
 SEED = 20260112
 LAST_SAMPLE = date(2026, 10, 31)
 
@@ -375,8 +376,8 @@ def add_pfas(
                 rows.append((zone_id, code, day, text, st["pfas_unit"], doc, point))
 
 
-def main() -> None:
-    """Write the five CSV files next to this script."""
+def main(out: Path = SAMPLE) -> None:
+    """Write the five CSV files into `out` (the bundled sample by default)."""
     doc_rows, where = documents()
     meas_rows = measurements(where)
     assert all(r[2] <= LAST_SAMPLE for r in meas_rows)
@@ -413,7 +414,7 @@ def main() -> None:
     ).sort(["zone_id", "parameter", "sampled_at"])  # fmt: skip
     for name, frame in (("suppliers", suppliers), ("zones", zones), ("plz_zones", plz_zones),
                         ("documents", docs), ("measurements", meas)):  # fmt: skip
-        frame.write_csv(HERE / f"{name}.csv", date_format="%Y-%m-%d")
+        frame.write_csv(out / f"{name}.csv", date_format="%Y-%m-%d")
         print(f"{name}: {frame.height} rows")
 
 

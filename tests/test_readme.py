@@ -1,0 +1,40 @@
+"""The README says what the code does: its configuration blocks match generator/config.py."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import asdict, fields
+from pathlib import Path
+
+from generator.config import Config, load_config
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def toml_blocks() -> list[str]:
+    return re.findall(r"^```toml\n(.*?)^```$", README.read_text(encoding="utf-8"), re.M | re.S)
+
+
+def test_readme_has_the_defaults_and_one_example():
+    blocks = toml_blocks()
+    assert len(blocks) == 2, "expected the defaults block, then the example block"
+    assert "built-in defaults" in blocks[0]
+
+
+def test_the_readme_defaults_are_the_built_in_defaults():
+    defaults = tomllib.loads(toml_blocks()[0])
+    assert set(defaults) == {"site"}
+    # every setting, in the order of the dataclass, with the value Config() has
+    assert list(defaults["site"]) == [f.name for f in fields(Config)]
+    assert defaults["site"] == asdict(Config())
+
+
+def test_the_readme_example_is_a_valid_configuration(tmp_path):
+    path = tmp_path / "trinkwasser.toml"
+    path.write_text(toml_blocks()[1], encoding="utf-8")
+    config = load_config(path)
+    example = tomllib.loads(toml_blocks()[1])["site"]
+    assert {key: getattr(config, key) for key in example} == example
+    # it is an example of changing the defaults, not a copy of them
+    assert all(getattr(Config(), key) != value for key, value in example.items())
