@@ -342,24 +342,25 @@ def _param_schema(p: routes.Param) -> dict:
 # ---------------------------------------------------------------------------- responses
 
 
-def _error_response(
-    messages: list[Message], headers: dict | None = None, description: str | None = None
-) -> dict:
-    """Return a response of the gate's own messages (one example each, from the contract)."""
-    examples = {m.detail: {"detail": m.detail} for m in messages}
+def _error_response(messages: dict[str, Message], headers: dict | None = None) -> dict:
+    """Return a response of the gate's own messages (an example each, from the contract)."""
     media: dict[str, Any] = {"schema": _ref("Error")}
-    if len(examples) == 1:
-        media["example"] = next(iter(examples.values()))
+    if len(messages) == 1:
+        media["example"] = {"detail": next(iter(messages.values())).detail}
     else:
-        media["examples"] = {f"example{i}": {"value": v} for i, v in enumerate(examples.values())}
-    about = " ".join(dict.fromkeys(m.about for m in messages))
+        media["examples"] = {n: {"value": {"detail": m.detail}} for n, m in messages.items()}
+    about = " ".join(m.about for m in messages.values())
     response: dict[str, Any] = {
-        "description": description or about,
+        "description": about,
         "content": {"application/json": media},
     }
     if headers:
         response["headers"] = headers
     return response
+
+
+def _pick(messages: dict[str, Message], *names: str) -> dict[str, Message]:
+    return {name: messages[name] for name in names}
 
 
 def _error(type_: str, loc: list, value: Any, ctx: dict | None = None) -> dict:
@@ -482,18 +483,19 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
             "headers": {"ETag": _h("ETag"), **(rate_headers if keyed else {})},
         }
     if body_params:
-        responses["400"] = _error_response([messages["body_unreadable"]])
+        responses["400"] = _error_response(_pick(messages, "body_unreadable"))
     if keyed:
-        responses["401"] = _error_response([messages["key_missing"]])
-        responses["403"] = _error_response([messages["key_invalid"], messages["key_revoked"]])
+        responses["401"] = _error_response(_pick(messages, "key_missing"))
+        responses["403"] = _error_response(_pick(messages, "key_invalid", "key_revoked"))
     if route.file and route.not_found != "Not Found":
         example_values = {p.name: p.example for p in route.params}
         detail = route.detail_for(example_values)
         responses["404"] = _error_response(
-            [Message(404, detail, "")], rate_headers if keyed else None, "No such resource."
+            {"not_found": Message(404, detail, "No such resource.")},
+            rate_headers if keyed else None,
         )
     if body_params:
-        responses["413"] = _error_response([messages["body_too_large"]])
+        responses["413"] = _error_response(_pick(messages, "body_too_large"))
     if any(p.can_fail for p in route.params):
         responses["422"] = {
             "description": "Invalid parameters: every problem, in FastAPI's format.",
@@ -509,12 +511,12 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
         reset = dt.datetime.combine(EXAMPLE_DAY, dt.time(0), tzinfo=ZoneInfo(TIMEZONE))
         filled = fill(quota.detail, {"reset": reset.isoformat(), "retry_after": 3600})
         responses["429"] = _error_response(
-            [Message(quota.status, filled, quota.about)],
+            {"quota_used_up": Message(quota.status, filled, quota.about)},
             {**rate_headers, "Retry-After": _h("Retry-After")},
         )
     elif body_params:
         responses["429"] = _error_response(
-            [messages["burst_limit"]], {"Retry-After": _h("Retry-After")}
+            _pick(messages, "burst_limit"), {"Retry-After": _h("Retry-After")}
         )
     op["responses"] = responses
     return op

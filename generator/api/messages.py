@@ -65,8 +65,8 @@ MESSAGES: dict[str, Message] = {
         "Missing API key: send it in the {key_header} header. Request a key with {access_request}.",
         "No API key in the {key_header} header.",
     ),
-    "key_invalid": Message(403, "Invalid API key.", "The key is unknown."),
-    "key_revoked": Message(403, "This API key has been revoked.", "The key has been revoked."),
+    "key_invalid": Message(403, "Invalid API key.", "Unknown key."),
+    "key_revoked": Message(403, "This API key has been revoked.", "Revoked key."),
     "quota_used_up": Message(
         429,
         "Daily quota of {daily_quota} requests used up. It resets at midnight {timezone} "

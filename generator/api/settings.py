@@ -117,7 +117,8 @@ def routes_document(settings: GateSettings) -> dict:
         },
         "http": {
             "allowed_headers": ", ".join(http.ALLOWED_REQUEST_HEADERS),
-            "cache": settings.cache(),
+            # Not the site's: Netlify's CDN serves the pages (netlify.toml sets their headers).
+            "cache": {kind: v for kind, v in settings.cache().items() if kind != "site"},
             "content_disposition": http.CONTENT_DISPOSITION,
             "content_types": http.CONTENT_TYPES,
             "default_content_type": http.DEFAULT_CONTENT_TYPE,
