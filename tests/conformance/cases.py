@@ -148,6 +148,8 @@ CASES: list[Case] = [
     get422("lookup-plz-trailing-space-plus", "/v1/lookup?plz=1234+"),
     get422("lookup-plz-trailing-space-encoded", "/v1/lookup?plz=1234%20"),
     get422("lookup-plz-trailing-newline", "/v1/lookup?plz=76437%0A"),
+    # `$` matches only at the very end, as in Pydantic's engine: five characters, no PLZ.
+    get422("lookup-plz-four-digits-and-newline", "/v1/lookup?plz=7643%0A"),
     get422("lookup-plz-repeated-last-wins-bad", "/v1/lookup?plz=76437&plz=abc"),
     Case(
         "lookup-plz-repeated-last-wins-good",

@@ -102,4 +102,4 @@ def test_handler_unit_tests():
         text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "4 passed" in done.stdout, done.stdout
+    assert "5 passed" in done.stdout, done.stdout
