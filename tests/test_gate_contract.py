@@ -48,6 +48,20 @@ def test_the_gate_does_not_import_the_site_or_the_build():
     assert not {m for m in loaded if m.startswith(forbidden)}
 
 
+def test_the_contract_imports_neither_build_nor_site_nor_gate():
+    contract = [
+        f"generator.api.{p.stem}" for p in sorted((ROOT / "generator" / "api").glob("*.py"))
+    ]
+    loaded = _modules_after_import(*(m for m in contract if not m.endswith("__init__")))
+    assert loaded <= {
+        "generator",
+        "generator.config",
+        "generator.errors",
+        *contract,
+        "generator.api",
+    }
+
+
 def test_routes_json_is_the_golden_one():
     """The committed expected-gate/routes.json is what the build writes for the default config."""
     expected = GOLDEN_ROUTES.read_text(encoding="utf-8")

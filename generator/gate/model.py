@@ -21,9 +21,7 @@ from generator.api.settings import TIMEZONE
 from generator.errors import TrinkwasserError
 
 BERLIN = ZoneInfo(TIMEZONE)
-REQUEST_STATES = ("pending", "approved", "rejected")
 DECISIONS = ("approved", "rejected")
-KEY_STATES = ("active", "revoked")
 
 Clock = Callable[[], dt.datetime]
 
