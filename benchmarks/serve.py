@@ -96,7 +96,7 @@ def main() -> None:
         sys.exit("--requests must be 1..100000 and --connections 1..64")
 
     from generator.gate import keys as key_tools
-    from generator.gate.state import open_state
+    from generator.gate.sqlite_state import open_state
 
     work = Path(tempfile.mkdtemp(prefix="trinkwasser-serve-bench-"))
     server = None

@@ -1,17 +1,22 @@
 """The OpenAPI 3.1 description of the API, made from the route table.
 
-Operations, parameters and their constraints come from `generator.routes`; the response
-schemas below describe the files the render stage writes (the test suite validates every
-file of a sample build against them) and the bodies the gate answers with.
+Operations, parameters, their constraints and the gates' messages come from the service
+contract (`generator.api`); the response schemas below describe the files the render stage
+writes (the test suite validates every file of a sample build against them) and the bodies
+the gates answer with.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from generator import API_VERSION
 from generator.api import routes
-from generator.api.settings import KEY_HEADER, GateSettings
+from generator.api.http import REQUEST_ID
+from generator.api.messages import Message, fill, validation_message
+from generator.api.settings import KEY_HEADER, TIMEZONE, GateSettings
 from generator.config import Config
 from generator.derive import STATES
 from generator.values import QUALIFIERS
@@ -29,6 +34,10 @@ RESPONSE_SCHEMAS = {
     "access_request": "AccessRequestAccepted",
 }
 """Schema of each operation's success body."""
+EXAMPLE_KEY_TAIL = "DcfP3tSVPSeIOEAuikqR5I7bpNNTb1Gy"
+"""The random part of the example key (the prefix is the configured one)."""
+EXAMPLE_DAY = dt.date(2026, 11, 24)
+"""The day the example 429 resets at (its midnight in the quota's time zone)."""
 
 
 def _nullable(schema: dict) -> dict:
@@ -262,17 +271,25 @@ def schemas() -> dict[str, dict]:
             {"attribution": _ref("Attribution"), "count": INT, "rows": _array(_ref("ExportRow"))},
             "The complete PLZ-to-zone mapping (ODbL); never measured values.",
         ),
-        "AccessRequest": _obj(
-            {
-                p.name: _param_schema(p)
-                for p in routes.route("access_request").params
-                if p.location == "body"
-            }
-        ),
+        **gate_schemas(),
+    }
+
+
+def gate_schemas() -> dict[str, dict]:
+    """Return the schemas of what the gates accept and answer themselves (not the files)."""
+    body = {p.name: _param_schema(p) for p in routes.route("access_request").params}
+    return {
+        "AccessRequest": {
+            "type": "object",
+            "description": "Other members are ignored (as FastAPI does): the gates read only "
+            "these two.",
+            "properties": body,
+            "required": sorted(body),
+        },
         "AccessRequestAccepted": _obj(
             {
                 "detail": STR,
-                "request_id": {"type": "string", "pattern": "^req_[a-z0-9]{16}$"},
+                "request_id": {"type": "string", "pattern": REQUEST_ID.pattern},
                 "status": {"type": "string", "const": "pending"},
             },
             "The request is stored; an operator sends the key by e-mail.",
@@ -288,13 +305,16 @@ def schemas() -> dict[str, dict]:
                 "input": {},
                 "ctx": {"type": "object"},
             },
-            "required": ["input", "loc", "msg", "type"],
+            "required": ["loc", "msg", "type"],
             "additionalProperties": False,
         },
-        "HTTPValidationError": _obj(
-            {"detail": _array(_ref("ValidationError"))},
-            "Every problem of the request, in declaration order (identical to FastAPI).",
-        ),
+        "HTTPValidationError": {
+            "type": "object",
+            "description": "Every problem of the request, in declaration order (identical to "
+            "FastAPI).",
+            "properties": {"detail": _array(_ref("ValidationError"))},
+            "additionalProperties": False,
+        },
     }
 
 
@@ -322,60 +342,47 @@ def _param_schema(p: routes.Param) -> dict:
 # ---------------------------------------------------------------------------- responses
 
 
-def _error_response(description: str, example: str, headers: dict | None = None) -> dict:
+def _error_response(messages: dict[str, Message], headers: dict | None = None) -> dict:
+    """Return a response of the gate's own messages (an example each, from the contract)."""
+    media: dict[str, Any] = {"schema": _ref("Error")}
+    if len(messages) == 1:
+        media["example"] = {"detail": next(iter(messages.values())).detail}
+    else:
+        media["examples"] = {n: {"value": {"detail": m.detail}} for n, m in messages.items()}
+    about = " ".join(m.about for m in messages.values())
     response: dict[str, Any] = {
-        "description": description,
-        "content": {"application/json": {"schema": _ref("Error"), "example": {"detail": example}}},
+        "description": about,
+        "content": {"application/json": media},
     }
     if headers:
         response["headers"] = headers
     return response
 
 
+def _pick(messages: dict[str, Message], *names: str) -> dict[str, Message]:
+    return {name: messages[name] for name in names}
+
+
+def _error(type_: str, loc: list, value: Any, ctx: dict | None = None) -> dict:
+    record = {"type": type_, "loc": loc, "msg": validation_message(type_, **(ctx or {}))}
+    record["input"] = value
+    if ctx:
+        record["ctx"] = ctx
+    return record
+
+
 def _validation_example(route: routes.Route) -> dict:
-    """Return the 422 body for a request that omits or breaks its first parameter."""
-    first = route.params[0]
+    """Return the 422 body for a request that omits or breaks its first fallible parameter."""
+    first = next(p for p in route.params if p.can_fail)
+    loc = [first.location, first.name]
     if first.location == "body":
-        return {
-            "detail": [
-                {"type": "missing", "loc": ["body", p.name], "msg": "Field required", "input": {}}
-                for p in route.params
-                if p.required
-            ]
-        }
+        missing = [_error("missing", ["body", p.name], {}) for p in route.params if p.required]
+        return {"detail": missing}
     if first.type == "integer":
-        return {
-            "detail": [
-                {
-                    "type": "int_parsing",
-                    "loc": [first.location, first.name],
-                    "msg": "Input should be a valid integer, unable to parse string as an integer",
-                    "input": "abc",
-                }
-            ]
-        }
-    if first.required and first.location != "path":
-        return {
-            "detail": [
-                {
-                    "type": "missing",
-                    "loc": [first.location, first.name],
-                    "msg": "Field required",
-                    "input": None,
-                }
-            ]
-        }
-    return {
-        "detail": [
-            {
-                "type": "string_pattern_mismatch",
-                "loc": [first.location, first.name],
-                "msg": f"String should match pattern '{first.pattern}'",
-                "input": "Blei" if first.location == "path" else "xml",
-                "ctx": {"pattern": first.pattern},
-            }
-        ]
-    }
+        return {"detail": [_error("int_parsing", loc, "abc")]}
+    if first.required:
+        return {"detail": [_error("missing", loc, None)]}
+    return {"detail": [_error("string_pattern_mismatch", loc, "xml", {"pattern": first.pattern})]}
 
 
 def _header(description: str, schema: dict | None = None) -> dict:
@@ -401,7 +408,8 @@ def _h(name: str) -> dict:
     return {"$ref": f"#/components/headers/{name}"}
 
 
-def _operation(route: routes.Route, examples: dict[str, Any]) -> dict:
+def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSettings) -> dict:
+    messages = settings.messages()
     keyed = route.access == "key"
     op: dict[str, Any] = {
         "operationId": route.operation_id,
@@ -425,6 +433,8 @@ def _operation(route: routes.Route, examples: dict[str, Any]) -> dict:
             param["description"] = p.description
         if p.example is not None:
             param["example"] = p.example
+        elif p.location == "header":
+            param["example"] = settings.key_prefix + EXAMPLE_KEY_TAIL
         parameters.append(param)
     if parameters:
         op["parameters"] = parameters
@@ -448,7 +458,11 @@ def _operation(route: routes.Route, examples: dict[str, Any]) -> dict:
     if route.license == "odbl":
         ok_headers["Link"] = _h("Link")
     schema_name = RESPONSE_SCHEMAS[route.operation_id]
-    content = {"application/json": {"schema": _ref(schema_name), "example": examples[schema_name]}}
+    example = examples[schema_name]
+    if route.method == "POST":
+        # The gate's own words, not a copy of them.
+        example = dict(example, detail=messages["request_stored"].detail)
+    content = {"application/json": {"schema": _ref(schema_name), "example": example}}
     if route.operation_id == "export":
         ok_headers["Content-Disposition"] = _h("Content-Disposition")
         content["text/csv"] = {
@@ -459,7 +473,7 @@ def _operation(route: routes.Route, examples: dict[str, Any]) -> dict:
     responses: dict[str, Any] = {}
     if route.method == "POST":
         responses[str(route.status)] = {
-            "description": "Accepted: the request is stored and waits for review.",
+            "description": messages["request_stored"].about,
             "content": content,
         }
     else:
@@ -469,28 +483,20 @@ def _operation(route: routes.Route, examples: dict[str, Any]) -> dict:
             "headers": {"ETag": _h("ETag"), **(rate_headers if keyed else {})},
         }
     if body_params:
-        responses["400"] = _error_response(
-            "The JSON body could not be read (e.g. not UTF-8).",
-            "There was an error parsing the body",
-        )
+        responses["400"] = _error_response(_pick(messages, "body_unreadable"))
     if keyed:
-        responses["401"] = _error_response(
-            f"No API key in the {KEY_HEADER} header.",
-            f"Missing API key: send it in the {KEY_HEADER} header. "
-            "Request a key with POST /v1/keys/antrag.",
-        )
-        responses["403"] = _error_response("The key is unknown or revoked.", "Invalid API key.")
+        responses["401"] = _error_response(_pick(messages, "key_missing"))
+        responses["403"] = _error_response(_pick(messages, "key_invalid", "key_revoked"))
     if route.file and route.not_found != "Not Found":
         example_values = {p.name: p.example for p in route.params}
+        detail = route.detail_for(example_values)
         responses["404"] = _error_response(
-            "No such resource.", route.detail_for(example_values), rate_headers if keyed else None
+            {"not_found": Message(404, detail, "No such resource.")},
+            rate_headers if keyed else None,
         )
     if body_params:
-        responses["413"] = _error_response(
-            "The request body is larger than 64 KiB.",
-            "Request body too large: at most 65536 bytes.",
-        )
-    if route.params:
+        responses["413"] = _error_response(_pick(messages, "body_too_large"))
+    if any(p.can_fail for p in route.params):
         responses["422"] = {
             "description": "Invalid parameters: every problem, in FastAPI's format.",
             "content": {
@@ -501,18 +507,16 @@ def _operation(route: routes.Route, examples: dict[str, Any]) -> dict:
             },
         }
     if keyed:
+        quota = messages["quota_used_up"]
+        reset = dt.datetime.combine(EXAMPLE_DAY, dt.time(0), tzinfo=ZoneInfo(TIMEZONE))
+        filled = fill(quota.detail, {"reset": reset.isoformat(), "retry_after": 3600})
         responses["429"] = _error_response(
-            "The key's daily quota is used up.",
-            "Daily quota of 1000 requests used up. It resets at midnight Europe/Berlin "
-            "(2026-11-24T00:00:00+01:00), in 3600 seconds.",
+            {"quota_used_up": Message(quota.status, filled, quota.about)},
             {**rate_headers, "Retry-After": _h("Retry-After")},
         )
     elif body_params:
         responses["429"] = _error_response(
-            "Too many access requests for this address.",
-            "Too many access requests for this address: at most 3 per 60 minutes. "
-            "Your earlier requests are stored and will be answered.",
-            {"Retry-After": _h("Retry-After")},
+            _pick(messages, "burst_limit"), {"Retry-After": _h("Retry-After")}
         )
     op["responses"] = responses
     return op
@@ -523,7 +527,9 @@ def document(config: Config) -> dict:
     settings = GateSettings.from_config(config)
     paths: dict[str, dict] = {}
     for route in routes.ROUTES:
-        paths.setdefault(route.path, {})[route.method.lower()] = _operation(route, EXAMPLES)
+        paths.setdefault(route.path, {})[route.method.lower()] = _operation(
+            route, EXAMPLES, settings
+        )
     return {
         "openapi": "3.1.0",
         "info": {

@@ -12,8 +12,10 @@ import httpx
 import pytest
 
 from generator.gate import keys as key_tools
-from generator.gate.app import STREAM_ABOVE, create_app, split_path
-from generator.gate.state import open_state
+from generator.gate.app import create_app
+from generator.gate.files import STREAM_ABOVE
+from generator.gate.responses import split_path
+from generator.gate.sqlite_state import open_state
 from tests.conformance.support import build_sample, event_loop_thread
 
 BERLIN = ZoneInfo("Europe/Berlin")

@@ -12,17 +12,16 @@ import pytest
 
 from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
-from generator.gate.state import (
-    DB_NAME,
+from generator.gate.model import (
     BurstLimitError,
     NotFoundError,
     StateError,
     TransitionError,
     next_reset,
-    open_state,
     quota_day,
     seconds_until,
 )
+from generator.gate.sqlite_state import DB_NAME, open_state
 
 BERLIN = ZoneInfo("Europe/Berlin")
 UTC = dt.UTC

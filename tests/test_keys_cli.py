@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.gate import keys as key_tools
-from generator.gate.state import open_state
+from generator.gate.sqlite_state import open_state
 
 KEY = re.compile(r"twd_[0-9A-Za-z]{32}")
 

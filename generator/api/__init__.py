@@ -1,4 +1,10 @@
-"""The service contract: routes, settings and messages that the build, OpenAPI and both gates read.
+"""The service contract: what the build, OpenAPI and both gates read, and nothing else does.
+
+- `routes`: the route table (paths, parameters and their rules, access, backing files).
+- `settings`: the gate's settings; fills the templates; writes `routes.json` for the edge.
+- `messages`: every message a gate answers with, and the wording of 422 errors.
+- `http`: content types, CORS and cache headers, file-name and id rules.
+- `site_rules`: the site's search redirect and 404 page, which the Python gate applies.
 
 Nothing here imports the build, the site or a gate; they all import this package.
 """

@@ -7,20 +7,49 @@ Validation rules are data here, so both gates apply the same rules.
 
 from __future__ import annotations
 
-import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+
+from generator.api.http import KEY_HEADER, is_file_segment
+from generator.api.messages import fill, placeholders
 
 CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
+"""How the register's parameter codes look. The API does not check it: an unknown code is
+a 404 (DESIGN §1), whatever it looks like."""
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+$"
 """What `email=True` checks: one `@` with text on both sides, no spaces."""
 EMAIL_MESSAGE = "not an e-mail address (expected name@domain)"
 """Reason of the `value_error` (FastAPI shows it as "Value error, <reason>")."""
 
+GATE_PARAM_FIELDS = (
+    "name",
+    "location",
+    "type",
+    "required",
+    "min_length",
+    "max_length",
+    "pattern",
+    "email",
+    "default",
+)
+GATE_ROUTE_FIELDS = (
+    "operation_id",
+    "method",
+    "path",
+    "access",
+    "file",
+    "file_when",
+    "not_found",
+    "not_found_when",
+    "license",
+    "status",
+)
+"""What `routes.json` carries of each parameter and route: what the edge gate reads."""
+
 
 @dataclass(frozen=True)
 class Param:
     name: str
-    location: str  # path | query | body
+    location: str  # path | query | header | body
     type: str = "string"  # string | integer
     required: bool = True
     min_length: int | None = None
@@ -30,6 +59,18 @@ class Param:
     default: str | None = None
     description: str = ""
     example: str | int | None = None
+
+    @property
+    def can_fail(self) -> bool:
+        """Whether some request makes this parameter a 422 (from a URL; bodies always can)."""
+        constrained = (self.min_length, self.max_length, self.pattern) != (None, None, None)
+        return (
+            self.location == "body"
+            or self.type == "integer"
+            or constrained
+            or self.email
+            or (self.required and self.location != "path")
+        )
 
 
 @dataclass(frozen=True)
@@ -51,25 +92,66 @@ class Route:
     status: int = 200
     description: str = ""
 
-    def _fill(self, template: str, alternatives: dict[str, str], values: dict) -> str:
+    def _values(self, alternatives: dict[str, str], values: dict) -> tuple[str | None, dict]:
+        chosen = None
         for name, alternative in alternatives.items():
             if values.get(name) is not None:
-                template = alternative
+                chosen = alternative
         # `is None`, not `or`: a zone id 0 is a value, not a missing one.
         filled = {
             p.name: p.default if values.get(p.name) is None else values.get(p.name)
             for p in self.params
         }
-        return template.format(**filled)
+        return chosen, filled
 
-    def file_for(self, values: dict[str, object]) -> str:
-        """Return the backing file for validated parameter values."""
-        return self._fill(self.file or "", self.file_when, values)
+    def file_for(self, values: dict[str, object]) -> str | None:
+        """Return the backing file for validated parameter values, or None if there is none.
+
+        None when a value is not one harmless path segment (`../x`, `a/b`, a NUL, 5000
+        characters): such a resource cannot exist, and the value never reaches a path.
+        """
+        chosen, filled = self._values(self.file_when, values)
+        template = chosen or self.file or ""
+        used = {name: filled[name] for name in placeholders(template)}
+        if not all(is_file_segment(str(v)) for v in used.values()):
+            return None
+        return fill(template, used)
 
     def detail_for(self, values: dict[str, object]) -> str:
         """Return the `detail` of the 404 when the backing file is missing."""
-        return self._fill(self.not_found, self.not_found_when, values)
+        chosen, filled = self._values(self.not_found_when, values)
+        return fill(chosen or self.not_found, filled)
 
+    def match(self, segments: list[str]) -> dict[str, str] | None:
+        """Return the path parameters if the decoded path segments are this route's path."""
+        template = self.path.strip("/").split("/")
+        if len(segments) != len(template):
+            return None
+        params = {}
+        for part, segment in zip(template, segments, strict=True):
+            if part.startswith("{"):
+                if not segment:
+                    return None
+                params[part[1:-1]] = segment
+            elif part != segment:
+                return None
+        return params
+
+    def to_json(self) -> dict:
+        """Return what the edge gate needs of this route (routes.json)."""
+        route = {name: getattr(self, name) for name in GATE_ROUTE_FIELDS}
+        route["params"] = [{n: getattr(p, n) for n in GATE_PARAM_FIELDS} for p in self.params]
+        return route
+
+
+API_KEY = Param(
+    KEY_HEADER.lower(),
+    "header",
+    required=False,
+    description="Your API key: required (without it the answer is 401). Header names are "
+    "case-insensitive.",
+)
+"""Declared on every keyed route, as the seed's interface description does."""
 
 PLZ = Param(
     "plz",
@@ -91,7 +173,7 @@ ROUTES: tuple[Route, ...] = (
         "/v1/lookup",
         "Supply zones serving a postal code",
         "key",
-        (PLZ,),
+        (PLZ, API_KEY),
         file="_data/v1/lookup/{plz}.json",
         not_found="No supply zone is known for PLZ {plz}",
         license="odbl",
@@ -104,7 +186,7 @@ ROUTES: tuple[Route, ...] = (
         "/v1/zones/{zone_id}",
         "A supply zone with current classified values",
         "key",
-        (ZONE_ID,),
+        (ZONE_ID, API_KEY),
         file="_data/v1/zones/{zone_id}.json",
         not_found="No zone with id {zone_id}",
         description="Latest value per parameter, classified against the limit valid on the "
@@ -122,11 +204,10 @@ ROUTES: tuple[Route, ...] = (
                 "parameter",
                 "query",
                 required=False,
-                max_length=64,
-                pattern=CODE_PATTERN,
-                description="Only this parameter code.",
+                description="Only this parameter code (an unknown code is a 404).",
                 example="pfas_summe_20",
             ),
+            API_KEY,
         ),
         file="_data/v1/zones/{zone_id}/measurements.json",
         file_when={"parameter": "_data/v1/zones/{zone_id}/measurements/{parameter}.json"},
@@ -146,6 +227,7 @@ ROUTES: tuple[Route, ...] = (
             Param(
                 "supplier_id", "path", type="integer", description="Id of the supplier.", example=1
             ),
+            API_KEY,
         ),
         file="_data/v1/suppliers/{supplier_id}.json",
         not_found="No supplier with id {supplier_id}",
@@ -168,11 +250,10 @@ ROUTES: tuple[Route, ...] = (
             Param(
                 "code",
                 "path",
-                max_length=64,
-                pattern=CODE_PATTERN,
-                description="Parameter code from the register.",
+                description="Parameter code from the register (an unknown code is a 404).",
                 example="pfas_summe_20",
             ),
+            API_KEY,
         ),
         file="_data/v1/parameters/{code}/limits.json",
         not_found="No parameter with code '{code}'",
@@ -238,7 +319,10 @@ def route(operation_id: str) -> Route:
 
 def file_path(operation_id: str, **values: object) -> str:
     """Return the file that backs one resource, e.g. file_path("zone", zone_id=101)."""
-    return route(operation_id).file_for(values)
+    path = route(operation_id).file_for(values)
+    if path is None:
+        raise ValueError(f"{operation_id}: {values} name no file (a value is no path segment)")
+    return path
 
 
 def url(operation_id: str, **values: object) -> str:
@@ -257,14 +341,6 @@ def url(operation_id: str, **values: object) -> str:
     return path + ("?" + "&".join(query) if query else "")
 
 
-def path_regex(path: str) -> str:
-    """Turn `/v1/zones/{zone_id}` into an anchored regex with named groups."""
-    return "^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(path)) + "$"
-
-
-def to_json() -> dict:
-    """Return the table as plain data for the edge gate (routes.json)."""
-    return {
-        "email": {"pattern": EMAIL_PATTERN, "message": EMAIL_MESSAGE},
-        "routes": [dict(asdict(r), regex=path_regex(r.path).replace("?P<", "?<")) for r in ROUTES],
-    }
+def to_json() -> list[dict]:
+    """Return the table as plain data for the edge gate (the routes of routes.json)."""
+    return [r.to_json() for r in ROUTES]

@@ -1,7 +1,8 @@
 """The gate's settings, and the files the build writes for the gates outside the published tree.
 
-Both gates (this Python server and the edge function) read the same rules: the route table
-plus the settings below, written as `routes.json` into `<out>-gate/` beside the build.
+Both gates (the Python server and the edge function) apply the same rules: the route table,
+the messages and HTTP manners of this package, filled with the settings below. The edge gate
+reads them from `routes.json`, written into `<out>-gate/` beside the build.
 """
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
-from generator import API_VERSION
-from generator.api import routes
+from generator.api import http, messages, routes
+from generator.api.http import KEY_HEADER
 from generator.config import Config
 
-KEY_HEADER = "X-Api-Key"
 TIMEZONE = "Europe/Berlin"
+"""Quota days are calendar days here."""
 
 
 @dataclass(frozen=True)
@@ -34,13 +35,54 @@ class GateSettings:
     request_window: int = 3600
     open_max_age: int = 300
     keyed_max_age: int = 300
+    max_key_length: int = 256
+    """Longer keys are unknown without a lookup (a real key is far shorter)."""
 
     @classmethod
     def from_config(cls, config: Config) -> GateSettings:
         return cls(license_url=config.license_url, key_prefix=config.key_prefix)
 
-    def to_json(self) -> dict:
-        return dict(asdict(self), key_header=KEY_HEADER, timezone=TIMEZONE)
+    def values(self) -> dict[str, object]:
+        """Return what message and header templates may name: settings and fixed names."""
+        request = routes.route("access_request")
+        return {
+            "license_url": self.license_url,
+            "daily_quota": self.daily_quota,
+            "max_body_bytes": self.max_body_bytes,
+            "request_burst": self.request_burst,
+            "request_window_minutes": self.request_window // 60,
+            "open_max_age": self.open_max_age,
+            "keyed_max_age": self.keyed_max_age,
+            "preflight_max_age": http.PREFLIGHT_MAX_AGE,
+            "key_header": KEY_HEADER,
+            "timezone": TIMEZONE,
+            "access_request": f"{request.method} {request.path}",
+        }
+
+    def messages(self) -> dict[str, messages.Message]:
+        """Return the gate messages with every setting filled in (runtime values remain)."""
+        values = self.values()
+        return {
+            name: messages.Message(
+                m.status,
+                messages.fill(m.detail, values, partial=True),
+                messages.fill(m.about, values, partial=True),
+            )
+            for name, m in messages.MESSAGES.items()
+        }
+
+    def message(self, name: str, **runtime: object) -> str:
+        """Return the `detail` of one gate message, e.g. message("quota_used_up", reset=...)."""
+        return messages.fill(messages.MESSAGES[name].detail, {**self.values(), **runtime})
+
+    def cache(self) -> dict[str, str]:
+        """Return Cache-Control by kind of answer (open, keyed, site, error, preflight)."""
+        values = self.values()
+        return {kind: messages.fill(policy, values) for kind, policy in http.CACHE.items()}
+
+    def header(self, template: str, **runtime: object) -> str:
+        """Fill a header template of `generator.api.http` (WWW_AUTHENTICATE, LICENSE_LINK...)."""
+        return messages.fill(template, {**self.values(), **runtime})
 
 
 def gate_dir(out: Path) -> Path:
@@ -50,16 +92,68 @@ def gate_dir(out: Path) -> Path:
 
 
 def routes_document(settings: GateSettings) -> dict:
-    """Return routes.json: the route table, the validation rules and the gate settings."""
-    return dict(routes.to_json(), api_version=API_VERSION, settings=settings.to_json())
+    """Return routes.json: what the edge gate needs, all of it from this package.
+
+    Templates that name only settings arrive filled; the few runtime placeholders remain.
+    """
+    return {
+        "routes": routes.to_json(),
+        "settings": {
+            "daily_quota": settings.daily_quota,
+            "key_header": KEY_HEADER,
+            "max_body_bytes": settings.max_body_bytes,
+            "max_key_length": settings.max_key_length,
+            "request_burst": settings.request_burst,
+            "request_window": settings.request_window,
+            "timezone": TIMEZONE,
+        },
+        "messages": {
+            name: {"status": m.status, "detail": m.detail}
+            for name, m in settings.messages().items()
+        },
+        "validation": {
+            "email": {"pattern": routes.EMAIL_PATTERN, "message": routes.EMAIL_MESSAGE},
+            "messages": messages.VALIDATION_MESSAGES,
+        },
+        "http": {
+            "allowed_headers": ", ".join(http.ALLOWED_REQUEST_HEADERS),
+            # Not the site's: Netlify's CDN serves the pages (netlify.toml sets their headers).
+            "cache": {kind: v for kind, v in settings.cache().items() if kind != "site"},
+            "content_disposition": http.CONTENT_DISPOSITION,
+            "content_types": http.CONTENT_TYPES,
+            "default_content_type": http.DEFAULT_CONTENT_TYPE,
+            "download_suffixes": list(http.DOWNLOAD_SUFFIXES),
+            "exposed_headers": ", ".join(http.EXPOSED_HEADERS),
+            "license_link": settings.header(http.LICENSE_LINK),
+            "preflight_max_age": http.PREFLIGHT_MAX_AGE,
+            "www_authenticate": settings.header(http.WWW_AUTHENTICATE),
+        },
+        "files": {
+            "hidden_dir": http.HIDDEN_DIR,
+            "segment": {
+                "pattern": http.FILE_SEGMENT_PATTERN,
+                "max_bytes": http.FILE_SEGMENT_MAX_BYTES,
+            },
+        },
+        "ids": {
+            "alphabet": http.ID_ALPHABET,
+            "request": {"prefix": http.REQUEST_ID.prefix, "length": http.REQUEST_ID.length},
+        },
+    }
+
+
+def routes_json(settings: GateSettings) -> str:
+    """Return the text of routes.json (sorted keys: the same settings give the same bytes)."""
+    return (
+        json.dumps(routes_document(settings), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    )
 
 
 def write_gate_dir(out: Path, config: Config) -> Path:
     """Write routes.json for the gates next to the build (never into the published tree)."""
     target = gate_dir(out)
     target.mkdir(parents=True, exist_ok=True)
-    document = routes_document(GateSettings.from_config(config))
-    text = json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    text = routes_json(GateSettings.from_config(config))
     _atomic_write(target / "routes.json", text.encode("utf-8"))
     return target
 

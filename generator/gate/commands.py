@@ -55,7 +55,7 @@ def _source_option(func):
 def _open(state_dir: Path, config_path: Path | None):
     from generator.api.settings import GateSettings
     from generator.config import load_config
-    from generator.gate.state import open_state
+    from generator.gate.sqlite_state import open_state
 
     config = load_config(config_path)
     settings = GateSettings.from_config(config)
@@ -68,7 +68,7 @@ def _open(state_dir: Path, config_path: Path | None):
 
 
 def _local(value) -> str:
-    from generator.gate.state import BERLIN
+    from generator.gate.model import BERLIN
 
     return "-" if value is None else value.astimezone(BERLIN).strftime("%Y-%m-%d %H:%M")
 

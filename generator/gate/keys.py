@@ -15,20 +15,14 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.api.settings import KEY_HEADER, GateSettings
+from generator.api import routes
+from generator.api.settings import KEY_HEADER, TIMEZONE, GateSettings
 from generator.config import Config
-from generator.gate.state import (
-    AccessRequest,
-    ApiKey,
-    KeyStore,
-    RequestSource,
-    TransitionError,
-)
+from generator.gate.model import AccessRequest, ApiKey, KeyStore, RequestSource, undecidable
 
 KEY_ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase  # base62
 KEY_LENGTH = 32
 HINT_CHARS = 4
-MAX_KEY_HEADER = 256
 DEMO_KEY_FILE = "demo-key.txt"
 DEMO_EMAIL = "demo@localhost"
 
@@ -56,9 +50,11 @@ def key_hint(key: str, prefix: str) -> str:
     return key[: len(prefix) + HINT_CHARS] + "…"
 
 
-def authenticate(keys: KeyStore, presented: str) -> ApiKey | None:
+def authenticate(
+    keys: KeyStore, presented: str, max_length: int = GateSettings.max_key_length
+) -> ApiKey | None:
     """Return the stored key for a presented one (active or revoked), or None if unknown."""
-    if not presented or len(presented) > MAX_KEY_HEADER:
+    if not presented or len(presented) > max_length:
         return None
     # Looked up by hash: the timing of the index lookup depends on the hash, not on how much
     # of a real key the caller guessed right.
@@ -86,10 +82,7 @@ def approve(source: RequestSource, keys: KeyStore, request_id: str, prefix: str)
     request = source.get_request(request_id)
     if request.status != "pending":
         # decide_request checks again (compare-and-set); this check only avoids making a key.
-        raise TransitionError(
-            f"access request {request_id} is already {request.status}; "
-            "only pending requests can be approved"
-        )
+        raise undecidable(request_id, request.status)
     with keys.atomic():
         issued = issue(keys, request.email, prefix, f"access request {request_id}", request_id)
         decided = source.decide_request(request_id, "approved", key_id=issued.api_key.id)
@@ -127,7 +120,7 @@ def ensure_demo_key(keys: KeyStore, state_dir: Path, prefix: str) -> tuple[str, 
 
 def curl_line(base_url: str, key: str, plz: str) -> str:
     """Return a ready-to-run curl command for one lookup."""
-    return f"curl -H '{KEY_HEADER}: {key}' '{base_url}/v1/lookup?plz={plz}'"
+    return f"curl -H '{KEY_HEADER}: {key}' '{base_url}{routes.url('lookup', plz=plz)}'"
 
 
 def approval_email(issued: IssuedKey, config: Config, settings: GateSettings) -> str:
@@ -148,7 +141,7 @@ Senden Sie ihn bei jeder Anfrage im Header {KEY_HEADER} mit, zum Beispiel:
 
     {curl_line(config.base_url, issued.key, "10115")}
 
-Der Schlüssel erlaubt {settings.daily_quota} Anfragen pro Kalendertag (Zeitzone Europe/Berlin).
+Der Schlüssel erlaubt {settings.daily_quota} Anfragen pro Kalendertag (Zeitzone {TIMEZONE}).
 Bitte behandeln Sie ihn wie ein Passwort: Wir speichern nur einen Hashwert und können ihn
 nicht noch einmal anzeigen. Die Beschreibung der API (OpenAPI) finden Sie unter
 {config.base_url}/v1/openapi.json

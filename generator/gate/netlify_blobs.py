@@ -32,16 +32,24 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from generator.gate.state import (
+from generator.api.http import KEY_ID
+from generator.gate.model import (
     AccessRequest,
     ApiKey,
     Clock,
     NotFoundError,
     StateError,
-    TransitionError,
+    already_revoked,
+    check_decision,
+    key_from_record,
     new_id,
+    no_key,
+    no_request,
     quota_day,
+    request_from_record,
     system_clock,
+    timestamp,
+    undecidable,
 )
 
 DEFAULT_API_URL = "https://api.netlify.com"
@@ -196,14 +204,6 @@ class BlobsClient:
         return sorted(k for k in found if k.startswith(prefix))
 
 
-def _ts(value: dt.datetime) -> str:
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def _parse_ts(value: str | None) -> dt.datetime | None:
-    return None if value is None else dt.datetime.fromisoformat(value)
-
-
 class NetlifyBlobsState:
     """Access requests and keys in Netlify Blobs: a `RequestSource` and a `KeyStore`.
 
@@ -242,19 +242,6 @@ class NetlifyBlobsState:
 
     # -- access requests
 
-    @staticmethod
-    def _request(record: dict) -> AccessRequest:
-        return AccessRequest(
-            record["id"],
-            record["email"],
-            record["zweck"],
-            record["status"],
-            _parse_ts(record["created_at"]),
-            _parse_ts(record.get("decided_at")),
-            record.get("reason"),
-            record.get("key_id"),
-        )
-
     def list_requests(self, status: str | None = None) -> list[AccessRequest]:
         requests = [self.get_request(key) for key in self.client.keys(STORES["requests"])]
         chosen = [r for r in requests if status is None or r.status == status]
@@ -263,8 +250,8 @@ class NetlifyBlobsState:
     def get_request(self, request_id: str) -> AccessRequest:
         found = self._json("requests", request_id)
         if found is None:
-            raise NotFoundError(f"no access request with id {request_id!r}")
-        return self._request(found[0])
+            raise no_request(request_id)
+        return request_from_record(found[0])
 
     def decide_request(
         self,
@@ -274,45 +261,28 @@ class NetlifyBlobsState:
         key_id: str | None = None,
         reason: str | None = None,
     ) -> AccessRequest:
-        if status not in ("approved", "rejected"):
-            raise ValueError(f"a decision is 'approved' or 'rejected', not {status!r}")
+        check_decision(status)
 
         def change(old: dict) -> dict:
             if old["status"] != "pending":
-                raise TransitionError(
-                    f"access request {request_id} is already {old['status']}; "
-                    "only pending requests can be approved or rejected"
-                )
-            decided = {"status": status, "decided_at": _ts(self.clock())}
+                raise undecidable(request_id, old["status"])
+            decided = {"status": status, "decided_at": timestamp(self.clock())}
             decided |= {"key_id": key_id} if key_id else {}
             decided |= {"reason": reason} if reason is not None else {}
             return old | decided
 
         try:
-            return self._request(self._update("requests", request_id, change))
+            return request_from_record(self._update("requests", request_id, change))
         except NotFoundError:
-            raise NotFoundError(f"no access request with id {request_id!r}") from None
+            raise no_request(request_id) from None
 
     # -- keys
-
-    @staticmethod
-    def _key(record: dict) -> ApiKey:
-        return ApiKey(
-            record["id"],
-            record["hint"],
-            record["email"],
-            record.get("note", ""),
-            record["status"],
-            _parse_ts(record["created_at"]),
-            _parse_ts(record.get("revoked_at")),
-            record.get("request_id"),
-        )
 
     def add_key(
         self, key_hash: str, hint: str, email: str, note: str, request_id: str | None = None
     ) -> ApiKey:
         record = {
-            "created_at": _ts(self.clock()),
+            "created_at": timestamp(self.clock()),
             "email": email,
             "hint": hint,
             "note": note,
@@ -321,7 +291,7 @@ class NetlifyBlobsState:
             "status": "active",
         }
         for _ in range(5):
-            key_id = new_id("key_", 10)
+            key_id = new_id(KEY_ID)
             # The id entry first: it claims the id. The hash entry then makes the key work.
             if self.client.set(
                 STORES["keys"], f"ids/{key_id}", self._encode({"hash": key_hash}), only_if_new=True
@@ -337,22 +307,22 @@ class NetlifyBlobsState:
             raise StateError("a key with this hash exists already")
         if self._added:
             self._added[-1].append((key_id, key_hash))
-        return self._key(record)
+        return key_from_record(record)
 
     def key_by_hash(self, key_hash: str) -> ApiKey | None:
         found = self._json("keys", f"keys/{key_hash}")
-        return None if found is None else self._key(found[0])
+        return None if found is None else key_from_record(found[0])
 
     def _hash_of(self, key_id: str) -> str:
         found = self._json("keys", f"ids/{key_id}")
         if found is None:
-            raise NotFoundError(f"no key with id {key_id!r} (see `trinkwasser keys list`)")
+            raise no_key(key_id)
         return found[0]["hash"]
 
     def get_key(self, key_id: str) -> ApiKey:
         key = self.key_by_hash(self._hash_of(key_id))
         if key is None:
-            raise NotFoundError(f"no key with id {key_id!r} (see `trinkwasser keys list`)")
+            raise no_key(key_id)
         return key
 
     def list_keys(self) -> list[ApiKey]:
@@ -363,10 +333,10 @@ class NetlifyBlobsState:
     def revoke_key(self, key_id: str) -> ApiKey:
         def change(old: dict) -> dict:
             if old["status"] != "active":
-                raise TransitionError(f"key {key_id} is already revoked")
-            return old | {"status": "revoked", "revoked_at": _ts(self.clock())}
+                raise already_revoked(key_id)
+            return old | {"status": "revoked", "revoked_at": timestamp(self.clock())}
 
-        return self._key(self._update("keys", f"keys/{self._hash_of(key_id)}", change))
+        return key_from_record(self._update("keys", f"keys/{self._hash_of(key_id)}", change))
 
     @contextlib.contextmanager
     def atomic(self) -> Iterator[None]:

@@ -14,11 +14,12 @@ import email.message
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from generator.api.messages import MESSAGES, validation_message
 from generator.api.routes import EMAIL_MESSAGE, EMAIL_PATTERN, Param, Route
 
 MAX_INT_DIGITS = 4300
@@ -37,7 +38,7 @@ _NONZERO = frozenset("123456789")
 class BodyParseError(Exception):
     """The body is neither JSON nor a JSON syntax error (e.g. not UTF-8): FastAPI answers 400."""
 
-    detail = "There was an error parsing the body"
+    detail = MESSAGES["body_unreadable"].detail
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,11 @@ class Result:
 # ctx), so the records are built in that order.
 
 
-def _error(type_: str, loc: Sequence[str | int], msg: str, value: Any, ctx: dict | None = None):
+def _error(
+    type_: str, loc: Sequence[str | int], value: Any, ctx: dict | None = None, **words: object
+) -> dict[str, Any]:
+    """Return one error record; its `msg` is the contract's wording, filled from ctx and words."""
+    msg = validation_message(type_, **{**(ctx or {}), **words})
     record: dict[str, Any] = {"type": type_, "loc": list(loc), "msg": msg, "input": value}
     if ctx is not None:
         record["ctx"] = ctx
@@ -59,11 +64,11 @@ def _error(type_: str, loc: Sequence[str | int], msg: str, value: Any, ctx: dict
 
 
 def missing(loc: Sequence[str | int], value: Any = None) -> dict[str, Any]:
-    return _error("missing", loc, "Field required", value)
+    return _error("missing", loc, value)
 
 
 def json_invalid(position: int, message: str) -> dict[str, Any]:
-    return _error("json_invalid", ("body", position), "JSON decode error", {}, {"error": message})
+    return _error("json_invalid", ("body", position), {}, {"error": message})
 
 
 # ---------------------------------------------------------------------------- scalar rules
@@ -204,41 +209,16 @@ def _has_surrogates(text: str) -> bool:
 def check_string(param: Param, value: str, loc: Sequence[str | int]) -> dict[str, Any] | None:
     """Return the first error of a string against its constraints, or None."""
     if _has_surrogates(value):
-        return _error(
-            "string_unicode",
-            loc,
-            "Input should be a valid string, unable to parse raw data as a unicode string",
-            value,
-        )
+        return _error("string_unicode", loc, value)
     if param.min_length is not None and len(value) < param.min_length:
-        n = param.min_length
-        return _error(
-            "string_too_short",
-            loc,
-            f"String should have at least {n} character{'' if n == 1 else 's'}",
-            value,
-            {"min_length": n},
-        )
+        return _error("string_too_short", loc, value, {"min_length": param.min_length})
     if param.max_length is not None and len(value) > param.max_length:
-        n = param.max_length
-        return _error(
-            "string_too_long",
-            loc,
-            f"String should have at most {n} character{'' if n == 1 else 's'}",
-            value,
-            {"max_length": n},
-        )
+        return _error("string_too_long", loc, value, {"max_length": param.max_length})
     if param.pattern is not None and not compile_pattern(param.pattern).search(value):
-        return _error(
-            "string_pattern_mismatch",
-            loc,
-            f"String should match pattern '{param.pattern}'",
-            value,
-            {"pattern": param.pattern},
-        )
+        return _error("string_pattern_mismatch", loc, value, {"pattern": param.pattern})
     # The address check is a field validator, so it runs only after the constraints passed.
     if param.email and not compile_pattern(EMAIL_PATTERN).search(value):
-        return _error("value_error", loc, f"Value error, {EMAIL_MESSAGE}", value, {"error": {}})
+        return _error("value_error", loc, value, {"error": {}}, error=EMAIL_MESSAGE)
     return None
 
 
@@ -253,14 +233,9 @@ def check_value(param: Param, value: Any, loc: Sequence[str | int]) -> tuple[Any
         parsed = parse_int(value)
         if isinstance(parsed, int):
             return parsed, None
-        msg = (
-            "Unable to parse input string as an integer, exceeded maximum size"
-            if parsed == "int_parsing_size"
-            else "Input should be a valid integer, unable to parse string as an integer"
-        )
-        return None, _error(parsed, loc, msg, value)
+        return None, _error(parsed, loc, value)
     if not isinstance(value, str):
-        return None, _error("string_type", loc, "Input should be a valid string", value)
+        return None, _error("string_type", loc, value)
     return value, check_string(param, value, loc)
 
 
@@ -310,14 +285,7 @@ def _body_errors(params: Sequence[Param], body: bytes | None, content_type: str 
         return values, [json_invalid(exc.pos, exc.msg)]
     if not isinstance(data, dict):
         shown = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-        return values, [
-            _error(
-                "model_attributes_type",
-                ("body",),
-                "Input should be a valid dictionary or object to extract fields from",
-                shown,
-            )
-        ]
+        return values, [_error("model_attributes_type", ("body",), shown)]
     errors = []
     for param in params:
         loc = ("body", param.name)
@@ -339,25 +307,27 @@ def validate(
     query: Iterable[tuple[str, str]] = (),
     body: bytes | None = None,
     content_type: str | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> Result:
     """Validate one request against its route; raise BodyParseError for FastAPI's 400 case.
 
     `path_params` are the percent-decoded path segments by parameter name, `query` the decoded
-    (name, value) pairs in order of appearance.
+    (name, value) pairs in order of appearance, `headers` the request headers by lower-case
+    name. FastAPI's order: path, query, header, then the body.
     """
     values: dict[str, Any] = {}
     errors: list[dict[str, Any]] = []
-    query_values = None
-    for location in ("path", "query"):
+    query_values = _last_values(query)
+    for location in ("path", "query", "header"):
         for param in route.params:
             if param.location != location:
                 continue
             if location == "path":
                 raw = path_params.get(param.name)
-            else:
-                if query_values is None:
-                    query_values = _last_values(query)
+            elif location == "query":
                 raw = query_values.get(param.name)
+            else:
+                raw = (headers or {}).get(param.name.lower())
             loc = (location, param.name)
             if raw is None:
                 if param.required:

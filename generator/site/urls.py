@@ -14,6 +14,14 @@ from urllib.parse import quote, unquote
 import polars as pl
 
 from generator import site_assets
+
+# The search rule and the 404 page are part of the service contract: the gate applies them too.
+from generator.api.site_rules import (  # noqa: F401  (re-exported)
+    NOT_FOUND_PAGE,
+    SEARCH_REDIRECT,
+    netlify_redirect_line,
+    search_target,
+)
 from generator.write import file_digest
 
 PAGES: dict[str, str] = {
@@ -30,21 +38,7 @@ PAGES: dict[str, str] = {
     "not_found": "/404.html",
 }
 
-NOT_FOUND_PAGE = "404.html"
-"""Served with status 404 for every unknown path outside the API (also on Netlify)."""
-
 STATIC_PREFIX = "static"
-
-SEARCH_REDIRECT: dict[str, object] = {
-    "from": "/suche",
-    "query": {"plz": ":plz"},
-    "to": "/plz/:plz/",
-    "status": 302,
-}
-"""The PLZ search without JavaScript: `/suche?plz=76437` -> `/plz/76437/`.
-
-Netlify: `/suche plz=:plz /plz/:plz/ 302`; the Python server calls `search_target`.
-"""
 
 
 def url(page: str, **values: object) -> str:
@@ -71,18 +65,6 @@ def file_path_for_url(path: str) -> str:
     """Return the file behind a site URL path: directory URLs are served by index.html."""
     rel = unquote(path).lstrip("/")
     return rel + "index.html" if rel.endswith("/") or not rel else rel
-
-
-def search_target(plz: str) -> str:
-    """Return where the search form lands for `plz` (the redirect rule, applied once)."""
-    placeholder = SEARCH_REDIRECT["query"]["plz"]  # type: ignore[index]
-    return str(SEARCH_REDIRECT["to"]).replace(str(placeholder), quote(plz.strip(), safe=""))
-
-
-def netlify_redirect_line() -> str:
-    """Return the rule in Netlify's `_redirects` syntax."""
-    query = " ".join(f"{k}={v}" for k, v in SEARCH_REDIRECT["query"].items())  # type: ignore[union-attr]
-    return f"{SEARCH_REDIRECT['from']} {query} {SEARCH_REDIRECT['to']} {SEARCH_REDIRECT['status']}"
 
 
 def static_files() -> list[tuple[str, Path]]:

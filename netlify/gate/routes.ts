@@ -1,11 +1,12 @@
 /**
- * The route table as the build writes it (`build-gate/routes.json`, from generator/api/routes.py
- * and generator/api/settings.py). Nothing here is typed twice: every rule comes from that file.
+ * The service contract as the build writes it (`build-gate/routes.json`, from generator/api/):
+ * the route table, the settings, every message, the HTTP manners. Nothing here is typed
+ * twice: every rule, word and header value comes from that file.
  */
 
 export interface Param {
   name: string;
-  location: "path" | "query" | "body";
+  location: "path" | "query" | "header" | "body";
   type: "string" | "integer";
   required: boolean;
   min_length: number | null;
@@ -30,47 +31,109 @@ export interface Route {
 }
 
 export interface Settings {
-  license_url: string;
-  key_prefix: string;
   daily_quota: number;
+  key_header: string;
   max_body_bytes: number;
+  max_key_length: number;
   request_burst: number;
   request_window: number;
-  open_max_age: number;
-  keyed_max_age: number;
-  key_header: string;
   timezone: string;
 }
 
+export interface Message {
+  status: number;
+  /** A template: `{reset}` and `{retry_after}` are filled when the answer is made. */
+  detail: string;
+}
+
+export interface Http {
+  allowed_headers: string;
+  cache: { open: string; keyed: string; error: string; preflight: string };
+  content_disposition: string;
+  content_types: Record<string, string>;
+  default_content_type: string;
+  download_suffixes: string[];
+  exposed_headers: string;
+  license_link: string;
+  preflight_max_age: number;
+  www_authenticate: string;
+}
+
 export interface RouteTable {
-  api_version: string;
-  email: { pattern: string; message: string };
   routes: Route[];
   settings: Settings;
+  messages: Record<string, Message>;
+  validation: {
+    email: { pattern: string; message: string };
+    /** Pydantic's `msg` templates by error type. */
+    messages: Record<string, string>;
+  };
+  http: Http;
+  files: { hidden_dir: string; segment: { pattern: string; max_bytes: number } };
+  ids: { alphabet: string; request: { prefix: string; length: number } };
 }
 
 /** A validated parameter value: a string, or an int as canonical decimal digits. */
 export type Value = string | null;
 
-function fill(route: Route, template: string, alternatives: Record<string, string>, values: Record<string, Value>) {
-  // Route._fill: an alternative applies when its optional parameter was given.
-  for (const [name, alternative] of Object.entries(alternatives)) {
-    if (values[name] != null) template = alternative;
-  }
+/** generator.api.messages.fill: each `{name}` replaced once; unknown names are an error. */
+export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = values[name];
-    return value != null ? value : route.params.find((p) => p.name === name)?.default ?? "None";
+    if (!(name in values)) throw new Error(`no value for {${name}} in ${JSON.stringify(template)}`);
+    return String(values[name]);
   });
 }
 
-/** `Route.file_for`: the backing file of validated values. */
-export function fileFor(route: Route, values: Record<string, Value>): string {
-  return fill(route, route.file ?? "", route.file_when, values);
+function routeValues(route: Route, alternatives: Record<string, string>, values: Record<string, Value>) {
+  // Route._values: an alternative applies when its optional parameter was given.
+  let chosen: string | null = null;
+  for (const [name, alternative] of Object.entries(alternatives)) {
+    if (values[name] != null) chosen = alternative;
+  }
+  const filled: Record<string, string> = {};
+  for (const p of route.params) filled[p.name] = values[p.name] ?? p.default ?? "None";
+  return { chosen, filled };
+}
+
+const segmentRules = new WeakMap<RouteTable, RegExp>();
+
+/** generator.api.http.is_file_segment: one harmless path segment, at most max_bytes long. */
+export function isFileSegment(table: RouteTable, value: string): boolean {
+  let regex = segmentRules.get(table);
+  if (!regex) {
+    regex = new RegExp(table.files.segment.pattern, "u");
+    segmentRules.set(table, regex);
+  }
+  return regex.test(value) && new TextEncoder().encode(value).length <= table.files.segment.max_bytes;
+}
+
+/** `Route.file_for`: the backing file of validated values, or null if a value is no segment. */
+export function fileFor(table: RouteTable, route: Route, values: Record<string, Value>): string | null {
+  const { chosen, filled } = routeValues(route, route.file_when, values);
+  const template = chosen ?? route.file ?? "";
+  const used = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  if (!used.every((name) => isFileSegment(table, filled[name]))) return null;
+  return fill(template, filled);
 }
 
 /** `Route.detail_for`: the `detail` of the 404 when that file does not exist. */
 export function detailFor(route: Route, values: Record<string, Value>): string {
-  return fill(route, route.not_found, route.not_found_when, values);
+  const { chosen, filled } = routeValues(route, route.not_found_when, values);
+  return fill(chosen ?? route.not_found, filled);
+}
+
+/** `Route.match`: the path parameters if the decoded segments are the route's path. */
+export function matchRoute(route: Route, segments: string[]): Record<string, string> | null {
+  const template = route.path.replace(/^\/+|\/+$/g, "").split("/");
+  if (template.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, part] of template.entries()) {
+    if (part.startsWith("{")) {
+      if (!segments[i]) return null;
+      params[part.slice(1, -1)] = segments[i];
+    } else if (part !== segments[i]) return null;
+  }
+  return params;
 }
 
 /** `fnmatch` globs of the open files that carry the ODbL mapping, as the Python gate builds them. */
@@ -78,11 +141,15 @@ export function odbLicensed(table: RouteTable): RegExp[] {
   const globs = new Set<string>();
   for (const route of table.routes) {
     if (route.license !== "odbl" || !route.file) continue;
-    const glob = route.file.replace(/\{\w+\}/g, "*");
-    globs.add(glob);
-    globs.add(glob.replace(/\.[^./]+$/, ".*"));
+    globs.add(route.file.replace(/\{\w+\}/g, "*"));
   }
   return [...globs].map((glob) =>
     new RegExp("^" + glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$", "s")
   );
+}
+
+/** The Content-Type of a file by its suffix (generator.api.http.content_type). */
+export function contentType(table: RouteTable, rel: string): string {
+  const suffix = /\.[^./]*$/.exec(rel)?.[0].toLowerCase() ?? "";
+  return table.http.content_types[suffix] ?? table.http.default_content_type;
 }

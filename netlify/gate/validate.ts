@@ -9,14 +9,12 @@
 
 import { DecodeError, decodeSurrogatepass, decodeUtf8Replace, detectEncoding, PY_SPACE, pyStrip, PyStr } from "./pytext.ts";
 import { type Dumpable, JSONDecodeError, JSONValueError, loads, MAX_INT_DIGITS, PyDict, PyInt, type PyValue } from "./pyjson.ts";
-import type { Param, Route, RouteTable, Value } from "./routes.ts";
+import { fill, type Param, type Route, type RouteTable, type Value } from "./routes.ts";
 
 export type ErrorRecord = { [key: string]: Dumpable };
 
-/** FastAPI answers 400 "There was an error parsing the body" (e.g. a body that is not UTF-8). */
-export class BodyParseError extends Error {
-  readonly detail = "There was an error parsing the body";
-}
+/** FastAPI answers 400 (the `body_unreadable` message), e.g. for a body that is not UTF-8. */
+export class BodyParseError extends Error {}
 
 export interface Result {
   values: Record<string, Value>;
@@ -25,14 +23,27 @@ export interface Result {
 
 type Loc = (string | number)[];
 
-// Key order matters: FastAPI serialises Pydantic's records as type, loc, msg, input, ctx.
-function error(type: string, loc: Loc, msg: string, input: Dumpable, ctx?: Dumpable): ErrorRecord {
-  const record: ErrorRecord = { type, loc, msg, input };
-  if (ctx !== undefined) record.ctx = ctx;
-  return record;
-}
+/** Builds error records whose `msg` is the contract's wording (Pydantic's templates). */
+class Errors {
+  constructor(private readonly templates: Record<string, string>) {}
 
-const missing = (loc: Loc, input: Dumpable = null) => error("missing", loc, "Field required", input);
+  // Key order matters: FastAPI serialises Pydantic's records as type, loc, msg, input, ctx.
+  make(type: string, loc: Loc, input: Dumpable, ctx?: Record<string, Dumpable>, words: Record<string, string> = {}) {
+    const values: Record<string, string | number> = { ...words };
+    for (const [name, value] of Object.entries(ctx ?? {})) {
+      if (typeof value === "string" || typeof value === "number") values[name] ??= value;
+    }
+    const length = values.min_length ?? values.max_length;
+    if (length !== undefined) values.expected_plural ??= length === 1 ? "" : "s";
+    const record: ErrorRecord = { type, loc, msg: fill(this.templates[type], values), input };
+    if (ctx !== undefined) record.ctx = ctx;
+    return record;
+  }
+
+  missing(loc: Loc, input: Dumpable = null) {
+    return this.make("missing", loc, input);
+  }
+}
 
 // ---------------------------------------------------------------------------- scalar rules
 
@@ -143,45 +154,37 @@ export function compilePattern(pattern: string): RegExp {
   return regex;
 }
 
-const plural = (n: number) => (n === 1 ? "" : "s");
-
-function checkString(table: RouteTable, param: Param, value: PyStr, loc: Loc): ErrorRecord | null {
-  if (value.hasSurrogates()) {
-    return error("string_unicode", loc, "Input should be a valid string, unable to parse raw data as a unicode string", value);
-  }
+function checkString(table: RouteTable, errors: Errors, param: Param, value: PyStr, loc: Loc): ErrorRecord | null {
+  if (value.hasSurrogates()) return errors.make("string_unicode", loc, value);
   const n = value.length;
   if (param.min_length !== null && n < param.min_length) {
-    const min = param.min_length;
-    return error("string_too_short", loc, `String should have at least ${min} character${plural(min)}`, value, { min_length: min });
+    return errors.make("string_too_short", loc, value, { min_length: param.min_length });
   }
   if (param.max_length !== null && n > param.max_length) {
-    const max = param.max_length;
-    return error("string_too_long", loc, `String should have at most ${max} character${plural(max)}`, value, { max_length: max });
+    return errors.make("string_too_long", loc, value, { max_length: param.max_length });
   }
   const text = value.toString();
   if (param.pattern !== null && !compilePattern(param.pattern).test(text)) {
-    return error("string_pattern_mismatch", loc, `String should match pattern '${param.pattern}'`, value, { pattern: param.pattern });
+    return errors.make("string_pattern_mismatch", loc, value, { pattern: param.pattern });
   }
   // The address check is a field validator: it runs only after the constraints passed.
-  if (param.email && !compilePattern(table.email.pattern).test(text)) {
-    return error("value_error", loc, `Value error, ${table.email.message}`, value, { error: {} });
+  const email = table.validation.email;
+  if (param.email && !compilePattern(email.pattern).test(text)) {
+    return errors.make("value_error", loc, value, { error: {} }, { error: email.message });
   }
   return null;
 }
 
-function checkValue(table: RouteTable, param: Param, value: PyValue, loc: Loc): [Value, ErrorRecord | null] {
+function checkValue(table: RouteTable, errors: Errors, param: Param, value: PyValue, loc: Loc): [Value, ErrorRecord | null] {
   if (param.type === "integer") {
     if (value instanceof PyInt) return [value.digits, null];
     if (!(value instanceof PyStr)) throw new Error("integer body parameters are not supported");
     const parsed = parsePyInt(value.toString());
     if ("value" in parsed) return [parsed.value, null];
-    const msg = parsed.error === "int_parsing_size"
-      ? "Unable to parse input string as an integer, exceeded maximum size"
-      : "Input should be a valid integer, unable to parse string as an integer";
-    return [null, error(parsed.error, loc, msg, value)];
+    return [null, errors.make(parsed.error, loc, value)];
   }
-  if (!(value instanceof PyStr)) return [null, error("string_type", loc, "Input should be a valid string", value)];
-  return [value.toString(), checkString(table, param, value, loc)];
+  if (!(value instanceof PyStr)) return [null, errors.make("string_type", loc, value)];
+  return [value.toString(), checkString(table, errors, param, value, loc)];
 }
 
 // ---------------------------------------------------------------------------- body
@@ -212,45 +215,49 @@ export function decodeBody(body: Uint8Array, contentType: string | null): PyValu
   }
 }
 
-function bodyErrors(table: RouteTable, params: Param[], body: Uint8Array | null, contentType: string | null) {
+function bodyErrors(
+  table: RouteTable,
+  errors: Errors,
+  params: Param[],
+  body: Uint8Array | null,
+  contentType: string | null,
+) {
   const values: Record<string, Value> = {};
-  if (!body || body.length === 0) return { values, errors: [missing(["body"])] };
+  if (!body || body.length === 0) return { values, errors: [errors.missing(["body"])] };
   let data: PyValue | Uint8Array;
   try {
     data = decodeBody(body, contentType);
   } catch (err) {
     if (err instanceof JSONDecodeError) {
-      return { values, errors: [error("json_invalid", ["body", err.pos], "JSON decode error", {}, { error: err.msg })] };
+      return { values, errors: [errors.make("json_invalid", ["body", err.pos], {}, { error: err.msg })] };
     }
     throw err;
   }
   if (!(data instanceof PyDict)) {
     const shown = data instanceof Uint8Array ? decodeUtf8Replace(data) : data;
-    return {
-      values,
-      errors: [error("model_attributes_type", ["body"], "Input should be a valid dictionary or object to extract fields from", shown)],
-    };
+    return { values, errors: [errors.make("model_attributes_type", ["body"], shown)] };
   }
-  const errors: ErrorRecord[] = [];
+  const found: ErrorRecord[] = [];
   for (const param of params) {
     const loc = ["body", param.name];
     const raw = data.get(param.name);
     if (raw === undefined) {
-      if (param.required) errors.push(missing(loc, data));
+      if (param.required) found.push(errors.missing(loc, data));
       continue;
     }
-    const [value, problem] = checkValue(table, param, raw, loc);
-    if (problem) errors.push(problem);
+    const [value, problem] = checkValue(table, errors, param, raw, loc);
+    if (problem) found.push(problem);
     else values[param.name] = value;
   }
-  return { values, errors };
+  return { values, errors: found };
 }
 
 // ---------------------------------------------------------------------------- request
 
 /**
  * Validate one request against its route; throw BodyParseError for FastAPI's 400 case.
- * `pathParams` are the decoded path segments, `query` the decoded pairs in order.
+ * `pathParams` are the decoded path segments, `query` the decoded pairs in order, `header`
+ * looks a request header up by name. FastAPI's order: path, query, header, then the body.
  */
 export function validate(
   table: RouteTable,
@@ -259,30 +266,36 @@ export function validate(
   query: [string, string][],
   body: Uint8Array | null,
   contentType: string | null,
+  header: (name: string) => string | null = () => null,
 ): Result {
+  const errors = new Errors(table.validation.messages);
   const values: Record<string, Value> = {};
-  const errors: ErrorRecord[] = [];
+  const found: ErrorRecord[] = [];
   // Starlette's QueryParams.get returns the last of repeated names; FastAPI uses it.
   const lastValues = new Map(query);
-  for (const location of ["path", "query"] as const) {
+  for (const location of ["path", "query", "header"] as const) {
     for (const param of route.params.filter((p) => p.location === location)) {
-      const raw = location === "path" ? pathParams[param.name] : lastValues.get(param.name);
+      const raw = location === "path"
+        ? pathParams[param.name]
+        : location === "query"
+        ? lastValues.get(param.name)
+        : header(param.name) ?? undefined;
       const loc = [location, param.name];
       if (raw === undefined) {
-        if (param.required) errors.push(missing(loc));
+        if (param.required) found.push(errors.missing(loc));
         else values[param.name] = null;
         continue;
       }
-      const [value, problem] = checkValue(table, param, PyStr.of(raw), loc);
-      if (problem) errors.push(problem);
+      const [value, problem] = checkValue(table, errors, param, PyStr.of(raw), loc);
+      if (problem) found.push(problem);
       else values[param.name] = value;
     }
   }
   const bodyParams = route.params.filter((p) => p.location === "body");
   if (bodyParams.length) {
-    const result = bodyErrors(table, bodyParams, body, contentType);
+    const result = bodyErrors(table, errors, bodyParams, body, contentType);
     Object.assign(values, result.values);
-    errors.push(...result.errors);
+    found.push(...result.errors);
   }
-  return { values, errors };
+  return { values, errors: found };
 }

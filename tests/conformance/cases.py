@@ -80,6 +80,34 @@ def get422(id: str, target: str) -> Case:
     return Case(id, "GET", target, 422, fastapi=True, expect_headers=NO_STORE)
 
 
+def measurements404(id: str, given: str, shown: str) -> Case:
+    """`?parameter=<given>` (as sent) has no file; the detail names it as decoded."""
+    return Case(
+        id,
+        "GET",
+        f"/v1/zones/11/measurements?parameter={given}",
+        404,
+        key="valid",
+        fastapi=True,
+        detail=f"No measurements of parameter '{shown}' for zone 11",
+        expect_headers={**NO_STORE, "x-ratelimit-remaining": PRESENT},
+    )
+
+
+def limits404(id: str, given: str, shown: str) -> Case:
+    """`/v1/parameters/<given>/limits` (as sent) has no file; the detail names the code."""
+    return Case(
+        id,
+        "GET",
+        f"/v1/parameters/{given}/limits",
+        404,
+        key="valid",
+        fastapi=True,
+        detail=f"No parameter with code '{shown}'",
+        expect_headers=NO_STORE,
+    )
+
+
 CASES: list[Case] = [
     # ------------------------------------------------------------------ lookup
     Case(
@@ -120,6 +148,8 @@ CASES: list[Case] = [
     get422("lookup-plz-trailing-space-plus", "/v1/lookup?plz=1234+"),
     get422("lookup-plz-trailing-space-encoded", "/v1/lookup?plz=1234%20"),
     get422("lookup-plz-trailing-newline", "/v1/lookup?plz=76437%0A"),
+    # `$` matches only at the very end, as in Pydantic's engine: five characters, no PLZ.
+    get422("lookup-plz-four-digits-and-newline", "/v1/lookup?plz=7643%0A"),
     get422("lookup-plz-repeated-last-wins-bad", "/v1/lookup?plz=76437&plz=abc"),
     Case(
         "lookup-plz-repeated-last-wins-good",
@@ -338,10 +368,35 @@ CASES: list[Case] = [
         key="valid",
         detail="No zone with id 99",
     ),
-    get422("measurements-two-errors-in-order", "/v1/zones/abc/measurements?parameter=ABC"),
-    get422("measurements-parameter-empty", "/v1/zones/11/measurements?parameter="),
-    get422("measurements-parameter-newline", "/v1/zones/11/measurements?parameter=nitrat%0A"),
-    get422("measurements-parameter-too-long", "/v1/zones/11/measurements?parameter=" + "a" * 65),
+    get422("measurements-zone-letters", "/v1/zones/abc/measurements?parameter=ABC"),
+    # A parameter code is a plain string (DESIGN §1): whatever it looks like, FastAPI takes
+    # it, and the gate answers 404 for a code it has no file for. A value that is no
+    # harmless file name (`..`, a slash, a NUL, 5000 characters) never reaches a file path.
+    *(
+        measurements404(f"measurements-parameter-{name}", given, shown)
+        for name, given, shown in (
+            ("capital", "Blei", "Blei"),
+            ("empty", "", ""),
+            ("newline", "nitrat%0A", "nitrat\n"),
+            ("umlaut", "%C3%A4", "ä"),
+            ("emoji", "%F0%9F%98%80", "\U0001f600"),
+            ("65-chars", "a" * 65, "a" * 65),
+            ("5000-chars", "a" * 5000, "a" * 5000),
+            ("dot-dot", "..", ".."),
+            ("dot-file", ".hidden", ".hidden"),
+            ("nul", "%00", "\x00"),
+            ("slash", "a%2Fb", "a/b"),
+            ("backslash", "a%5Cb", "a\\b"),
+            # Out of the folder to another keyed file, and out of _data/ to an open file:
+            # both exist, neither may be served for this route.
+            ("up-to-a-lookup", "../../../lookup/76437", "../../../lookup/76437"),
+            (
+                "up-to-an-open-file",
+                "..%2F..%2F..%2F..%2F..%2Fv1%2Fparameters",
+                "../" * 5 + "v1/parameters",
+            ),
+        )
+    ),
     # ------------------------------------------------------------------ suppliers
     Case(
         "supplier-ok",
@@ -416,9 +471,54 @@ CASES: list[Case] = [
         key="valid",
         detail="No parameter with code 'unbekannt'",
     ),
-    get422("limits-code-capital", "/v1/parameters/Blei/limits"),
-    get422("limits-code-too-long", "/v1/parameters/" + "a" * 65 + "/limits"),
-    get422("limits-code-umlaut", "/v1/parameters/%C3%A4/limits"),
+    *(
+        limits404(f"limits-code-{name}", given, shown)
+        for name, given, shown in (
+            ("capital", "Blei", "Blei"),
+            ("umlaut", "%C3%A4", "ä"),
+            ("65-chars", "a" * 65, "a" * 65),
+            ("5000-chars", "a" * 5000, "a" * 5000),
+            ("dots-inside", "a..b", "a..b"),
+            ("percent", "%25", "%"),
+            ("question-mark", "%3F", "?"),
+        )
+    ),
+    # Path values that are no segment are refused with the path, before validation.
+    Case(
+        "limits-code-dot-dot",
+        "GET",
+        "/v1/parameters/%2E%2E/limits",
+        404,
+        raw=True,
+        key="valid",
+        detail="Not Found",
+    ),
+    Case(
+        "limits-code-encoded-slash",
+        "GET",
+        "/v1/parameters/a%2Fb/limits",
+        404,
+        raw=True,
+        key="valid",
+        detail="Not Found",
+    ),
+    Case(
+        "limits-code-dot-file",
+        "GET",
+        "/v1/parameters/.x/limits",
+        404,
+        key="valid",
+        detail="Not Found",
+    ),
+    Case(
+        "limits-code-nul",
+        "GET",
+        "/v1/parameters/%00/limits",
+        404,
+        raw=True,
+        key="valid",
+        detail="Not Found",
+    ),
     Case("limits-no-key", "GET", "/v1/parameters/blei/limits", 401),
     # ------------------------------------------------------------------ export
     Case(

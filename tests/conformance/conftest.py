@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from generator.gate import keys as key_tools
-from generator.gate.state import open_state
+from generator.gate.sqlite_state import open_state
 from tests.conformance.support import Server, build_sample, start_server
 from tests.edge.emulator import EdgeGate, edge_server  # noqa: F401  (fixture)
 

@@ -12,7 +12,7 @@ import inspect
 import re
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Path, Query
+from fastapi import FastAPI, Header, Path, Query
 from pydantic import BaseModel, Field, create_model, field_validator
 
 from generator.api.routes import EMAIL_MESSAGE, ROUTES, Param, Route
@@ -55,14 +55,21 @@ def _endpoint(route: Route):
         if param.location == "body":
             continue
         kind = int if param.type == "integer" else str
-        marker = (Path if param.location == "path" else Query)(**_constraints(param))
+        constraints = _constraints(param)
+        if param.location == "header":
+            marker = Header(alias=param.name, **constraints)
+        else:
+            marker = (Path if param.location == "path" else Query)(**constraints)
         if param.required or param.location == "path":
             annotation, default = Annotated[kind, marker], inspect.Parameter.empty
         else:
             annotation, default = Annotated[kind | None, marker], param.default
         parameters.append(
             inspect.Parameter(
-                param.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+                param.name.replace("-", "_"),
+                inspect.Parameter.KEYWORD_ONLY,
+                default=default,
+                annotation=annotation,
             )
         )
     if any(p.location == "body" for p in route.params):

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
-from tests.conformance.cases import CASES, PRESENT, VALID_BODY, Case, Contains
+from tests.conformance.cases import CASES, CASES_BY_ID, PRESENT, VALID_BODY, Case, Contains
 from tests.conformance.reference import reference_app
 from tests.conformance.support import event_loop_thread
 
@@ -111,16 +111,58 @@ def test_case(gate, reference, case: Case):
         assert answer.body == b"", context
 
 
-def test_every_route_and_status_is_covered():
-    """Guard the suite itself: each route and each gate status has at least one case."""
+def operation_of(case: Case) -> str | None:
+    """Route a case through the table as a gate does: the operation its request reaches.
+
+    None when the request reaches no operation: a refused path, a static file, another method
+    than the route's (405) or a preflight.
+    """
+    from generator.api.routes import ROUTES
+    from generator.gate.responses import split_path
+
+    target = case.target if case.target.startswith("/") else "/"
+    segments = split_path(target.split("?", 1)[0].encode("ascii"))
+    if segments is None or any(s.startswith(".") for s in segments):
+        return None
+    method = "GET" if case.method == "HEAD" else case.method
+    found = [r for r in ROUTES if r.method == method and r.match(segments) is not None]
+    return found[0].operation_id if found else None
+
+
+def test_every_operation_and_status_is_exercised():
+    """Guard the suite itself: every operation of the table, and every status, has cases."""
     from generator.api.routes import ROUTES
 
-    targets = " ".join(c.target for c in CASES)
-    for route in ROUTES:
-        stem = route.path.split("{")[0].rstrip("/")
-        assert stem in targets, f"no case for {route.path}"
+    reached: dict[str, set[int]] = {}
+    for case in CASES:
+        operation = operation_of(case)
+        if operation is not None:
+            reached.setdefault(operation, set()).add(case.status)
+    uncovered = [r.operation_id for r in ROUTES if r.operation_id not in reached]
+    assert not uncovered, f"no conformance case reaches these operations: {uncovered}"
+    # Each operation also succeeds at least once, and each fallible one is refused once.
+    never_ok = [r.operation_id for r in ROUTES if r.status not in reached[r.operation_id]]
+    assert not never_ok, f"no case gets a success from: {never_ok}"
+    never_422 = [
+        r.operation_id
+        for r in ROUTES
+        if any(p.can_fail for p in r.params) and 422 not in reached[r.operation_id]
+    ]
+    assert not never_422, f"no case gets a 422 from: {never_422}"
     statuses = {c.status for c in CASES}
     assert {200, 202, 204, 400, 401, 403, 404, 405, 413, 422, 429} <= statuses
+
+
+def test_the_guard_routes_like_a_gate():
+    """operation_of must not count a case that a gate refuses before any route."""
+    case = CASES_BY_ID
+    assert operation_of(case["lookup-ok"]) == "lookup"
+    assert operation_of(case["lookup-head"]) == "lookup"
+    assert operation_of(case["antrag-ok"]) == "access_request"
+    assert operation_of(case["lookup-post-not-allowed"]) is None
+    assert operation_of(case["traversal-encoded-slash"]) is None
+    assert operation_of(case["limits-code-dot-file"]) is None
+    assert operation_of(case["file-openapi"]) is None
 
 
 # ---------------------------------------------------------------------------- sequences

@@ -31,8 +31,8 @@ import pytest
 
 from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
+from generator.gate.model import quota_day
 from generator.gate.netlify_blobs import STORES, BlobsClient, NetlifyBlobsState
-from generator.gate.state import quota_day
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = ROOT / "tests" / "edge" / "serve.mjs"

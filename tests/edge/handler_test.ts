@@ -84,3 +84,21 @@ Deno.test("the quota day and reset follow Europe/Berlin across a DST change", as
   const detail = (await answer.json()).detail as string;
   assertEquals(detail.includes("(2026-03-30T00:00:00+02:00), in 7200 seconds"), true);
 });
+
+Deno.test("a parameter value that is no file name never reaches the CDN", async () => {
+  const asked: string[] = [];
+  const recordingCdn = {
+    next: (request: Request) => {
+      asked.push(new URL(request.url).pathname);
+      return Promise.resolve(new Response("{}", { status: 200 }));
+    },
+  } as unknown as Context;
+  const gate = createGate({ table, state: fakeState({}) });
+  for (const value of ["../../../lookup/76437", "..", "a%2Fb", "%00", "a".repeat(5000)]) {
+    const url = `https://example.org/v1/zones/11/measurements?parameter=${value}`;
+    const answer = await gate(new Request(url, { headers: { "X-Api-Key": "twd_x" } }), recordingCdn);
+    assertEquals(answer.status, 404);
+    assertEquals((await answer.json()).detail.startsWith("No measurements of parameter '"), true);
+  }
+  assertEquals(asked, []);
+});

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -32,17 +33,53 @@ def test_edge_code_lints_clean():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_tables_copied_from_the_python_gate_are_the_same():
-    from generator.gate import app
+MAPS = {"content_types", "file_when", "not_found_when", "messages"}
+"""Members of routes.json whose keys are data (suffixes, parameter names, message names)."""
 
-    script = (
-        'import { CONTENT_TYPES, EXPOSED } from "./netlify/gate/handler.ts";'
-        "console.log(JSON.stringify({ types: CONTENT_TYPES, exposed: EXPOSED }));"
-    )
-    done = deno("eval", "--quiet", script, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    tables = json.loads(done.stdout)
-    assert tables == {"types": app.CONTENT_TYPES, "exposed": app.EXPOSED}
+
+def _code(*folders: str) -> str:
+    """The TypeScript under the folders, comments removed."""
+    files = sorted(p for folder in folders for p in (ROOT / folder).rglob("*.ts"))
+    text = "\n".join(p.read_text(encoding="utf-8") for p in files)
+    return re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+
+
+def _field_names(value, path: tuple[str, ...] = ()) -> set[str]:
+    """Every member name of routes.json, except the keys of its lookup tables."""
+    names: set[str] = set()
+    if isinstance(value, list):
+        for item in value:
+            names |= _field_names(item, path)
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            if not path or path[-1] not in MAPS:
+                names.add(name)
+            names |= _field_names(item, (*path, name))
+    return names
+
+
+def test_the_edge_code_reads_every_member_of_routes_json():
+    """routes.json carries only what the edge gate needs: each member is read somewhere."""
+    from generator.api.settings import GateSettings, routes_document
+
+    code = _code("netlify", "tests/edge")
+    names = _field_names(routes_document(GateSettings()))
+    unread = sorted(n for n in names if not re.search(rf"\.{n}\b|\[\"{n}\"\]", code))
+    assert not unread, f"routes.json members no edge code reads: {unread}"
+
+
+def test_netlify_holds_no_copied_message_or_table():
+    """Messages, content types and header values come from routes.json, never typed twice."""
+    from generator.api import http
+    from generator.api.messages import MESSAGES, VALIDATION_MESSAGES
+
+    code = _code("netlify")
+    words = [m.detail for m in MESSAGES.values()] + list(VALIDATION_MESSAGES.values())
+    # The fixed part of each template (before its first placeholder), if it says something.
+    fragments = {w.split("{")[0] for w in words} | set(http.CONTENT_TYPES.values())
+    fragments |= {", ".join(http.EXPOSED_HEADERS), http.CACHE["site"], http.HIDDEN_DIR}
+    copied = sorted(f for f in fragments if len(f) > 4 and f in code)
+    assert not copied, f"copied into netlify/ instead of read from routes.json: {copied}"
 
 
 def test_handler_unit_tests():
@@ -65,4 +102,4 @@ def test_handler_unit_tests():
         text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "4 passed" in done.stdout, done.stdout
+    assert "5 passed" in done.stdout, done.stdout

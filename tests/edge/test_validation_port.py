@@ -19,7 +19,7 @@ import pytest
 
 from generator.api.routes import route
 from generator.api.settings import GateSettings, routes_document
-from generator.gate.app import split_path
+from generator.gate.responses import split_path
 from generator.gate.validation import BodyParseError, error_body, validate
 from tests.edge.emulator import ROOT, tool, tool_env
 

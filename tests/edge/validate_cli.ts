@@ -31,9 +31,9 @@ function answer(r: Validate) {
   try {
     const result = validate(table, route, r.path, r.query, body, r.content_type);
     if (result.errors.length) return { status: 422, body: dumps({ detail: result.errors }) };
-    return { status: 200, file: fileFor(route, result.values), detail: detailFor(route, result.values) };
+    return { status: 200, file: fileFor(table, route, result.values), detail: detailFor(route, result.values) };
   } catch (err) {
-    if (err instanceof BodyParseError) return { status: 400, body: dumps({ detail: err.detail }) };
+    if (err instanceof BodyParseError) return { status: 400, body: dumps({ detail: table.messages.body_unreadable.detail }) };
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-"""The gate's state: API keys, daily quota counters and access requests, in SQLite.
+"""The gate's state in SQLite: API keys, daily quota counters and access requests.
 
 One database file in the state directory (`--state`, default `./state`), in WAL mode so the
 server and the `keys` commands can use it at the same time. Every write is committed before
@@ -6,192 +6,46 @@ the gate answers. Quota counting is one atomic upsert, so concurrent requests ne
 Keys and access requests are written with `synchronous=FULL` (they survive a power cut); the
 hot quota counters with `synchronous=NORMAL` (they survive a crash of the process).
 
-The stores are described as protocols (`RequestSource`, `KeyStore`, `QuotaCounter`) so a
-second backend can stand in for one of them, e.g. access requests kept in Netlify Blobs
-while keys stay here. Time comes from an injectable clock; days are Europe/Berlin days.
+Records, states and quota days come from `generator.gate.model`, which the Netlify Blobs
+backend shares. Time comes from an injectable clock; days are Europe/Berlin days.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import math
-import secrets
 import sqlite3
-import string
 import threading
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
-from zoneinfo import ZoneInfo
 
-from generator.api.settings import TIMEZONE, GateSettings
-from generator.errors import TrinkwasserError
+from generator.api.http import KEY_ID, REQUEST_ID
+from generator.api.settings import GateSettings
+from generator.gate.model import (
+    AccessRequest,
+    ApiKey,
+    BurstLimitError,
+    Clock,
+    QuotaUsage,
+    StateError,
+    already_revoked,
+    check_decision,
+    key_from_record,
+    new_id,
+    next_reset,
+    no_key,
+    no_request,
+    parse_timestamp,
+    quota_day,
+    request_from_record,
+    seconds_until,
+    system_clock,
+    timestamp,
+    undecidable,
+)
 
-BERLIN = ZoneInfo(TIMEZONE)
 DB_NAME = "gate.sqlite3"
 SCHEMA_VERSION = 1
-REQUEST_STATES = ("pending", "approved", "rejected")
-KEY_STATES = ("active", "revoked")
-_ID_ALPHABET = string.ascii_lowercase + string.digits
-
-Clock = Callable[[], dt.datetime]
-
-
-def system_clock() -> dt.datetime:
-    """Return the current time (aware, UTC)."""
-    return dt.datetime.now(dt.UTC)
-
-
-class StateError(TrinkwasserError):
-    """A state operation cannot be done as asked."""
-
-
-class NotFoundError(StateError):
-    """No request or key with that id."""
-
-
-class TransitionError(StateError):
-    """The request or key is not in a state that allows the change (e.g. approved twice)."""
-
-
-class BurstLimitError(StateError):
-    """Too many access requests for one address in a short time."""
-
-    def __init__(self, message: str, retry_after: int):
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-@dataclass(frozen=True)
-class AccessRequest:
-    id: str
-    email: str
-    zweck: str
-    status: str  # pending | approved | rejected
-    created_at: dt.datetime
-    decided_at: dt.datetime | None = None
-    reason: str | None = None
-    key_id: str | None = None
-
-
-@dataclass(frozen=True)
-class ApiKey:
-    id: str
-    hint: str
-    """The prefix and first characters of the key, enough for the operator to recognise it."""
-    email: str
-    note: str
-    status: str  # active | revoked
-    created_at: dt.datetime
-    revoked_at: dt.datetime | None = None
-    request_id: str | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.status == "active"
-
-
-@dataclass(frozen=True)
-class QuotaUsage:
-    """The outcome of counting one keyed request."""
-
-    allowed: bool
-    limit: int
-    used: int
-    now: dt.datetime
-    reset_at: dt.datetime
-    """Next midnight in Europe/Berlin (aware)."""
-
-    @property
-    def remaining(self) -> int:
-        return max(0, self.limit - self.used)
-
-    @property
-    def retry_after(self) -> int:
-        """Whole seconds until the reset, at least 1."""
-        return max(1, seconds_until(self.now, self.reset_at))
-
-
-def quota_day(now: dt.datetime) -> dt.date:
-    """Return the Europe/Berlin calendar day of an aware instant."""
-    return now.astimezone(BERLIN).date()
-
-
-def next_reset(now: dt.datetime) -> dt.datetime:
-    """Return the next midnight in Europe/Berlin after `now` (23, 24 or 25 hours per day)."""
-    tomorrow = quota_day(now) + dt.timedelta(days=1)
-    # Midnight always exists in Berlin (the clocks change at 02:00/03:00), so no fold issue.
-    return dt.datetime.combine(tomorrow, dt.time(0), tzinfo=BERLIN)
-
-
-def seconds_until(now: dt.datetime, then: dt.datetime) -> int:
-    """Return whole seconds from `now` to `then`, rounded up, computed in UTC.
-
-    Subtracting two datetimes that share a tzinfo uses wall-clock time, which is an hour off
-    across a daylight-saving change; converting both to UTC first avoids that.
-    """
-    delta = then.astimezone(dt.UTC) - now.astimezone(dt.UTC)
-    return math.ceil(delta.total_seconds())
-
-
-def new_id(prefix: str, length: int) -> str:
-    """Return a random id such as `req_k3x9...` (unguessable: ids are shown to the public)."""
-    return prefix + "".join(secrets.choice(_ID_ALPHABET) for _ in range(length))
-
-
-def _ts(value: dt.datetime) -> str:
-    # Fixed width and UTC, so the text sorts like the instant.
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def _parse_ts(value: str | None) -> dt.datetime | None:
-    return None if value is None else dt.datetime.fromisoformat(value)
-
-
-# ---------------------------------------------------------------------------- protocols
-
-
-class RequestSource(Protocol):
-    """Where access requests are read and decided (SQLite here; Netlify Blobs later)."""
-
-    def list_requests(self, status: str | None = None) -> list[AccessRequest]: ...
-
-    def get_request(self, request_id: str) -> AccessRequest: ...
-
-    def decide_request(
-        self,
-        request_id: str,
-        status: str,
-        *,
-        key_id: str | None = None,
-        reason: str | None = None,
-    ) -> AccessRequest:
-        """Move a pending request to approved or rejected; raise TransitionError otherwise."""
-        ...
-
-
-class KeyStore(Protocol):
-    """Where key hashes live; `atomic()` groups writes into one transaction."""
-
-    def add_key(
-        self, key_hash: str, hint: str, email: str, note: str, request_id: str | None = None
-    ) -> ApiKey: ...
-
-    def key_by_hash(self, key_hash: str) -> ApiKey | None: ...
-
-    def get_key(self, key_id: str) -> ApiKey: ...
-
-    def list_keys(self) -> list[ApiKey]: ...
-
-    def revoke_key(self, key_id: str) -> ApiKey: ...
-
-    def atomic(self) -> contextlib.AbstractContextManager[None]: ...
-
-
-class QuotaCounter(Protocol):
-    def consume(self, key_id: str) -> QuotaUsage: ...
 
 
 # ---------------------------------------------------------------------------- SQLite
@@ -337,37 +191,22 @@ class SqliteState:
             recent = conn.execute(
                 "SELECT created_at FROM access_requests WHERE email_key = ? AND created_at > ?"
                 " ORDER BY created_at",
-                (email_key, _ts(now - window)),
+                (email_key, timestamp(now - window)),
             ).fetchall()
             if len(recent) >= self.settings.request_burst:
                 # The oldest request in the window leaves it first and frees a slot.
-                frees_at = _parse_ts(recent[0]["created_at"]) + window
+                frees_at = parse_timestamp(recent[0]["created_at"]) + window
                 raise BurstLimitError(
-                    f"Too many access requests for this address: at most "
-                    f"{self.settings.request_burst} per {self.settings.request_window // 60} "
-                    f"minutes. Your earlier requests are stored and will be answered.",
+                    self.settings.message("burst_limit"),
                     retry_after=max(1, seconds_until(now, frees_at)),
                 )
-            request = AccessRequest(new_id("req_", 16), email, zweck, "pending", now)
+            request = AccessRequest(new_id(REQUEST_ID), email, zweck, "pending", now)
             conn.execute(
                 "INSERT INTO access_requests (id, email, email_key, zweck, status, created_at)"
                 " VALUES (?, ?, ?, ?, 'pending', ?)",
-                (request.id, email, email_key, zweck, _ts(now)),
+                (request.id, email, email_key, zweck, timestamp(now)),
             )
         return request
-
-    @staticmethod
-    def _request(row: sqlite3.Row) -> AccessRequest:
-        return AccessRequest(
-            row["id"],
-            row["email"],
-            row["zweck"],
-            row["status"],
-            _parse_ts(row["created_at"]),
-            _parse_ts(row["decided_at"]),
-            row["reason"],
-            row["key_id"],
-        )
 
     def list_requests(self, status: str | None = None) -> list[AccessRequest]:
         sql = "SELECT * FROM access_requests"
@@ -376,7 +215,7 @@ class SqliteState:
             sql += " WHERE status = ?"
             args = (status,)
         rows = self._conn().execute(sql + " ORDER BY created_at, id", args).fetchall()
-        return [self._request(r) for r in rows]
+        return [request_from_record(dict(r)) for r in rows]
 
     def get_request(self, request_id: str) -> AccessRequest:
         row = (
@@ -385,8 +224,8 @@ class SqliteState:
             .fetchone()
         )
         if row is None:
-            raise NotFoundError(f"no access request with id {request_id!r}")
-        return self._request(row)
+            raise no_request(request_id)
+        return request_from_record(dict(row))
 
     def decide_request(
         self,
@@ -396,8 +235,7 @@ class SqliteState:
         key_id: str | None = None,
         reason: str | None = None,
     ) -> AccessRequest:
-        if status not in ("approved", "rejected"):
-            raise ValueError(f"a decision is 'approved' or 'rejected', not {status!r}")
+        check_decision(status)
         with self.atomic():
             # Compare-and-set on 'pending': of two concurrent decisions only one wins.
             changed = (
@@ -405,32 +243,16 @@ class SqliteState:
                 .execute(
                     "UPDATE access_requests SET status = ?, decided_at = ?, reason = ?,"
                     " key_id = ? WHERE id = ? AND status = 'pending'",
-                    (status, _ts(self.clock()), reason, key_id, request_id),
+                    (status, timestamp(self.clock()), reason, key_id, request_id),
                 )
                 .rowcount
             )
             request = self.get_request(request_id)
             if not changed:
-                raise TransitionError(
-                    f"access request {request_id} is already {request.status}; "
-                    "only pending requests can be approved or rejected"
-                )
+                raise undecidable(request_id, request.status)
         return request
 
     # -- keys
-
-    @staticmethod
-    def _key(row: sqlite3.Row) -> ApiKey:
-        return ApiKey(
-            row["id"],
-            row["hint"],
-            row["email"],
-            row["note"],
-            row["status"],
-            _parse_ts(row["created_at"]),
-            _parse_ts(row["revoked_at"]),
-            row["request_id"],
-        )
 
     def add_key(
         self, key_hash: str, hint: str, email: str, note: str, request_id: str | None = None
@@ -438,12 +260,12 @@ class SqliteState:
         now = self.clock()
         with self.atomic():
             for _ in range(5):
-                key_id = new_id("key_", 10)
+                key_id = new_id(KEY_ID)
                 try:
                     self._conn().execute(
                         "INSERT INTO api_keys (id, key_hash, hint, email, note, status,"
                         " created_at, request_id) VALUES (?, ?, ?, ?, ?, 'active', ?, ?)",
-                        (key_id, key_hash, hint, email, note, _ts(now), request_id),
+                        (key_id, key_hash, hint, email, note, timestamp(now), request_id),
                     )
                 except sqlite3.IntegrityError as exc:
                     if "api_keys.id" in str(exc):
@@ -458,17 +280,17 @@ class SqliteState:
             .execute("SELECT * FROM api_keys WHERE key_hash = ?", (key_hash,))
             .fetchone()
         )
-        return None if row is None else self._key(row)
+        return None if row is None else key_from_record(dict(row))
 
     def get_key(self, key_id: str) -> ApiKey:
         row = self._conn().execute("SELECT * FROM api_keys WHERE id = ?", (key_id,)).fetchone()
         if row is None:
-            raise NotFoundError(f"no key with id {key_id!r} (see `trinkwasser keys list`)")
-        return self._key(row)
+            raise no_key(key_id)
+        return key_from_record(dict(row))
 
     def list_keys(self) -> list[ApiKey]:
         rows = self._conn().execute("SELECT * FROM api_keys ORDER BY created_at, id").fetchall()
-        return [self._key(r) for r in rows]
+        return [key_from_record(dict(r)) for r in rows]
 
     def revoke_key(self, key_id: str) -> ApiKey:
         with self.atomic():
@@ -477,13 +299,13 @@ class SqliteState:
                 .execute(
                     "UPDATE api_keys SET status = 'revoked', revoked_at = ?"
                     " WHERE id = ? AND status = 'active'",
-                    (_ts(self.clock()), key_id),
+                    (timestamp(self.clock()), key_id),
                 )
                 .rowcount
             )
             key = self.get_key(key_id)
             if not changed:
-                raise TransitionError(f"key {key_id} is already revoked")
+                raise already_revoked(key_id)
         return key
 
     # -- quota

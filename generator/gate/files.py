@@ -1,0 +1,91 @@
+"""Files of the build directory as answers: confined to it, with ETag, 304 and streaming.
+
+Both the API routes (their backing files) and the static site go through `FileServer.file`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections import OrderedDict
+from collections.abc import Mapping
+from pathlib import Path
+from typing import BinaryIO
+
+from generator.api import http
+from generator.api.messages import fill
+from generator.gate.responses import Headers, Manners, Response, etag_matches, header
+
+STREAM_ABOVE = 1 << 20  # bytes; smaller files are read in one go
+CHUNK = 1 << 16
+ETAG_CACHE_SIZE = 8192
+
+
+class FileServer:
+    """Answers files under `root`; never a file outside it (symlinks included)."""
+
+    def __init__(self, root: Path, manners: Manners):
+        self.root = Path(root).resolve()
+        self.manners = manners
+        self._etags: OrderedDict[tuple, str] = OrderedDict()
+
+    def inside(self, rel: str) -> Path | None:
+        """Return the path of `rel` in the build directory, or None if it would leave it."""
+        path = self.root / rel
+        real = os.path.realpath(path)
+        if real != str(self.root) and not real.startswith(str(self.root) + os.sep):
+            return None
+        return path
+
+    def file(
+        self, rel: str, headers: Mapping[str, str], cache: str, extra: Headers
+    ) -> Response | None:
+        """Answer a file of the build with ETag/304 handling; None if there is no such file."""
+        path = self.inside(rel)
+        if path is None:
+            return None
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            # Missing, a directory, unreadable, or a name the file system refuses (too long):
+            # in every case there is no such file to serve.
+            return None
+        # Everything goes through this one descriptor: if a new build is swapped in meanwhile,
+        # the ETag and the bytes still belong to the same file.
+        fh = os.fdopen(fd, "rb")
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            fh.close()
+            return None
+        small = info.st_size <= STREAM_ABOVE
+        body = fh.read() if small else b""
+        cache_key = (str(path), info.st_ino, info.st_mtime_ns, info.st_size)
+        etag = self._etags.get(cache_key) or self._remember_etag(cache_key, body if small else fh)
+        if small:
+            fh.close()
+        out = [*self.manners.base(http.content_type(rel), cache), header("etag", etag), *extra]
+        if rel.endswith(http.DOWNLOAD_SUFFIXES):
+            disposition = fill(http.CONTENT_DISPOSITION, {"filename": Path(rel).name})
+            out.append(header("content-disposition", disposition))
+        if etag_matches(headers.get("if-none-match", ""), etag):
+            if not small:
+                fh.close()
+            return Response(304, out)
+        if not small:
+            return Response(200, out, file=fh, length=info.st_size)
+        return Response(200, out, body)
+
+    def _remember_etag(self, cache_key: tuple, content: bytes | BinaryIO) -> str:
+        digest = hashlib.sha256()
+        if isinstance(content, bytes):
+            digest.update(content)
+        else:
+            for chunk in iter(lambda: content.read(CHUNK), b""):
+                digest.update(chunk)
+            content.seek(0)
+        etag = f'"{digest.hexdigest()[:32]}"'
+        self._etags[cache_key] = etag
+        if len(self._etags) > ETAG_CACHE_SIZE:
+            self._etags.popitem(last=False)
+        return etag
