@@ -44,7 +44,7 @@ class _Record:
     """0 is the header, then the data rows (a blank line counts, as polars counts it)."""
     start: int
     end: int
-    """End of the well-formed part."""
+    """End of the well-formed part: the fault, or the end of a complete record."""
     kind: str
     next: int
     """Where the next record starts."""
@@ -60,35 +60,38 @@ def _patterns(sep: bytes) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     return re.compile(cell + rb"(?:" + s + cell + rb")*+"), re.compile(quoted)
 
 
+def _line_after(buf, offset: int) -> int:
+    newline = buf.find(b"\n", offset)
+    return len(buf) if newline < 0 else newline + 1
+
+
 def _records(buf, sep: bytes) -> Iterator[_Record]:
-    record, _ = _patterns(sep)
+    record, quoted = _patterns(sep)
     n = len(buf)
     pos = len(BOM) if buf[: len(BOM)] == BOM else 0
     index = 0
     while pos < n:
         end = record.match(buf, pos).end()
         if end >= n or buf[end] == 0x0A:
-            yield _Record(index, pos, end, COMPLETE, end + 1)
+            rec = _Record(index, pos, end, COMPLETE, end + 1)
         elif buf[end] == 0x22 and (end == pos or buf[end - 1 : end] == sep):
             # Nothing closes this quote: the rest of the file is one cell, not rows.
             yield _Record(index, pos, end, UNCLOSED, n)
             return
+        elif buf[end] == 0x22:
+            rec = _Record(index, pos, end, QUOTE_INSIDE, _line_after(buf, end))
         else:
-            newline = buf.find(b"\n", end)
-            kind = QUOTE_INSIDE if buf[end] == 0x22 else AFTER_QUOTE
-            yield _Record(index, pos, end, kind, n if newline < 0 else newline + 1)
-        pos = _next(buf, end, n)
+            rec = _Record(index, pos, end, AFTER_QUOTE, _line_after(buf, end))
+            cells = list(quoted.finditer(buf, pos, end))
+            if cells and b"\n" in cells[-1].group():
+                # A quoted cell ran over line ends until some later quote "closed" it: the
+                # quote that opened it was never closed on its own line. Resume on the next
+                # line, so the rows after it keep their numbers.
+                opening = cells[-1].start()
+                rec = _Record(index, pos, opening, UNCLOSED, _line_after(buf, opening))
+        yield rec
+        pos = rec.next
         index += 1
-
-
-def _next(buf, end: int, n: int) -> int:
-    """Start of the record after one whose well-formed part ends at `end`."""
-    if end >= n:
-        return n
-    if buf[end] == 0x0A:
-        return end + 1
-    newline = buf.find(b"\n", end)  # a broken record: resume at the next line
-    return n if newline < 0 else newline + 1
 
 
 def _cells_before(segment: bytes, sep: bytes, quoted: re.Pattern[bytes]) -> int:
@@ -160,7 +163,7 @@ def diagnose(path: Path, sep: str, header: list[str]) -> list[Fault]:
                     faults.append(Fault(rules.FIELD_COUNT, message, row, None))
                 continue
             if rec.kind == UNCLOSED:
-                rule, what = rules.UNTERMINATED_QUOTE, "opens a cell that is never closed"
+                rule, what = rules.UNTERMINATED_QUOTE, "opens a cell that is not closed on its line"
             elif rec.kind == QUOTE_INSIDE:
                 rule, what = rules.STRAY_QUOTE, "stands inside an unquoted cell"
             else:
