@@ -181,6 +181,10 @@ class Unit(RowConstraint):
         return "a known unit spelling (see Units)"
 
 
+def _shown_unit(unit: pl.Expr) -> pl.Expr:
+    return pl.when(unit == "").then(pl.lit("(none)")).otherwise(unit)
+
+
 @dataclass(frozen=True)
 class UnitConvertible(JoinConstraint):
     """The unit converts to the register unit of the row's parameter."""
@@ -217,9 +221,9 @@ class UnitConvertible(JoinConstraint):
             pl.col(column).alias("value"),
             pl.format(
                 "unit {} cannot be converted to {}'s unit {}",
-                pl.col(column),
+                _shown_unit(pl.col(column)),
                 pl.col(self.parameter),
-                pl.col("_parameter_unit"),
+                _shown_unit(pl.col("_parameter_unit")),
             ).alias("message"),
         )
 

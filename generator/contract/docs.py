@@ -68,7 +68,7 @@ U+001F except the tab (U+0009), DEL (U+007F) and the C1 codes U+0080 to U+009F. 
 a quoted cell** (U+000A, U+000D): standard CSV allows them, but no column of the contract
 holds more than one line, a stray line break is almost always an accident of a spreadsheet
 (Alt+Enter) or of a copy from a PDF, and a cell spanning lines would break the promise
-that row N is line N+1. A tab is allowed; the value reader treats it as a space.
+that row N is line N+1. A tab is allowed (in `value_text` it reads as a space).
 """
 
 ROWS = """\
