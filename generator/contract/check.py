@@ -182,52 +182,55 @@ class _Mask:
 def _typed(raw: pl.DataFrame, table: Table, problems: Problems) -> pl.DataFrame:
     """Cast every column to its type and fill defaults; report cells that do not fit.
 
-    Every mask (empty required cells, failed casts, control characters in any text cell)
-    is computed in one pass over the raw table; rows are only gathered for masks that hit.
+    One pass over the raw table computes the typed columns and, per cell, whether it is
+    blank or holds a control character (in any text column, declared or not); the masks
+    of the rules are cheap boolean combinations of those, and rows are only gathered for
+    masks that hit.
     """
-    typed: list[pl.Expr] = []
+    text = [n for n, dtype in raw.schema.items() if n != ROW and dtype == pl.String]
+    present = [c for c in table.columns if c.name in raw.columns]
+    out = raw.select(
+        pl.col(ROW),
+        *(_cast(pl.col(c.name), raw.schema[c.name], c).alias(c.name) for c in present),
+        *(_is_blank(pl.col(c.name)).alias(f"_blank {c.name}") for c in present),
+        *(pl.col(n).str.contains(CONTROL).alias(f"_control {n}") for n in text),
+    )
     masks: list[_Mask] = []
-    for name, dtype in raw.schema.items():
-        if name != ROW and dtype == pl.String:
-            found = pl.col(name).str.extract(f"({CONTROL})", 1)
-            message = pl.format(
-                "{} contains the control character {}",
-                pl.lit(name),
-                found.replace_strict(CONTROL_NAMES, default="?"),
-            )
-            masks.append(
-                _Mask(
-                    pl.col(name).str.contains(CONTROL),
-                    name,
-                    rules.CONTROL_CHARACTER,
-                    message,
-                    pl.col(name),
-                )
-            )
-    for column in table.columns:
-        target = DTYPES[column.type]
-        if column.name not in raw.columns:
-            typed.append(pl.lit(column.default, dtype=target).alias(column.name))
-            continue
-        raw_col = pl.col(column.name)
-        value = _cast(raw_col, raw.schema[column.name], column)
-        if column.default is not None:
-            value = value.fill_null(pl.lit(column.default, dtype=target))
-        typed.append(value.alias(column.name))
-        blank = _is_blank(raw_col)
+    for name in text:
+        found = pl.col(name).str.extract(f"({CONTROL})", 1)
+        message = pl.format(
+            "{} contains the control character {}",
+            pl.lit(name),
+            found.replace_strict(CONTROL_NAMES, default="?"),
+        )
+        masks.append(
+            _Mask(pl.col(f"_control {name}"), name, rules.CONTROL_CHARACTER, message, pl.col(name))
+        )
+    for column in present:
+        blank = pl.col(f"_blank {column.name}")
         if column.required:
             message = f"{column.name} is required but empty"
-            masks.append(_Mask(blank, column.name, rules.EMPTY_REQUIRED, message, raw_col))
+            masks.append(
+                _Mask(blank, column.name, rules.EMPTY_REQUIRED, message, pl.col(column.name))
+            )
         if column.type != STR:
             rule, what = _TYPE_RULES[column.type]
-            unreadable = _cast(raw_col, raw.schema[column.name], column).is_null() & ~blank
-            if raw.schema[column.name] == pl.String:
-                unreadable = unreadable & ~raw_col.str.contains(CONTROL)
+            unreadable = pl.col(column.name).is_null() & ~blank
+            if column.name in text:  # a control character is the problem, not the type
+                unreadable = unreadable & ~pl.col(f"_control {column.name}")
             message = f"{column.name} must be {what}"
-            masks.append(_Mask(unreadable, column.name, rule, message, raw_col))
-    out = raw.select(pl.col(ROW), *typed, *_mask_columns(masks))
-    _report_masks(raw, out, table.name, masks, problems)
-    return out.select(ROW, *table.names)
+            masks.append(_Mask(unreadable, column.name, rule, message, pl.col(column.name)))
+    _report_masks(raw, out.select(_mask_columns(masks)), table.name, masks, problems)
+    typed = []
+    for column in table.columns:
+        default = pl.lit(column.default, dtype=DTYPES[column.type])
+        if column.name not in raw.columns:
+            typed.append(default.alias(column.name))
+        elif column.default is not None:
+            typed.append(pl.col(column.name).fill_null(default))
+        else:
+            typed.append(pl.col(column.name))
+    return out.select(pl.col(ROW), *typed)
 
 
 def _mask_columns(masks: list[_Mask]) -> list[pl.Expr]:
