@@ -12,8 +12,8 @@ import pytest
 
 from generator.contract import docs, rules
 from generator.contract.check import check_tables
-from generator.contract.constraints import Choices, Pattern, Range, References
-from generator.contract.model import EMPTY, FLOAT, ROW, STR, Column, RowConstraint, Table
+from generator.contract.constraints import Choices, NotBefore, Pattern, Range, References
+from generator.contract.model import DATE, EMPTY, FLOAT, ROW, STR, Column, RowConstraint, Table
 from generator.contract.tables import ALL_TABLES, MEASUREMENTS, PLZ_PATTERN, PLZ_ZONES, TABLES
 from generator.load import SourceData, check, reference_dir
 from tests.conftest import edit, read_rows, write_rows
@@ -78,6 +78,10 @@ def test_declarations_are_checked_when_made():
         Column("a", STR, True, "", "", default="x")
     with pytest.raises(ValueError, match="declared twice"):
         Table("t", "", (Column("a", STR, True, "", ""),) * 2, key=("a",))
+    with pytest.raises(ValueError, match="is not float"):
+        Column("a", FLOAT, False, "", "", default="0.5")
+    with pytest.raises(ValueError, match=r"unknown columns \['b'\]"):
+        Table("t", "", (Column("a", DATE, True, "", "", (NotBefore("b"),)),), key=("a",))
 
 
 def test_unit_validity_stays_a_load_rule_and_values_are_read_in_derive(tiny_data):

@@ -126,6 +126,9 @@ class NotBefore(RowConstraint):
     def describe(self):
         return f"not before `{self.other}`"
 
+    def columns(self):
+        return (self.other,)
+
 
 @dataclass(frozen=True)
 class References(JoinConstraint):
@@ -230,6 +233,9 @@ class UnitConvertible(JoinConstraint):
     def describe(self):
         return "convertible to the unit of the parameter (empty only for unitless parameters)"
 
+    def columns(self):
+        return (self.parameter,)
+
 
 @dataclass(frozen=True)
 class LimitValue(RowConstraint):
@@ -243,6 +249,9 @@ class LimitValue(RowConstraint):
 
     def message(self, column):
         return f"{column} must be a number (or min..max for {self.kind} range)"
+
+    def columns(self):
+        return (self.kind,)
 
     def describe(self):
         numeric = ", ".join(f"`{k}`" for k in values.NUMERIC_LIMIT_KINDS)

@@ -56,7 +56,8 @@ When a CSV file cannot be read, the problem names where: a byte that is not UTF-
 byte offset, row and column (`invalid_encoding`; a file saved as Windows-1252 or UTF-16 is
 the usual cause), a quote that is never closed by the row and column it opens
 (`unterminated_quote`), a quote inside an unquoted cell or text after a closing quote
-(`stray_quote`), and a row with more cells than the header (`field_count`).
+(`stray_quote`), and a row with more cells than the header (`field_count`). A row with
+fewer cells reads the missing ones as empty.
 """
 
 TEXT_CELLS = """\

@@ -7,6 +7,7 @@ generic checker (`generator.contract.check`) walks the declarations; nothing els
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,13 @@ EMPTY = "empty"
 PACKAGED = "packaged"
 """The table ships with the package (generator/reference/); the data directory may replace it."""
 
+_PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
+    STR: str,
+    INT: int,
+    FLOAT: (int, float),
+    DATE: dt.date,
+}
+
 ROW = "_row"
 """Working column: the 1-based data row of the file (the header is not counted)."""
 
@@ -54,6 +62,10 @@ class Constraint:
     def describe(self) -> str:
         """Say in a few words what a valid value looks like (the docs' constraints column)."""
         raise NotImplementedError
+
+    def columns(self) -> tuple[str, ...]:
+        """Other columns of the same table the constraint reads."""
+        return ()
 
 
 class RowConstraint(Constraint):
@@ -116,6 +128,8 @@ class Column:
             raise ValueError(f"column {self.name}: unknown type {self.type!r}")
         if self.required and self.default is not None:
             raise ValueError(f"column {self.name}: a required column cannot have a default")
+        if self.default is not None and not isinstance(self.default, _PYTHON_TYPES[self.type]):
+            raise ValueError(f"column {self.name}: default {self.default!r} is not {self.type}")
 
     @property
     def constraints(self) -> str:
@@ -144,6 +158,9 @@ class Table:
         unknown = set(self.key) | set(self.sorted_by)
         for rule in self.rules:
             unknown |= set(rule.columns())
+        for column in self.columns:
+            for constraint in column.rules:
+                unknown |= set(constraint.columns())
         unknown -= set(names)
         if unknown:
             raise ValueError(f"table {self.name}: rules name unknown columns {sorted(unknown)}")
