@@ -7,6 +7,7 @@ measurement: every step is a polars expression over whole columns.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ import polars as pl
 from generator import units
 from generator.encode import obj
 from generator.load import SourceData
+from generator.values import parse_limit_values, parse_values
 
 # Ambiguity rule (documented in docs/api.md): a lookup is ambiguous when more than one
 # zone covers a material share of the PLZ, or when the best assignment is uncertain.
@@ -386,8 +388,53 @@ def parameters(data: SourceData) -> pl.DataFrame:
     ).sort("code")
 
 
+# ---------------------------------------------------------------------------- published values
+
+
+def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
+    """Add what `value_text` states, as published and in the register unit of the parameter.
+
+    `value`, `qualifier`, `reporting_limit` come from `generator.values.parse_values`;
+    `value_std` and `reporting_limit_std` are the same numbers times the unit factor. The
+    loader has checked that every unit converts, so a factor is never missing here.
+    """
+    # Suppliers repeat the same few thousand spellings across millions of rows: parse each
+    # distinct text once. Joins below touch only their key columns and the result is
+    # stacked beside the table, so the 10-million-row frame is never copied whole.
+    parsed = parse_values(measurements.select(pl.col("value_text").unique()))
+    derived = measurements.select("value_text").join(
+        parsed, on="value_text", how="left", nulls_equal=True, maintain_order="left"
+    )
+    pairs = measurements.select("unit", "parameter").unique()
+    pairs = pairs.join(
+        parameters.select(pl.col("code").alias("parameter"), pl.col("unit").alias("_to")),
+        on="parameter",
+        how="inner",
+    )
+    pairs = units.factor_frame(pairs, "unit", "_to")
+    factor = (
+        measurements.select("unit", "parameter")
+        .join(pairs, on=["unit", "parameter"], how="left", maintain_order="left")
+        .get_column("factor")
+    )
+    return measurements.hstack(derived.drop("value_text")).with_columns(
+        (pl.col("value") * factor).alias("value_std"),
+        (pl.col("reporting_limit") * factor).alias("reporting_limit_std"),
+    )
+
+
+def with_values(data: SourceData) -> SourceData:
+    """Return `data` with the published values of measurements and limits read."""
+    return dataclasses.replace(
+        data,
+        measurements=measurement_values(data.measurements, data.parameters),
+        limits=parse_limit_values(data.limits),
+    )
+
+
 def derive(data: SourceData, as_of: dt.date) -> Derived:
     """Run every derivation."""
+    data = with_values(data)
     export = export_rows(data)
     series = measurement_rows(data)
     return Derived(

@@ -52,8 +52,8 @@ _CANONICAL: tuple[Unit, ...] = (
 UNITS: dict[str, Unit] = {u.symbol: u for u in _CANONICAL}
 
 # Spellings seen in published analyses -> canonical symbol. Keys are normalised by
-# `_normalise` first (case folded, micro signs unified, spaces squeezed).
-_ALIASES: dict[str, str] = {
+# `_normalise` first (case folded, micro signs unified, spaces squeezed). The docs list them.
+ALIASES: dict[str, str] = {
     "ug/l": "µg/l",
     "mcg/l": "µg/l",
     "µs/cm at 25 °c": "µS/cm",
@@ -125,7 +125,7 @@ def canonical(text: str | None) -> str | None:
     for symbol in UNITS:
         if symbol.casefold() == folded:
             return symbol
-    return _ALIASES.get(folded)
+    return ALIASES.get(folded)
 
 
 def factor(from_unit: str | None, to_unit: str | None) -> float | None:

@@ -261,3 +261,48 @@ def parse_value(text: str | None) -> tuple[float | None, str, float | None]:
     frame = pl.DataFrame({"value_text": [text]}, schema={"value_text": pl.String})
     row = parse_values(frame).row(0, named=True)
     return row["value"], row["qualifier"], row["reporting_limit"]
+
+
+# ---------------------------------------------------------------------------- limit values
+
+LIMIT_KINDS = ("grenzwert", "indicator", "range", "requirement", "richtwert")
+NUMERIC_LIMIT_KINDS = ("grenzwert", "indicator", "richtwert")
+LIMIT_OUTPUT_COLUMNS = ("value", "value_min", "value_max", "requirement")
+# Limits are written by us (generator/reference/) or by a data provider who overrides them,
+# in one plain notation: a number with a decimal point, or `min..max` for kind `range`.
+_LIMIT_RANGE_RE = r"^(-?[0-9.]+)\.\.(-?[0-9.]+)$"
+
+
+def _limit_parts(text: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    text = text.str.strip_chars()
+    bounds = text.str.extract_groups(_LIMIT_RANGE_RE)
+    return (
+        text.cast(pl.Float64, strict=False),
+        bounds.struct.field("1").cast(pl.Float64, strict=False),
+        bounds.struct.field("2").cast(pl.Float64, strict=False),
+    )
+
+
+def unreadable_limit_value(text: pl.Expr, kind: pl.Expr) -> pl.Expr:
+    """True where `text` does not fit `kind` (no number, or no min..max for kind range)."""
+    value, value_min, _ = _limit_parts(text)
+    return (kind.is_in(NUMERIC_LIMIT_KINDS) & value.is_null()) | (
+        (kind == "range") & value_min.is_null()
+    )
+
+
+def parse_limit_values(frame: FrameT, column: str = "limit_value") -> FrameT:
+    """Add ``value``, ``value_min``, ``value_max`` and ``requirement`` read from ``column``.
+
+    ``value`` is the number of a numeric kind, ``value_min``/``value_max`` the bounds of
+    ``min..max``, ``requirement`` the text of kind ``requirement``; the rest is null.
+    """
+    value, value_min, value_max = _limit_parts(pl.col(column))
+    return frame.with_columns(
+        value.alias("value"),
+        value_min.alias("value_min"),
+        value_max.alias("value_max"),
+        pl.when(pl.col("kind") == "requirement")
+        .then(pl.col(column).str.strip_chars())
+        .alias("requirement"),
+    )

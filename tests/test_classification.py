@@ -7,7 +7,7 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from generator.derive import STATES, classify
+from generator.derive import STATES, classify, with_values
 from generator.load import load
 from tests.conftest import GOLDEN_INPUT
 
@@ -17,7 +17,7 @@ AS_OF = D(2026, 11, 23)
 
 @pytest.fixture(scope="module")
 def reference():
-    data = load(GOLDEN_INPUT)
+    data = with_values(load(GOLDEN_INPUT))
     return data.limits, data.parameters
 
 

@@ -68,8 +68,152 @@ def test_unknown_column(tiny_data):
 
 
 def test_unreadable_file(tiny_data):
-    (tiny_data / "zones.csv").write_bytes(b"zone_id,supplier_id,name\n11,1,K\xf6ln\n")
-    assert has(problems_of(tiny_data), "zones", "unreadable_file")
+    (tiny_data / "zones.parquet").write_bytes(b"PAR1 this is not a parquet file")
+    (tiny_data / "zones.csv").unlink()
+    found = problems_of(tiny_data)
+    p = next(p for p in found if p["rule"] == "unreadable_file")
+    assert (p["table"], p["row"], p["column"]) == ("zones", None, None)
+    assert p["message"].startswith("zones.parquet: ")
+
+
+# ---------------------------------------------------------------------------- bad bytes (#9.6)
+
+
+def test_control_characters_in_text_cells(tiny_data):
+    edit(tiny_data, "suppliers", 2, name="Zweckverband\x00Seeland")
+    edit(tiny_data, "zones", 1, water_source="Grund\x1bwasser")
+    # A line break inside a quoted cell is valid CSV, but not a valid cell of the contract.
+    edit(tiny_data, "measurements", 4, sample_point="Netz\nHochbehälter")
+    edit(tiny_data, "documents", 2, title="Analyse\x85 2026")  # C1 control (NEL)
+    edit(tiny_data, "measurements", 6, value_text="0,5\t")  # a tab is allowed
+    found = problems_of(tiny_data)
+    control = {
+        (p["table"], p["row"], p["column"]) for p in found if p["rule"] == "control_character"
+    }
+    assert control == {
+        ("suppliers", 2, "name"),
+        ("zones", 1, "water_source"),
+        ("measurements", 4, "sample_point"),
+        ("documents", 2, "title"),
+    }
+    messages = {p["column"]: p["message"] for p in found if p["rule"] == "control_character"}
+    assert messages["name"] == "name contains the control character U+0000 (NUL)"
+    assert messages["sample_point"].endswith("U+000A (line feed)")
+    assert messages["title"].endswith("U+0085 (next line)")
+    assert len(found) == 4, found  # nothing else: the rows after the line break keep their numbers
+
+
+def test_control_character_in_a_number_column_is_reported_once(tiny_data):
+    edit(tiny_data, "zones", 2, population="3400\x00")
+    found = problems_of(tiny_data)
+    assert [(p["table"], p["row"], p["column"], p["rule"]) for p in found] == [
+        ("zones", 2, "population", "control_character")
+    ]
+
+
+def test_control_character_in_parquet_text(tiny_data):
+    frame = pl.read_csv(tiny_data / "suppliers.csv", infer_schema=False)
+    frame = frame.with_columns(
+        pl.when(pl.col("supplier_id") == "2")
+        .then(pl.lit("See\rland"))
+        .otherwise("city")
+        .alias("city")
+    )
+    frame.write_parquet(tiny_data / "suppliers.parquet")
+    (tiny_data / "suppliers.csv").unlink()
+    assert has(problems_of(tiny_data), "suppliers", "control_character", row=2, column="city")
+
+
+def test_invalid_encoding_names_offset_row_and_column(tiny_data):
+    path = tiny_data / "zones.csv"
+    text = path.read_bytes()
+    latin1 = text.replace("Höhe".encode(), "H\xf6he".encode("latin-1"))
+    path.write_bytes(latin1)
+    found = problems_of(tiny_data)
+    p = next(p for p in found if p["table"] == "zones")
+    assert (p["rule"], p["row"], p["column"]) == ("invalid_encoding", 2, "name")
+    offset = latin1.index(b"\xf6")
+    assert f"byte 0xF6 at offset {offset} is not valid UTF-8" in p["message"]
+    assert "'ö'" in p["message"]  # what the byte would be in Windows-1252
+    assert [q for q in found if q["table"] == "zones"] == [p]
+
+
+def test_utf16_file_is_named_as_such(tiny_data):
+    path = tiny_data / "suppliers.csv"
+    path.write_bytes(path.read_text(encoding="utf-8").encode("utf-16"))
+    found = problems_of(tiny_data)
+    p = next(p for p in found if p["table"] == "suppliers")
+    assert p["rule"] == "invalid_encoding" and p["row"] is None
+    assert "UTF-16" in p["message"]
+
+
+def test_unterminated_quote_names_row_column_and_offset(tiny_data):
+    # In the middle of a file the next quote "closes" the cell lines later; at the end of
+    # a file nothing does. Both name the row and column where the quote opens.
+    edit(tiny_data, "measurements", 5, value_text="MARK")
+    edit(tiny_data, "documents", 3, title="MARK")
+    for table in ("measurements", "documents"):
+        path = tiny_data / f"{table}.csv"
+        broken = path.read_bytes().replace(b",MARK,", b',"12,')
+        path.write_bytes(broken)
+        if table == "measurements":
+            offset = broken.index(b'"12,')
+    found = problems_of(tiny_data)
+    quotes = [p for p in found if p["rule"] == "unterminated_quote"]
+    assert [(p["table"], p["row"], p["column"]) for p in quotes] == [
+        ("documents", 3, "title"),
+        ("measurements", 5, "value_text"),
+    ]
+    assert quotes[1]["message"] == (
+        f"measurements.csv: the quote at offset {offset} opens a cell "
+        "that is not closed on its line"
+    )
+    assert len(found) == 2, found
+
+
+def test_stray_quotes_and_extra_cells(tiny_data):
+    path = tiny_data / "suppliers.csv"
+    path.write_text(
+        "supplier_id,name,city,website\n"
+        '1,Wasserwerke 5" Kleinstadt,Kleinstadt,\n'
+        '2,"Zweckverband" Seeland,Seeland,\n'
+        "3,Dritte,Ort,,zu viel\n",
+        encoding="utf-8",
+    )
+    found = [p for p in problems_of(tiny_data) if p["table"] == "suppliers"]
+    assert [(p["rule"], p["row"], p["column"]) for p in found] == [
+        ("stray_quote", 1, "name"),
+        ("stray_quote", 2, "name"),
+        ("field_count", 3, None),
+    ]
+    assert "the row has 5 cells, the header 4" in found[2]["message"]
+
+
+def test_missing_optional_column_is_one_problem(tiny_data):
+    rows = read_rows(tiny_data / "measurements.csv")
+    write_rows(
+        tiny_data / "measurements.csv", [{k: v for k, v in r.items() if k != "unit"} for r in rows]
+    )
+    found = problems_of(tiny_data)
+    assert len(found) == 1, found
+    p = found[0]
+    assert (p["table"], p["row"], p["column"], p["rule"]) == (
+        "measurements",
+        None,
+        "unit",
+        "missing_column",
+    )
+    assert "unit_not_convertible" in p["message"] and "(first: row 1:" in p["message"]
+
+
+def test_missing_optional_column_that_no_row_needs_is_fine(tiny_data):
+    rows = read_rows(tiny_data / "measurements.csv")
+    for r in rows:
+        del r["sample_point"]
+    write_rows(tiny_data / "measurements.csv", rows)
+    data, problems = check(tiny_data)
+    assert problems.height == 0
+    assert data.measurements["sample_point"].null_count() == data.measurements.height
 
 
 def test_malformed_plz(tiny_data):
@@ -314,3 +458,40 @@ def test_planted_faults_in_a_copy_of_the_sample_are_all_listed(tmp_path):
     assert set(planted) <= listed
     for table, row, column in planted:
         assert f"{table}, row {row}, column {column}" in result.output
+
+
+def test_planted_bad_bytes_in_a_copy_of_the_sample_are_all_listed(tmp_path):
+    import shutil
+
+    from generator.load import sample_data_dir
+
+    data = tmp_path / "sample"
+    shutil.copytree(sample_data_dir(), data, ignore=shutil.ignore_patterns("*.py", "*.md"))
+    edit(data, "suppliers", 3, name="Zweckverband\x00Rheinbogen")
+    edit(data, "measurements", 10, sample_point="Hochbehälter\r\nAusgang")
+    edit(data, "documents", 7, title="MARK")
+    edit(data, "zones", 4, name="MARK")
+    edit(data, "plz_zones", 6, confidence="MARK")
+    for table, broken in (
+        ("documents", b',"Analyse'),  # a quote opened and never closed
+        ("zones", b",N\xf6rd"),  # "Nörd" saved as Latin-1: not UTF-8
+        ("plz_zones", b",0.9,0.1"),  # one cell too many
+    ):
+        path = data / f"{table}.csv"
+        path.write_bytes(path.read_bytes().replace(b",MARK", broken))
+    planted = {
+        ("suppliers", 3, "name"): "control_character",
+        ("measurements", 10, "sample_point"): "control_character",
+        ("documents", 7, "title"): "unterminated_quote",
+        ("zones", 4, "name"): "invalid_encoding",
+        ("plz_zones", 6, None): "field_count",
+    }
+    result = CliRunner().invoke(cli, ["validate", str(data)])
+    assert result.exit_code == 1
+    found = {(p["table"], p["row"], p["column"]): p["rule"] for p in problems_of(data)}
+    assert found == planted
+    for (table, row, column), rule in planted.items():
+        where = f"{table}, row {row}" + (f", column {column}" if column else "")
+        assert any(
+            line.startswith(where) and f"[{rule}]" in line for line in result.output.splitlines()
+        )

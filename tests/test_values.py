@@ -282,3 +282,47 @@ def test_german_decimal_roundtrip(number: float, space: str) -> None:
     assert qualifier == NUMBER
     assert value == pytest.approx(number, abs=1e-6)
     assert limit is None
+
+
+# ---------------------------------------------------------------------------- limit values
+
+
+def test_parse_limit_values() -> None:
+    from generator.values import parse_limit_values
+
+    limits = pl.DataFrame(
+        {
+            "kind": ["grenzwert", "range", "requirement", "indicator", "range"],
+            "limit_value": [" 0.1 ", "6.5..9.5", "ohne anormale Veränderung", "viel", "7"],
+        }
+    )
+    parsed = parse_limit_values(limits)
+    assert parsed.columns == [
+        "kind",
+        "limit_value",
+        "value",
+        "value_min",
+        "value_max",
+        "requirement",
+    ]
+    assert parsed.select("value", "value_min", "value_max", "requirement").rows() == [
+        (0.1, None, None, None),
+        (None, 6.5, 9.5, None),
+        (None, None, None, "ohne anormale Veränderung"),
+        (None, None, None, None),
+        (7.0, None, None, None),
+    ]
+    assert parsed["limit_value"].equals(limits["limit_value"])
+
+
+def test_unreadable_limit_value() -> None:
+    from generator.values import unreadable_limit_value
+
+    frame = pl.DataFrame(
+        {
+            "kind": ["grenzwert", "indicator", "range", "range", "requirement", "richtwert"],
+            "limit_value": ["0.1", "viel", "6.5..9.5", "7", "klar", "0,5"],
+        }
+    )
+    bad = frame.select(unreadable_limit_value(pl.col("limit_value"), pl.col("kind"))).to_series()
+    assert bad.to_list() == [False, True, False, True, False, True]

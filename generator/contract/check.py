@@ -1,0 +1,326 @@
+"""The generic checker: walk the declarations, build polars masks, collect every problem.
+
+Nothing here knows a particular table. For each declared table it finds the file (or the
+packaged copy, or an empty table when the table may be absent), reads it, checks the header,
+types every cell and then runs the declared constraints: row constraints as masks computed in
+one pass over the table, join constraints and table rules as joins and group-bys over whole
+columns. All checks run, all problems are returned at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from generator.contract import read, rules
+from generator.contract.model import (
+    DATE,
+    DTYPES,
+    EMPTY,
+    FLOAT,
+    INT,
+    PACKAGED,
+    ROW,
+    STR,
+    Column,
+    Context,
+    JoinConstraint,
+    RowConstraint,
+    Table,
+)
+from generator.contract.problems import Problems
+from generator.contract.rules import Rule
+
+# Control characters: C0 except tab, DEL and C1. Line breaks are among them: a cell with a
+# line break spans lines, so "row N is line N+1" would no longer hold, and no column of the
+# contract holds more than one line of text.
+CONTROL = "[\x00-\x08\x0a-\x1f\x7f-\x9f]"
+_CONTROL_NAMES = {
+    0x00: "NUL", 0x0A: "line feed", 0x0D: "carriage return", 0x0B: "vertical tab",
+    0x0C: "form feed", 0x1B: "escape", 0x7F: "DEL", 0x85: "next line",
+}  # fmt: skip
+CONTROL_NAMES = {
+    chr(i): f"U+{i:04X}" + (f" ({_CONTROL_NAMES[i]})" if i in _CONTROL_NAMES else "")
+    for i in [*range(0x00, 0x09), *range(0x0A, 0x20), *range(0x7F, 0xA0)]
+}
+
+
+@dataclass
+class Loaded:
+    """One table as read: the typed frame and what the header lacked."""
+
+    table: Table
+    frame: pl.DataFrame
+    source: str
+    """The file name messages mention (or `NAME (absent)`)."""
+    absent: set[str] = field(default_factory=set)
+    """Declared columns the file does not have."""
+
+
+@dataclass
+class Result:
+    tables: dict[str, pl.DataFrame]
+    """Typed frames, with `ROW`, of every table that could be read."""
+    problems: pl.DataFrame
+
+    def complete(self, declared: tuple[Table, ...]) -> bool:
+        return self.problems.height == 0 and all(t.name in self.tables for t in declared)
+
+
+def check_tables(data_dir: Path, declared: tuple[Table, ...], packaged_dir: Path) -> Result:
+    """Load every declared table from `data_dir` and check it; return frames and problems."""
+    problems = Problems()
+    data_dir = Path(data_dir)
+    order = [t.name for t in declared]
+    if not data_dir.is_dir():
+        message = f"data directory {data_dir} does not exist"
+        problems.add(declared[0].name, rules.MISSING_TABLE, message)
+        return Result({}, problems.frame(order))
+    loaded: dict[str, Loaded] = {}
+    for table in declared:
+        one = _load(data_dir, table, packaged_dir, problems)
+        if one is not None:
+            loaded[table.name] = one
+    ctx = Context({name: one.frame for name, one in loaded.items()})
+    for one in loaded.values():
+        _check_constraints(one, ctx, problems)
+    return Result(ctx.tables, problems.frame(order))
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def _load(data_dir: Path, table: Table, packaged_dir: Path, problems: Problems) -> Loaded | None:
+    files = read.candidates(data_dir, table.name)
+    if len(files) > 1:
+        names = " and ".join(p.name for p in files)
+        problems.add(table.name, rules.AMBIGUOUS_TABLE, f"both {names} exist")
+        return None
+    if not files and table.if_absent == PACKAGED:
+        files = read.candidates(packaged_dir, table.name)
+    if not files:
+        if table.if_absent == EMPTY:
+            empty = pl.DataFrame(schema={ROW: pl.UInt32, **table.dtypes})
+            return Loaded(table, empty, f"{table.name} (absent)")
+        csv, parquet = (f"{table.name}.{ext}" for ext in read.FORMATS)
+        problems.add(table.name, rules.MISSING_TABLE, f"neither {csv} nor {parquet} found")
+        return None
+    path = files[0]
+    raw = read.read(path, table.name, problems)
+    if raw is None:
+        return None
+    absent = {c.name for c in table.columns if c.name not in raw.columns}
+    for name in sorted(absent, key=table.names.index):
+        if table.column(name).required:
+            message = f"{path.name} has no column {name!r}"
+            problems.add(table.name, rules.MISSING_COLUMN, message, column=name)
+    for name in raw.columns:
+        if name != ROW and name not in table.names:
+            message = (
+                f"{path.name} has a column {name!r} the contract does not define; "
+                f"expected: {', '.join(table.names)}"
+            )
+            problems.add(table.name, rules.UNKNOWN_COLUMN, message, column=name)
+    if raw.height == 0 and table.if_absent != EMPTY:
+        problems.add(table.name, rules.EMPTY_TABLE, f"{path.name} has a header but no data rows")
+    return Loaded(table, _typed(raw, table, problems), path.name, absent)
+
+
+# ---------------------------------------------------------------------------- cells
+
+
+def _is_blank(raw: pl.Expr) -> pl.Expr:
+    return raw.is_null() | (raw.cast(pl.String).str.strip_chars() == "")
+
+
+def _cast(raw: pl.Expr, dtype: pl.DataType, column: Column) -> pl.Expr:
+    if column.type == STR:
+        return raw.cast(pl.String)
+    if column.type == INT:
+        if dtype.is_integer():
+            return raw.cast(pl.Int64)
+        return raw.cast(pl.String).str.strip_chars().cast(pl.Int64, strict=False)
+    if column.type == FLOAT:
+        if dtype.is_numeric():
+            return raw.cast(pl.Float64)
+        text = raw.cast(pl.String).str.strip_chars()
+        # A decimal comma (German spreadsheets) is accepted when there is no decimal point.
+        text = (
+            pl.when(text.str.contains(".", literal=True))
+            .then(text)
+            .otherwise(text.str.replace(",", ".", literal=True))
+        )
+        return text.cast(pl.Float64, strict=False)
+    if dtype in (pl.Date, pl.Datetime):
+        return raw.cast(pl.Date)
+    text = raw.cast(pl.String).str.strip_chars()
+    return (
+        pl.when(text.str.contains(r"^\d{4}-\d{2}-\d{2}$"))
+        .then(text.str.strptime(pl.Date, "%Y-%m-%d", strict=False))
+        .otherwise(None)
+    )
+
+
+_TYPE_RULES: dict[str, tuple[Rule, str]] = {
+    INT: (rules.WRONG_TYPE, "a whole number"),
+    FLOAT: (rules.WRONG_TYPE, "a number"),
+    DATE: (rules.INVALID_DATE, "a date YYYY-MM-DD"),
+}
+
+
+@dataclass(frozen=True)
+class _Mask:
+    expr: pl.Expr
+    column: str
+    rule: Rule
+    message: str | pl.Expr
+    value: pl.Expr
+
+
+def _typed(raw: pl.DataFrame, table: Table, problems: Problems) -> pl.DataFrame:
+    """Cast every column to its type and fill defaults; report cells that do not fit.
+
+    One pass over the raw table computes the typed columns and, per cell, whether it is
+    blank or holds a control character (in any text column, declared or not); the masks
+    of the rules are cheap boolean combinations of those, and rows are only gathered for
+    masks that hit.
+    """
+    text = [n for n, dtype in raw.schema.items() if n != ROW and dtype == pl.String]
+    present = [c for c in table.columns if c.name in raw.columns]
+    out = raw.select(
+        pl.col(ROW),
+        *(_cast(pl.col(c.name), raw.schema[c.name], c).alias(c.name) for c in present),
+        *(_is_blank(pl.col(c.name)).alias(f"_blank {c.name}") for c in present),
+        *(pl.col(n).str.contains(CONTROL).alias(f"_control {n}") for n in text),
+    )
+    masks: list[_Mask] = []
+    for name in text:
+        found = pl.col(name).str.extract(f"({CONTROL})", 1)
+        message = pl.format(
+            "{} contains the control character {}",
+            pl.lit(name),
+            found.replace_strict(CONTROL_NAMES, default="?"),
+        )
+        masks.append(
+            _Mask(pl.col(f"_control {name}"), name, rules.CONTROL_CHARACTER, message, pl.col(name))
+        )
+    for column in present:
+        blank = pl.col(f"_blank {column.name}")
+        if column.required:
+            message = f"{column.name} is required but empty"
+            masks.append(
+                _Mask(blank, column.name, rules.EMPTY_REQUIRED, message, pl.col(column.name))
+            )
+        if column.type != STR:
+            rule, what = _TYPE_RULES[column.type]
+            unreadable = pl.col(column.name).is_null() & ~blank
+            if column.name in text:  # a control character is the problem, not the type
+                unreadable = unreadable & ~pl.col(f"_control {column.name}")
+            message = f"{column.name} must be {what}"
+            masks.append(_Mask(unreadable, column.name, rule, message, pl.col(column.name)))
+    _report_masks(raw, out.select(_mask_columns(masks)), table.name, masks, problems)
+    typed = []
+    for column in table.columns:
+        default = pl.lit(column.default, dtype=DTYPES[column.type])
+        if column.name not in raw.columns:
+            typed.append(default.alias(column.name))
+        elif column.default is not None:
+            typed.append(pl.col(column.name).fill_null(default))
+        else:
+            typed.append(pl.col(column.name))
+    return out.select(pl.col(ROW), *typed)
+
+
+def _mask_columns(masks: list[_Mask]) -> list[pl.Expr]:
+    return [m.expr.fill_null(False).alias(f"_m{i}") for i, m in enumerate(masks)]
+
+
+def _report_masks(
+    frame: pl.DataFrame,
+    hits: pl.DataFrame,
+    table: str,
+    masks: list[_Mask],
+    problems: Problems,
+    absent: _Absent | None = None,
+) -> None:
+    """Gather the rows of `frame` where a mask column of `hits` is true (only those)."""
+    for i, m in enumerate(masks):
+        hit = hits.get_column(f"_m{i}")
+        if not hit.any():
+            continue
+        message = pl.lit(m.message) if isinstance(m.message, str) else m.message
+        rows = frame.filter(hit).select(ROW, m.value.alias("value"), message.alias("message"))
+        if absent is not None and m.column in absent:
+            absent.collapse(m.column, m.rule, rows)
+        else:
+            problems.hits(table, m.column, m.rule, rows)
+
+
+# ---------------------------------------------------------------------------- constraints
+
+
+class _Absent:
+    """Hits in a column the file lacks: one table-level problem, not one per row."""
+
+    def __init__(self, one: Loaded, problems: Problems):
+        self.one = one
+        self.problems = problems
+        self.columns = one.absent
+
+    def __contains__(self, column: str) -> bool:
+        return column in self.columns
+
+    def collapse(self, column: str, rule: Rule, rows: pl.DataFrame) -> None:
+        col = self.one.table.column(column)
+        if col.required:
+            return  # `missing_column` is reported already
+        first = rows.sort(ROW).row(0, named=True)
+        reads = "empty" if col.default in (None, "") else repr(col.default)
+        message = (
+            f"{self.one.source} has no column {column!r}: every row reads {reads}, and "
+            f"{rows.height} row(s) then break {rule.name} (first: row {first[ROW]}: "
+            f"{first['message']})"
+        )
+        self.problems.add(self.one.table.name, rules.MISSING_COLUMN, message, column=column)
+
+
+def _check_constraints(one: Loaded, ctx: Context, problems: Problems) -> None:
+    table, frame = one.table, one.frame
+    absent = _Absent(one, problems)
+    masks: list[_Mask] = []
+    joins: list[tuple[Column, JoinConstraint]] = []
+    for column in table.columns:
+        for constraint in column.rules:
+            if isinstance(constraint, RowConstraint):
+                masks.append(
+                    _Mask(
+                        constraint.mask(column.name, frame),
+                        column.name,
+                        constraint.rule,
+                        constraint.message(column.name),
+                        pl.col(column.name).cast(pl.String),
+                    )
+                )
+            elif isinstance(constraint, JoinConstraint):
+                joins.append((column, constraint))
+            else:
+                raise TypeError(f"{table.name}.{column.name}: {constraint!r} is no constraint")
+    if masks:
+        hits = frame.select(_mask_columns(masks))
+        _report_masks(frame, hits, table.name, masks, problems, absent)
+    for column, constraint in joins:
+        rows = constraint.find(column.name, frame, ctx)
+        if rows is None or rows.height == 0:
+            continue
+        if column.name in absent:
+            absent.collapse(column.name, constraint.rule, rows)
+        else:
+            problems.hits(table.name, column.name, constraint.rule, rows)
+    for rule in table.table_rules:
+        if any(c in absent and table.column(c).required for c in rule.columns()):
+            continue  # a required column is missing: `missing_column` says all there is
+        rows = rule.find(frame, ctx)
+        if rows is not None:
+            problems.hits(table.name, rule.column, rule.rule, rows)

@@ -1,0 +1,261 @@
+"""Column constraints: each knows its rule, its message, its test and its description.
+
+Row constraints return a polars mask (true where a row breaks them); the checker evaluates
+every mask of a table in one pass. Join constraints look the values up in another table.
+Nothing here touches a row in Python: at most the *distinct* values of a column (a few
+hundred unit spellings), never each of the 10 million measurements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from generator import units, values
+from generator.contract import rules
+from generator.contract.model import ROW, JoinConstraint, RowConstraint
+from generator.contract.rules import Rule
+
+
+def _number(x: float) -> str:
+    return f"{x:g}"
+
+
+@dataclass(frozen=True)
+class Positive(RowConstraint):
+    rule: Rule = rules.NOT_POSITIVE
+
+    def mask(self, column, frame):
+        return pl.col(column) <= 0
+
+    def message(self, column):
+        return f"{column} must be greater than 0"
+
+    def describe(self):
+        return "> 0"
+
+
+@dataclass(frozen=True)
+class NonNegative(RowConstraint):
+    rule: Rule = rules.NEGATIVE
+
+    def mask(self, column, frame):
+        return pl.col(column) < 0
+
+    def message(self, column):
+        return f"{column} cannot be negative"
+
+    def describe(self):
+        return ">= 0"
+
+
+@dataclass(frozen=True)
+class Range(RowConstraint):
+    lo: float
+    hi: float
+    lo_open: bool = False
+    hi_open: bool = False
+    rule: Rule = rules.OUT_OF_RANGE
+
+    def mask(self, column, frame):
+        c = pl.col(column)
+        below = c <= self.lo if self.lo_open else c < self.lo
+        above = c >= self.hi if self.hi_open else c > self.hi
+        return below | above
+
+    def message(self, column):
+        return f"{column} must be {self.describe()}"
+
+    def describe(self):
+        left, right = "(" if self.lo_open else "[", ")" if self.hi_open else "]"
+        return f"in {left}{_number(self.lo)}, {_number(self.hi)}{right}"
+
+
+@dataclass(frozen=True)
+class Pattern(RowConstraint):
+    regex: str
+    rule: Rule
+    says: str
+    """What a matching value is, in words: the message reads `COLUMN must be SAYS`."""
+
+    def mask(self, column, frame):
+        return ~pl.col(column).str.contains(self.regex)
+
+    def message(self, column):
+        return f"{column} must be {self.says}"
+
+    def describe(self):
+        return f"{self.says}: `{self.regex}`"
+
+
+@dataclass(frozen=True)
+class Choices(RowConstraint):
+    values: tuple[str, ...]
+    rule: Rule = rules.INVALID_CHOICE
+
+    def mask(self, column, frame):
+        return ~pl.col(column).is_in(self.values)
+
+    def message(self, column):
+        return f"{column} must be one of {', '.join(self.values)}"
+
+    def describe(self):
+        return "one of " + ", ".join(f"`{v}`" for v in self.values)
+
+
+@dataclass(frozen=True)
+class NotBefore(RowConstraint):
+    """A date that cannot lie before another date of the same row."""
+
+    other: str
+    rule: Rule = rules.DATE_ORDER
+
+    def mask(self, column, frame):
+        return pl.col(column) < pl.col(self.other)
+
+    def message(self, column):
+        return pl.format(
+            "{} {} is before {} {}",
+            pl.lit(column),
+            pl.col(column),
+            pl.lit(self.other),
+            pl.col(self.other),
+        )
+
+    def describe(self):
+        return f"not before `{self.other}`"
+
+    def columns(self):
+        return (self.other,)
+
+
+@dataclass(frozen=True)
+class References(JoinConstraint):
+    """A foreign key: the value must exist in `table.column`."""
+
+    table: str
+    column: str
+    rule: Rule = rules.DANGLING_REFERENCE
+
+    def find(self, column, frame, ctx):
+        other = ctx.table(self.table)
+        if other is None:
+            return None  # the other table has its own problem; do not pile up more
+        known = other.select(pl.col(self.column).drop_nulls().unique().alias(column))
+        dangling = frame.filter(pl.col(column).is_not_null()).join(known, on=column, how="anti")
+        return dangling.select(
+            ROW,
+            pl.col(column).cast(pl.String).alias("value"),
+            pl.lit(f"{column} not found in {self.table}.{self.column}").alias("message"),
+        )
+
+    def describe(self):
+        return f"-> `{self.table}.{self.column}`"
+
+
+@dataclass(frozen=True)
+class InRegister(References):
+    """A parameter code: the value must be a code of the parameter register."""
+
+    table: str = "parameters"
+    column: str = "code"
+    rule: Rule = rules.UNKNOWN_PARAMETER
+
+    def describe(self):
+        return "a code of the parameter register (`parameters.code`)"
+
+
+@dataclass(frozen=True)
+class Unit(RowConstraint):
+    """A unit spelling `generator.units` knows (an empty cell means: no unit)."""
+
+    rule: Rule = rules.UNKNOWN_UNIT
+
+    def mask(self, column, frame):
+        spellings = frame.get_column(column).drop_nulls().unique().to_list()
+        unknown = [s for s in spellings if units.canonical(s) is None]
+        return pl.col(column).is_in(unknown)
+
+    def message(self, column):
+        return "unit spelling is not known"
+
+    def describe(self):
+        return "a known unit spelling (see Units)"
+
+
+def _shown_unit(unit: pl.Expr) -> pl.Expr:
+    return pl.when(unit == "").then(pl.lit("(none)")).otherwise(unit)
+
+
+@dataclass(frozen=True)
+class UnitConvertible(JoinConstraint):
+    """The unit converts to the register unit of the row's parameter."""
+
+    parameter: str = "parameter"
+    rule: Rule = rules.UNIT_NOT_CONVERTIBLE
+
+    def find(self, column, frame, ctx):
+        params = ctx.table("parameters")
+        if params is None:
+            return None
+        # Python sees each distinct (unit, parameter) pair once, never each row.
+        pairs = frame.select(pl.col(column).fill_null(""), self.parameter).unique()
+        pairs = pairs.join(
+            params.select(
+                pl.col("code").alias(self.parameter),
+                pl.col("unit").fill_null("").alias("_parameter_unit"),
+            ),
+            on=self.parameter,
+            how="inner",
+        )
+        known = [units.canonical(u) is not None for u in pairs.get_column(column).to_list()]
+        pairs = units.factor_frame(
+            pairs.filter(pl.Series(known, dtype=pl.Boolean)), column, "_parameter_unit"
+        )
+        bad = pairs.filter(pl.col("factor").is_null()).drop("factor")
+        if bad.height == 0:
+            return None
+        hits = frame.with_columns(pl.col(column).fill_null("")).join(
+            bad, on=[column, self.parameter]
+        )
+        return hits.select(
+            ROW,
+            pl.col(column).alias("value"),
+            pl.format(
+                "unit {} cannot be converted to {}'s unit {}",
+                _shown_unit(pl.col(column)),
+                pl.col(self.parameter),
+                _shown_unit(pl.col("_parameter_unit")),
+            ).alias("message"),
+        )
+
+    def describe(self):
+        return "convertible to the unit of the parameter (empty only for unitless parameters)"
+
+    def columns(self):
+        return (self.parameter,)
+
+
+@dataclass(frozen=True)
+class LimitValue(RowConstraint):
+    """A limit as the column `kind` demands: a number, `min..max`, or requirement text."""
+
+    kind: str = "kind"
+    rule: Rule = rules.INVALID_LIMIT_VALUE
+
+    def mask(self, column, frame):
+        return values.unreadable_limit_value(pl.col(column), pl.col(self.kind))
+
+    def message(self, column):
+        return f"{column} must be a number (or min..max for {self.kind} range)"
+
+    def columns(self):
+        return (self.kind,)
+
+    def describe(self):
+        numeric = ", ".join(f"`{k}`" for k in values.NUMERIC_LIMIT_KINDS)
+        return (
+            f"a number with a decimal point for {numeric}; `min..max` for `range`; "
+            "the requirement in words for `requirement`"
+        )

@@ -1,0 +1,201 @@
+"""Table rules: constraints on several rows, or on rows of two tables, together."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from generator.contract import rules
+from generator.contract.model import ROW, TableRule
+from generator.contract.rules import Rule
+
+
+def _shown(names: tuple[str, ...]) -> str:
+    return ", ".join(f"`{n}`" for n in names)
+
+
+@dataclass(frozen=True)
+class UniqueKey(TableRule):
+    """No two rows share the key. Built from `Table.key`; never declared by hand."""
+
+    key: tuple[str, ...]
+    nullable: tuple[str, ...] = ()
+    """Optional key columns: an empty cell there is a value like any other (`sample_point`)."""
+    rule: Rule = rules.DUPLICATE_KEY
+
+    @property
+    def column(self) -> str:
+        return self.key[0]
+
+    def columns(self):
+        return self.key
+
+    def describe(self):
+        return f"no two rows share the key ({_shown(self.key)})"
+
+    def find(self, frame, ctx):
+        key = list(self.key)
+        # A row with an empty required key column is an `empty_required` problem already.
+        must = [k for k in key if k not in self.nullable]
+        complete = frame.filter(pl.all_horizontal(pl.col(k).is_not_null() for k in must))
+        # A 64-bit hash per row finds candidate duplicates without materialising the
+        # composite key (10 million rows of strings); candidates are then compared on the
+        # real key.
+        row_hash = pl.lit(0, dtype=pl.UInt64)
+        for i, k in enumerate(key):
+            row_hash = row_hash * 1_000_003 + pl.col(k).hash(seed=i)
+        hashed = complete.select(pl.col(ROW), row_hash.alias("_h"))
+        suspects = hashed.filter(pl.col("_h").is_duplicated()).select(ROW)
+        if suspects.height == 0:
+            return None
+        candidates = complete.join(suspects, on=ROW, how="semi").select(ROW, *key).sort(ROW)
+        repeated = candidates.filter(~pl.struct(key).is_first_distinct())
+        if repeated.height == 0:
+            return None
+        first = candidates.group_by(key).agg(pl.col(ROW).min().alias("_first"))
+        dup = repeated.join(first, on=key, how="left", nulls_equal=True)
+        value = pl.concat_str(
+            [pl.col(k).cast(pl.String).fill_null("") for k in key], separator=" | "
+        )
+        return dup.select(
+            ROW,
+            value.alias("value"),
+            pl.format(
+                "duplicate key ({}): same as row {}", pl.lit(", ".join(key)), pl.col("_first")
+            ).alias("message"),
+        )
+
+
+@dataclass(frozen=True)
+class ShareSum(TableRule):
+    """The shares of one group add up to at most `at_most` (plus a rounding tolerance)."""
+
+    column: str
+    per: str
+    at_most: float = 1.0
+    tolerance: float = 0.001
+    rule: Rule = rules.SHARE_SUM_EXCEEDS_ONE
+
+    def columns(self):
+        return (self.column, self.per)
+
+    def describe(self):
+        return (
+            f"the `{self.column}` values of one `{self.per}` add up to at most "
+            f"{self.at_most:g} (tolerance {self.tolerance:g})"
+        )
+
+    def find(self, frame, ctx):
+        sums = (
+            frame.filter(pl.col(self.per).is_not_null() & pl.col(self.column).is_not_null())
+            .group_by(self.per)
+            .agg(
+                pl.col(ROW).min(),
+                pl.col(self.column).sum().alias("_total"),
+                pl.col(ROW).sort().cast(pl.String).str.join(", ").alias("_rows"),
+            )
+            .filter(pl.col("_total") > self.at_most + self.tolerance)
+        )
+        return sums.select(
+            ROW,
+            pl.col("_total").round(4).cast(pl.String).alias("value"),
+            pl.format(
+                "the {} values of {} {} (rows {}) add up to {}, more than {}",
+                pl.lit(f"{self.column}"),
+                pl.lit(self.per),
+                pl.col(self.per),
+                pl.col("_rows"),
+                pl.col("_total").round(4),
+                pl.lit(f"{self.at_most:g}"),
+            ).alias("message"),
+        )
+
+
+@dataclass(frozen=True)
+class NonOverlapping(TableRule):
+    """The validity periods [start, end] of one group do not overlap (empty end: open)."""
+
+    per: str
+    start: str
+    end: str
+    rule: Rule = rules.OVERLAPPING_VALIDITY
+
+    @property
+    def column(self) -> str:
+        return self.start
+
+    def columns(self):
+        return (self.per, self.start, self.end)
+
+    def describe(self):
+        return (
+            f"the periods `{self.start}`..`{self.end}` of one `{self.per}` do not overlap "
+            f"(an empty `{self.end}` is open-ended)"
+        )
+
+    def find(self, frame, ctx):
+        ordered = frame.filter(pl.col(self.start).is_not_null()).sort(self.per, self.start, ROW)
+        ordered = ordered.with_columns(
+            pl.col(self.end).shift(1).over(self.per).alias("_prev_end"),
+            pl.col(ROW).shift(1).over(self.per).alias("_prev_row"),
+        )
+        overlapping = ordered.filter(
+            pl.col("_prev_row").is_not_null()
+            & (pl.col("_prev_end").is_null() | (pl.col("_prev_end") >= pl.col(self.start)))
+        )
+        return overlapping.select(
+            ROW,
+            pl.col(self.start).cast(pl.String).alias("value"),
+            pl.format(
+                "validity of {} overlaps the period of row {}",
+                pl.col(self.per),
+                pl.col("_prev_row"),
+            ).alias("message"),
+        )
+
+
+@dataclass(frozen=True)
+class NotAfterReferenced(TableRule):
+    """A date not after a date of the row another table's key names (sample before report)."""
+
+    column: str
+    via: str
+    table: str
+    other: str
+    """The date column of `table`."""
+    key: str
+    """The key column of `table` that `via` names."""
+    rule: Rule = rules.DATE_ORDER
+
+    def columns(self):
+        return (self.column, self.via)
+
+    def describe(self):
+        return (
+            f"`{self.column}` is not after the `{self.other}` of the `{self.table}` row "
+            f"its `{self.via}` names"
+        )
+
+    def find(self, frame, ctx):
+        other = ctx.table(self.table)
+        if other is None:
+            return None
+        joined = frame.select(ROW, self.via, self.column).join(
+            other.select(pl.col(self.key).alias(self.via), pl.col(self.other).alias("_other")),
+            on=self.via,
+            how="inner",
+        )
+        return joined.filter(pl.col(self.column) > pl.col("_other")).select(
+            ROW,
+            pl.col(self.column).cast(pl.String).alias("value"),
+            pl.format(
+                "{} {} is after the {} {} of {} {}",
+                pl.lit(self.column),
+                pl.col(self.column),
+                pl.lit(self.other),
+                pl.col("_other"),
+                pl.lit(self.via),
+                pl.col(self.via),
+            ).alias("message"),
+        )

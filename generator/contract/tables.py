@@ -1,0 +1,300 @@
+"""The declarations: every source table, its columns, their types and constraints.
+
+This is the single definition of the contract. The loader checks it (one generic checker,
+`generator.contract.check`), and `docs/data-contract.md` is generated from it
+(`python -m generator.contract.docs`); a test keeps the committed file equal to the output.
+"""
+
+from __future__ import annotations
+
+from generator import values
+from generator.contract import rules
+from generator.contract.constraints import (
+    Choices,
+    InRegister,
+    LimitValue,
+    NonNegative,
+    NotBefore,
+    Pattern,
+    Positive,
+    Range,
+    References,
+    Unit,
+    UnitConvertible,
+)
+from generator.contract.model import DATE, FLOAT, INT, PACKAGED, STR, Column, Table
+from generator.contract.table_rules import NonOverlapping, NotAfterReferenced, ShareSum
+
+PLZ_PATTERN = r"^\d{5}$"
+DOCUMENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$"
+URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
+CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+PLZ = Pattern(PLZ_PATTERN, rules.MALFORMED_PLZ, "exactly five digits")
+DOCUMENT_ID = Pattern(
+    DOCUMENT_ID_PATTERN,
+    rules.MALFORMED_ID,
+    "letters, digits, '_', '.', '-' (at most 64 characters)",
+)
+URL = Pattern(URL_PATTERN, rules.MALFORMED_URL, "an http(s) URL")
+CODE = Pattern(CODE_PATTERN, rules.MALFORMED_CODE, "ASCII lower_snake_case")
+
+SUPPLIERS = Table(
+    name="suppliers",
+    meaning="Water suppliers (Wasserversorger) that operate supply zones.",
+    columns=(
+        Column("supplier_id", INT, True, "Stable numeric id of the supplier.", "3", (Positive(),)),
+        Column("name", STR, True, "Name as the supplier writes it.", "Stadtwerke Musterstadt GmbH"),
+        Column("city", STR, False, "Seat of the supplier.", "Musterstadt"),
+        Column(
+            "website",
+            STR,
+            False,
+            "Home page of the supplier.",
+            "https://www.stadtwerke-musterstadt.example",
+            (URL,),
+        ),
+    ),
+    key=("supplier_id",),
+)
+
+ZONES = Table(
+    name="zones",
+    meaning="Supply zones (Versorgungsgebiete): areas that receive water of one quality.",
+    columns=(
+        Column("zone_id", INT, True, "Stable numeric id of the zone.", "101", (Positive(),)),
+        Column(
+            "supplier_id",
+            INT,
+            True,
+            "Supplier that operates the zone.",
+            "3",
+            (Positive(), References("suppliers", "supplier_id")),
+        ),
+        Column("name", STR, True, "Name of the zone.", "Musterstadt Nord"),
+        Column(
+            "water_source",
+            STR,
+            False,
+            "Where the water comes from, in words.",
+            "Grundwasser, Wasserwerk Nordheide",
+        ),
+        Column("population", INT, False, "People served, as published.", "48000", (NonNegative(),)),
+    ),
+    key=("zone_id",),
+)
+
+PLZ_ZONES = Table(
+    name="plz_zones",
+    meaning=(
+        "Which zones serve which postal code (PLZ), derived from OpenStreetMap boundaries "
+        "(ODbL). A PLZ served by several zones has one row per zone."
+    ),
+    columns=(
+        Column("plz", STR, True, "German postal code, five digits.", "04109", (PLZ,)),
+        Column(
+            "zone_id",
+            INT,
+            True,
+            "Zone that serves (part of) the PLZ.",
+            "101",
+            (Positive(), References("zones", "zone_id")),
+        ),
+        Column(
+            "area_share",
+            FLOAT,
+            True,
+            "Share of the PLZ area that lies in the zone.",
+            "0.75",
+            (Range(0, 1, lo_open=True),),
+        ),
+        Column(
+            "confidence",
+            FLOAT,
+            True,
+            "How sure the assignment is (1 = boundary published by the supplier).",
+            "0.9",
+            (Range(0, 1),),
+        ),
+    ),
+    key=("plz", "zone_id"),
+    rules=(ShareSum("area_share", per="plz", at_most=1.0, tolerance=0.001),),
+)
+
+DOCUMENTS = Table(
+    name="documents",
+    meaning="Provenance: the published documents every measurement is taken from.",
+    columns=(
+        Column(
+            "document_id",
+            STR,
+            True,
+            "Stable id of the document.",
+            "swm-analyse-2025",
+            (DOCUMENT_ID,),
+        ),
+        Column(
+            "supplier_id",
+            INT,
+            True,
+            "Supplier that published it.",
+            "3",
+            (Positive(), References("suppliers", "supplier_id")),
+        ),
+        Column("title", STR, True, "Title of the document.", "Trinkwasseranalyse 2025"),
+        Column(
+            "url",
+            STR,
+            True,
+            "Where the document can be read.",
+            "https://www.stadtwerke-musterstadt.example/analyse-2025.pdf",
+            (URL,),
+        ),
+        Column(
+            "edition_date",
+            DATE,
+            True,
+            "Date of the edition (Stand) printed on the document.",
+            "2025-03-31",
+        ),
+        Column(
+            "retrieved_date",
+            DATE,
+            True,
+            "Date the document was downloaded.",
+            "2025-04-02",
+            (NotBefore("edition_date"),),
+        ),
+    ),
+    key=("document_id",),
+)
+
+MEASUREMENTS = Table(
+    name="measurements",
+    meaning="Every published data point, verbatim.",
+    columns=(
+        Column(
+            "zone_id",
+            INT,
+            True,
+            "Zone the sample represents.",
+            "101",
+            (Positive(), References("zones", "zone_id")),
+        ),
+        Column(
+            "parameter",
+            STR,
+            True,
+            "Parameter code from the register (`/v1/parameters`).",
+            "pfas_summe_20",
+            (InRegister(),),
+        ),
+        Column("sampled_at", DATE, True, "Date the sample was taken.", "2025-02-14"),
+        Column(
+            "value_text", STR, True, "The value exactly as published; never changed.", "< 0,001"
+        ),
+        Column(
+            "unit",
+            STR,
+            False,
+            "Unit as published.",
+            "µg/l",
+            (Unit(), UnitConvertible("parameter")),
+            default="",
+        ),
+        Column(
+            "document_id",
+            STR,
+            True,
+            "Document the value is taken from.",
+            "swm-analyse-2025",
+            (References("documents", "document_id"),),
+        ),
+        Column(
+            "sample_point",
+            STR,
+            False,
+            "Where the sample was taken, if published.",
+            "Wasserwerk Nordheide, Ausgang",
+        ),
+    ),
+    key=("zone_id", "parameter", "sampled_at", "sample_point"),
+    rules=(
+        NotAfterReferenced(
+            "sampled_at",
+            via="document_id",
+            table="documents",
+            other="edition_date",
+            key="document_id",
+        ),
+    ),
+    # Every later stage reads the measurements by zone, parameter and date: sorted once here,
+    # they are worked on in slices instead of sorted copies of 10 million rows.
+    sorted_by=("zone_id", "parameter", "sampled_at", "sample_point"),
+)
+
+TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, DOCUMENTS, MEASUREMENTS)
+TABLES_BY_NAME = {t.name: t for t in TABLES}
+
+# Reference tables shipped with the package (generator/reference/); a data directory
+# may override them with its own `parameters` / `limits` table of the same shape.
+PARAMETERS = Table(
+    name="parameters",
+    meaning="The parameter register.",
+    columns=(
+        Column("code", STR, True, "ASCII lower_snake_case id.", "pfas_summe_20", (CODE,)),
+        Column("name_de", STR, True, "German name.", "Summe PFAS-20"),
+        Column("name_en", STR, True, "English name.", "Sum of PFAS (20 substances)"),
+        Column(
+            "unit", STR, False, "Unit values are reported and compared in.", "µg/l", (Unit(),), ""
+        ),
+        Column("group", STR, True, "Group of the parameter.", "pfas"),
+        Column("cas_number", STR, False, "CAS registry number, where one exists.", "335-67-1"),
+        Column("annex", STR, False, "Annex of the TrinkwV 2023 listing it.", "Anlage 2 Teil I"),
+    ),
+    key=("code",),
+    if_absent=PACKAGED,
+)
+
+LIMITS = Table(
+    name="limits",
+    meaning="Versioned limit values of the TrinkwV 2023.",
+    columns=(
+        Column("code", STR, True, "Parameter code.", "pfas_summe_20", (InRegister(),)),
+        Column(
+            "kind",
+            STR,
+            True,
+            "What kind of value the ordinance sets.",
+            "grenzwert",
+            (Choices(values.LIMIT_KINDS),),
+        ),
+        Column(
+            "limit_value",
+            STR,
+            True,
+            "Number, `min..max` range or requirement text.",
+            "0.1",
+            (LimitValue("kind"),),
+        ),
+        Column("unit", STR, False, "Unit of the value.", "µg/l", (Unit(),), default=""),
+        Column("valid_from", DATE, True, "First day the value applies (inclusive).", "2026-01-12"),
+        Column(
+            "valid_until",
+            DATE,
+            False,
+            "Last day (inclusive); empty = open-ended.",
+            "",
+            (NotBefore("valid_from"),),
+        ),
+        Column("legal_basis", STR, True, "Where the value is set.", "TrinkwV 2023, Anlage 2"),
+        Column("note", STR, False, "Conditions attached to the value.", ""),
+        Column("source_url", STR, False, "Text of the annex.", ""),
+    ),
+    key=("code", "valid_from"),
+    rules=(NonOverlapping("code", start="valid_from", end="valid_until"),),
+    if_absent=PACKAGED,
+)
+
+REFERENCE_TABLES: tuple[Table, ...] = (PARAMETERS, LIMITS)
+ALL_TABLES: tuple[Table, ...] = TABLES + REFERENCE_TABLES

@@ -1,0 +1,225 @@
+"""The declared contract: generated docs, and what one declaration buys (optional tables,
+optional columns with defaults), each shown on a throwaway declaration."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from generator.contract import docs, rules
+from generator.contract.check import check_tables
+from generator.contract.constraints import Choices, NotBefore, Pattern, Range, References
+from generator.contract.model import DATE, EMPTY, FLOAT, ROW, STR, Column, RowConstraint, Table
+from generator.contract.tables import ALL_TABLES, MEASUREMENTS, PLZ_PATTERN, PLZ_ZONES, TABLES
+from generator.load import SourceData, check, reference_dir
+from tests.conftest import edit, read_rows, write_rows
+
+DOC = Path(__file__).parents[1] / "docs" / "data-contract.md"
+
+
+def test_committed_docs_equal_the_generated_text():
+    assert DOC.read_text(encoding="utf-8") == docs.render(), (
+        "docs/data-contract.md is out of date: "
+        "run `python -m generator.contract.docs > docs/data-contract.md`"
+    )
+
+
+def test_docs_describe_every_column_constraint_and_rule():
+    text = docs.render()
+    for table in ALL_TABLES:
+        section = text.split(f"### `{table.name}`\n")[1].split("\n#")[0]
+        for column in table.columns:
+            row = next(
+                line for line in section.splitlines() if line.startswith(f"| `{column.name}` |")
+            )
+            for constraint in column.rules:
+                assert constraint.describe() in row.replace("\\|", "|")
+        for rule in table.rules:
+            assert rule.describe() in " ".join(section.split())
+    for rule in rules.ALL:
+        assert f"| `{rule.name}` | {rule.fix} |" in text
+
+
+def test_documented_example_rows_satisfy_the_contract(tmp_path):
+    for table in TABLES:
+        with (tmp_path / f"{table.name}.csv").open("w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(table.names)
+            writer.writerow([c.example for c in table.columns])
+    data, problems = check(tmp_path)
+    assert problems.height == 0, problems.to_dicts()
+    assert data.measurements.height == 1
+
+
+def test_source_data_has_a_field_per_declared_table():
+    assert [f.name for f in dataclasses.fields(SourceData)] == [t.name for t in ALL_TABLES]
+
+
+def test_defaults_satisfy_their_own_constraints():
+    for table in ALL_TABLES:
+        for column in table.columns:
+            if column.default is None:
+                continue
+            frame = pl.DataFrame({column.name: [column.default]})
+            for constraint in column.rules:
+                if isinstance(constraint, RowConstraint):
+                    broken = frame.select(constraint.mask(column.name, frame)).item()
+                    assert not broken, (table.name, column.name, constraint)
+
+
+def test_declarations_are_checked_when_made():
+    with pytest.raises(ValueError, match="unknown columns"):
+        Table("t", "", (Column("a", STR, True, "", ""),), key=("b",))
+    with pytest.raises(ValueError, match="cannot have a default"):
+        Column("a", STR, True, "", "", default="x")
+    with pytest.raises(ValueError, match="declared twice"):
+        Table("t", "", (Column("a", STR, True, "", ""),) * 2, key=("a",))
+    with pytest.raises(ValueError, match="is not float"):
+        Column("a", FLOAT, False, "", "", default="0.5")
+    with pytest.raises(ValueError, match=r"unknown columns \['b'\]"):
+        Table("t", "", (Column("a", DATE, True, "", "", (NotBefore("b"),)),), key=("a",))
+
+
+def test_unit_validity_stays_a_load_rule_and_values_are_read_in_derive(tiny_data):
+    """The loader hands on typed source tables; `value`, `qualifier`... come from derive."""
+    from generator.derive import with_values
+
+    data, _ = check(tiny_data)
+    assert data.measurements.columns == MEASUREMENTS.names
+    assert "value" not in data.limits.columns
+    read = with_values(data)
+    m = read.measurements.filter(pl.col("zone_id") == 21, pl.col("parameter") == "pfas_summe_20")
+    # 40 ng/l is 0.04 µg/l, the register unit; `< BG` states no number.
+    assert m.select("value_text", "value", "qualifier", "value_std").rows() == [
+        ("40", 40.0, "number", pytest.approx(0.04)),
+        ("< BG", None, "below_reporting_limit", None),
+    ]
+    # Reading adds columns and changes nothing else.
+    added = ["value", "qualifier", "reporting_limit", "value_std", "reporting_limit_std"]
+    assert read.measurements.columns == [*MEASUREMENTS.names, *added]
+    assert read.measurements.drop(added).equals(data.measurements)
+    limit = (
+        read.limits.filter(pl.col("code") == "pfas_summe_20").sort("valid_from").row(0, named=True)
+    )
+    assert limit["value"] == pytest.approx(0.1) and limit["requirement"] is None
+
+
+# ---------------------------------------------------------------------------- optional tables
+
+PLZ = Pattern(PLZ_PATTERN, rules.MALFORMED_PLZ, "five digits")
+PLACES = Table(
+    name="places",
+    meaning="Names of the places of a PLZ (a throwaway table for this test).",
+    columns=(
+        Column("plz", STR, True, "PLZ.", "04109", (PLZ, References("plz_zones", "plz"))),
+        Column("name", STR, True, "Name of the place.", "Leipzig"),
+    ),
+    key=("plz", "name"),
+    if_absent=EMPTY,
+)
+
+
+def _check_with(data_dir: Path, *tables: Table):
+    return check_tables(data_dir, (*tables,), reference_dir())
+
+
+def test_an_optional_table_may_be_absent(tiny_data):
+    result = _check_with(tiny_data, *ALL_TABLES, PLACES)
+    assert result.problems.height == 0
+    assert result.complete((*ALL_TABLES, PLACES))
+    places = result.tables["places"]
+    assert places.height == 0
+    assert places.schema == pl.Schema({ROW: pl.UInt32, "plz": pl.String, "name": pl.String})
+
+
+def test_an_optional_table_that_is_present_is_checked(tiny_data):
+    (tiny_data / "places.csv").write_text(
+        "plz,name\n01067,Dresden\n99999,Nirgendwo\n0106,Dresden\n01067,Dresden\n", encoding="utf-8"
+    )
+    result = _check_with(tiny_data, *ALL_TABLES, PLACES)
+    found = {(p["row"], p["column"], p["rule"]) for p in result.problems.to_dicts()}
+    assert found == {
+        (2, "plz", "dangling_reference"),
+        (3, "plz", "malformed_plz"),
+        (3, "plz", "dangling_reference"),
+        (4, "plz", "duplicate_key"),
+    }
+    assert set(result.problems["table"]) == {"places"}
+    # An optional table may also be present with a header only.
+    (tiny_data / "places.csv").write_text("plz,name\n", encoding="utf-8")
+    assert _check_with(tiny_data, *ALL_TABLES, PLACES).problems.height == 0
+
+
+# ---------------------------------------------------------------------------- optional columns
+
+STATISTIC = Column(
+    "statistic",
+    STR,
+    False,
+    "What the value summarises (a throwaway column for this test).",
+    "mean",
+    (Choices(("sample", "min", "mean", "max")),),
+    default="sample",
+)
+MEASUREMENTS_WITH_STATISTIC = dataclasses.replace(
+    MEASUREMENTS, columns=(*MEASUREMENTS.columns, STATISTIC)
+)
+POPULATION_SHARE = Column(
+    "population_share", FLOAT, False, "Share of the PLZ's people.", "0.5", (Range(0, 1),)
+)
+PLZ_ZONES_WITH_POPULATION = dataclasses.replace(
+    PLZ_ZONES, columns=(*PLZ_ZONES.columns, POPULATION_SHARE)
+)
+
+
+def _declared_with(*replacements: Table) -> tuple[Table, ...]:
+    by_name = {t.name: t for t in replacements}
+    return tuple(by_name.get(t.name, t) for t in ALL_TABLES)
+
+
+def test_an_absent_optional_column_reads_its_default(tiny_data):
+    declared = _declared_with(MEASUREMENTS_WITH_STATISTIC, PLZ_ZONES_WITH_POPULATION)
+    result = _check_with(tiny_data, *declared)
+    assert result.problems.height == 0
+    assert set(result.tables["measurements"]["statistic"]) == {"sample"}
+    shares = result.tables["plz_zones"]["population_share"]
+    assert shares.dtype == pl.Float64 and shares.null_count() == shares.len()
+
+
+def test_a_present_optional_column_is_checked_and_empty_cells_read_the_default(tiny_data):
+    rows = read_rows(tiny_data / "measurements.csv")
+    for i, r in enumerate(rows, start=1):
+        r["statistic"] = {2: "mean", 3: "", 5: "median"}.get(i, "sample")
+    write_rows(tiny_data / "measurements.csv", rows)
+    edit(tiny_data, "plz_zones", 1, area_share="1.0")
+    rows = read_rows(tiny_data / "plz_zones.csv")
+    for i, r in enumerate(rows, start=1):
+        r["population_share"] = "1.5" if i == 2 else ""
+    write_rows(tiny_data / "plz_zones.csv", rows)
+    declared = _declared_with(MEASUREMENTS_WITH_STATISTIC, PLZ_ZONES_WITH_POPULATION)
+    result = _check_with(tiny_data, *declared)
+    found = result.problems.select("table", "row", "column", "rule", "value").rows()
+    assert found == [
+        ("plz_zones", 2, "population_share", "out_of_range", "1.5"),
+        ("measurements", 5, "statistic", "invalid_choice", "median"),
+    ]
+    statistic = result.tables["measurements"].sort(ROW)["statistic"].to_list()
+    assert statistic[1:3] == ["mean", "sample"]
+
+
+def test_an_absent_optional_column_that_rows_need_is_one_problem(tiny_data):
+    # A default its own rule refuses: with the column left out, every row breaks the rule.
+    needs_it = dataclasses.replace(STATISTIC, default="median")
+    declared = _declared_with(
+        dataclasses.replace(MEASUREMENTS, columns=(*MEASUREMENTS.columns, needs_it))
+    )
+    problems = _check_with(tiny_data, *declared).problems.to_dicts()
+    assert len(problems) == 1
+    p = problems[0]
+    where = (p["table"], p["row"], p["column"], p["rule"])
+    assert where == ("measurements", None, "statistic", "missing_column")
+    assert "every row reads 'median'" in p["message"] and "22 row(s)" in p["message"]
