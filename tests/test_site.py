@@ -17,7 +17,7 @@ import html5lib
 import pytest
 
 from generator import derive, load, site_assets
-from generator.api import routes
+from generator.api import resources, routes
 from generator.build import build
 from generator.config import Config
 from generator.site import pages, text, urls
@@ -377,7 +377,7 @@ def test_search_redirect_is_one_rule():
 
 
 def test_every_state_has_a_german_badge_with_a_shape():
-    assert set(text.BADGES) == set(derive.STATES)
+    assert set(text.BADGES) == set(resources.STATES)
     assert len({b.icon for b in text.BADGES.values() if b.tone in ("ok", "bad")}) >= 3
 
 
