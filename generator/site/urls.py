@@ -43,7 +43,8 @@ SEARCH_REDIRECT: dict[str, object] = {
 }
 """The PLZ search without JavaScript: `/suche?plz=76437` -> `/plz/76437/`.
 
-Netlify: `/suche plz=:plz /plz/:plz/ 302`; the Python server calls `search_target`.
+Netlify reads it from `netlify.toml` (a test checks both say the same); the Python
+server calls `search_target`.
 """
 
 
@@ -77,12 +78,6 @@ def search_target(plz: str) -> str:
     """Return where the search form lands for `plz` (the redirect rule, applied once)."""
     placeholder = SEARCH_REDIRECT["query"]["plz"]  # type: ignore[index]
     return str(SEARCH_REDIRECT["to"]).replace(str(placeholder), quote(plz.strip(), safe=""))
-
-
-def netlify_redirect_line() -> str:
-    """Return the rule in Netlify's `_redirects` syntax."""
-    query = " ".join(f"{k}={v}" for k, v in SEARCH_REDIRECT["query"].items())  # type: ignore[union-attr]
-    return f"{SEARCH_REDIRECT['from']} {query} {SEARCH_REDIRECT['to']} {SEARCH_REDIRECT['status']}"
 
 
 def static_files() -> list[tuple[str, Path]]:
