@@ -384,21 +384,6 @@ def test_every_state_has_a_german_badge_with_a_shape():
     assert len({b.icon for b in text.BADGES.values() if b.tone in ("ok", "bad")}) >= 3
 
 
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        (0.1, "0,1"),
-        (2790.0, "2790"),
-        (0.00012, "0,00012"),
-        (5.0, "5"),
-        (None, ""),
-        (0.0, "0"),
-    ],
-)
-def test_german_numbers(value, expected):
-    assert text.number(value) == expected
-
-
 def test_own_stylesheet_is_minified_but_keeps_every_rule():
     source = (site_assets.static_dir() / "site.css").read_text(encoding="utf-8")
     small = pages.minify_css(source)
