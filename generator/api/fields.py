@@ -176,7 +176,7 @@ def example(resource: Resource, registry: Mapping[str, Resource]) -> dict[str, A
     return out
 
 
-FRICTIONLESS_TYPES = {"string": "string", "integer": "integer", "number": "number"}
+FRICTIONLESS_TYPES = {t: t for t in ("string", "integer", "number", "boolean")}
 
 
 def table_schema(resource: Resource) -> list[dict[str, str]]:
