@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from generator import units
-from generator.encode import obj
+from generator.api import resources, routes
+from generator.encode import document
 from generator.load import SourceData
 from generator.values import parse_limit_values, parse_values
 
@@ -27,21 +28,6 @@ LOW_CONFIDENCE = 0.5
 KEY_PARAMETERS = ("pfas_summe_20", "pfas_summe_4", "nitrat", "blei")
 
 SIG_FIGS = 12  # converted values are rounded so unit factors leave no float noise
-
-STATES: dict[str, str] = {
-    "below_limit": "The value is at or below the limit.",
-    "exceeds_limit": "The value is above the limit.",
-    "within_range": "The value lies inside the permitted range (pH).",
-    "outside_range": "The value lies outside the permitted range (pH).",
-    "below_reporting_limit": "Below a reporting limit that is itself at or below the limit.",
-    "not_detected": "The laboratory did not detect the substance.",
-    "not_assessable": "The published value cannot be compared with the limit (e.g. '< x' "
-    "with x above the limit, '< BG' without a number, or a text value).",
-    "no_limit": "No limit applies to this parameter on the reference date.",
-    "unit_mismatch": "The units of value and limit cannot be converted into each other.",
-    "requirement": "The ordinance sets a qualitative requirement, not a number.",
-    "not_measured": "No value of this parameter has been published for the zone.",
-}
 
 
 @dataclass(frozen=True)
@@ -89,15 +75,10 @@ def lookups(export: pl.DataFrame) -> pl.DataFrame:
     """Return one row per PLZ: its zones by area share, and whether the answer is ambiguous."""
     ranked = export.sort(["plz", "area_share", "zone_id"], descending=[False, True, False])
     per_plz = ranked.group_by("plz", maintain_order=True).agg(
-        obj(
-            "area_share",
-            "confidence",
-            pl.format("/v1/suppliers/{}", "supplier_id").alias("supplier_url"),
-            "supplier_id",
-            "supplier_name",
-            "zone_id",
-            "zone_name",
-            pl.format("/v1/zones/{}", "zone_id").alias("zone_url"),
+        document(
+            resources.LOOKUP_ZONE,
+            supplier_url=routes.url_expr("supplier", supplier_id=pl.col("supplier_id")),
+            zone_url=routes.url_expr("zone", zone_id=pl.col("zone_id")),
         ).alias("zones"),
         (pl.col("area_share") >= MATERIAL_SHARE).sum().alias("_material"),
         pl.col("confidence").first().alias("_best_confidence"),
@@ -231,17 +212,7 @@ def _classify(prefix: str) -> pl.Expr:
 
 def _limit_struct(prefix: str) -> pl.Expr:
     return pl.when(pl.col(f"{prefix}kind").is_not_null()).then(
-        obj(
-            pl.col(f"{prefix}kind").alias("kind"),
-            pl.col(f"{prefix}legal_basis").alias("legal_basis"),
-            pl.col(f"{prefix}requirement").alias("requirement"),
-            pl.col(f"{prefix}unit").alias("unit"),
-            pl.col(f"{prefix}valid_from").alias("valid_from"),
-            pl.col(f"{prefix}valid_until").alias("valid_until"),
-            pl.col(f"{prefix}value").alias("value"),
-            pl.col(f"{prefix}value_max").alias("value_max"),
-            pl.col(f"{prefix}value_min").alias("value_min"),
-        )
+        document(resources.LIMIT, prefix=prefix)
     )
 
 
@@ -306,10 +277,7 @@ def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date)
         .otherwise(pl.col("future_state"))
         .alias("future_state"),
     )
-    docs = data.documents.select(
-        "document_id",
-        obj("document_id", "edition_date", "retrieved_date", "title", "url").alias("provenance"),
-    )
+    docs = data.documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
     names = data.parameters.select(
         pl.col("code").alias("parameter"),
         "name_de",
@@ -320,6 +288,11 @@ def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date)
     return (
         values.join(docs, on="document_id", how="left")
         .join(names, on="parameter", how="left")
+        .with_columns(
+            routes.url_expr(
+                "zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter")
+            ).alias("measurements_url")
+        )
         .sort("zone_id", "parameter")
     )
 
@@ -344,7 +317,17 @@ def zones(data: SourceData) -> pl.DataFrame:
             on="supplier_id",
         )
         .join(plz, on="zone_id", how="left")
-        .with_columns(pl.col("plz").fill_null(pl.lit([], dtype=pl.List(pl.String))))
+        .with_columns(
+            pl.col("plz").fill_null(pl.lit([], dtype=pl.List(pl.String))),
+            document(
+                resources.ZONE_SUPPLIER,
+                name=pl.col("supplier_name"),
+                url=routes.url_expr("supplier", supplier_id=pl.col("supplier_id")),
+            ).alias("supplier"),
+            routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")).alias(
+                "measurements_url"
+            ),
+        )
         .sort("zone_id")
     )
 
@@ -358,24 +341,21 @@ def suppliers(data: SourceData) -> pl.DataFrame:
         .sort("zone_id")
         .group_by("supplier_id")
         .agg(
-            obj(
-                "name",
-                "plz_count",
-                "zone_id",
-                pl.format("/v1/zones/{}", "zone_id").alias("zone_url"),
+            document(
+                resources.SUPPLIER_ZONE,
+                zone_url=routes.url_expr("zone", zone_id=pl.col("zone_id")),
             ).alias("zones")
         )
     )
     doc_list = (
         data.documents.sort("edition_date", "document_id")
         .group_by("supplier_id")
-        .agg(
-            obj("document_id", "edition_date", "retrieved_date", "title", "url").alias("documents")
-        )
+        .agg(document(resources.DOCUMENT).alias("documents"))
     )
     return (
         data.suppliers.join(zone_list, on="supplier_id", how="left")
         .join(doc_list, on="supplier_id", how="left")
+        .with_columns(pl.col("zones", "documents").fill_null([]))
         .sort("supplier_id")
     )
 
@@ -384,7 +364,8 @@ def parameters(data: SourceData) -> pl.DataFrame:
     """Return the register with a flag telling whether a limit exists."""
     with_limit = data.limits.select(pl.col("code").unique())
     return data.parameters.with_columns(
-        pl.col("code").is_in(with_limit["code"].implode()).alias("has_limit")
+        pl.col("code").is_in(with_limit["code"].implode()).alias("has_limit"),
+        routes.url_expr("parameter_limits", code=pl.col("code")).alias("limits_url"),
     ).sort("code")
 
 

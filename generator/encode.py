@@ -1,4 +1,8 @@
-"""Deterministic JSON: sorted keys, UTF-8, a trailing newline; the same from Python and polars."""
+"""Deterministic JSON: sorted keys, UTF-8, a trailing newline; the same from Python and polars.
+
+Documents are encoded from their declaration (`generator.api.resources`): `document` picks
+a resource's fields from the columns of a frame, so nothing else lists them.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,16 @@ import json
 
 import polars as pl
 
+from generator.api.fields import Resource
+
 
 def json_bytes(value: object) -> bytes:
     """Serialise a Python value: sorted keys, UTF-8, trailing newline."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return (text + "\n").encode()
+    return (json_text(value) + "\n").encode()
+
+
+def json_text(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def obj(*fields: pl.Expr | str) -> pl.Expr:
@@ -19,6 +28,46 @@ def obj(*fields: pl.Expr | str) -> pl.Expr:
     return pl.struct(sorted(exprs, key=lambda e: e.meta.output_name()))
 
 
-def const(value: dict) -> pl.Expr:
+def _check(resource: Resource, given: set[str]) -> None:
+    unknown = given - set(resource.names)
+    if unknown:
+        raise KeyError(f"{resource.name} declares no field {', '.join(sorted(unknown))}")
+
+
+def document(resource: Resource, prefix: str = "", **given: pl.Expr) -> pl.Expr:
+    """Return the struct of one resource per row: each declared field, keys sorted.
+
+    A field is the column `prefix + name` unless an expression is given for it.
+    """
+    _check(resource, set(given))
+    return obj(*(given.get(name, pl.col(prefix + name)).alias(name) for name in resource.names))
+
+
+def checked(resource: Resource, value: dict) -> dict:
+    """Return `value` if its keys are exactly the fields of `resource`, else raise."""
+    if set(value) != set(resource.names):
+        raise KeyError(f"{resource.name} has fields {resource.names}, given {sorted(value)}")
+    return value
+
+
+def constant(resource: Resource, value: dict) -> pl.Expr:
     """Return a constant struct (e.g. the attribution) for every row."""
-    return obj(*(pl.lit(v).alias(k) for k, v in value.items()))
+    return obj(*(pl.lit(v).alias(k) for k, v in checked(resource, value).items()))
+
+
+def _members(resource: Resource, parts: dict) -> list:
+    return sorted(checked(resource, parts).items())
+
+
+def object_bytes(resource: Resource, **parts: bytes) -> bytes:
+    """Join members already encoded as JSON into one document of `resource` (a line)."""
+    members = [json_text(k).encode() + b":" + v for k, v in _members(resource, parts)]
+    return b"{" + b",".join(members) + b"}\n"
+
+
+def object_text(resource: Resource, **parts: pl.Expr) -> pl.Expr:
+    """Like `object_bytes`, for every row: each part is a string column of encoded JSON."""
+    pieces: list[pl.Expr] = []
+    for i, (name, part) in enumerate(_members(resource, parts)):
+        pieces += [pl.lit(("{" if i == 0 else ",") + json_text(name) + ":"), part]
+    return pl.concat_str([*pieces, pl.lit("}\n")])

@@ -1,9 +1,9 @@
 """The OpenAPI 3.1 description of the API, made from the route table.
 
 Operations, parameters, their constraints and the gates' messages come from the service
-contract (`generator.api`); the response schemas below describe the files the render stage
-writes (the test suite validates every file of a sample build against them) and the bodies
-the gates answer with.
+contract (`generator.api`); the schemas and examples of the documents the render stage
+writes come from their declarations (`generator.api.resources`; the test suite validates
+every file of a sample build against them). The bodies the gates answer with are below.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ import datetime as dt
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import polars as pl
+
 from generator import API_VERSION
-from generator.api import routes
+from generator.api import fields, resources, routes
 from generator.api.http import REQUEST_ID
 from generator.api.messages import Message, fill, validation_message
 from generator.api.settings import KEY_HEADER, TIMEZONE, GateSettings
 from generator.config import Config
-from generator.derive import STATES
-from generator.values import QUALIFIERS
 
-REF = "#/components/schemas/"
+REF = fields.REF
 SECURITY_SCHEME = "ApiKey"
 RESPONSE_SCHEMAS = {
     "lookup": "Lookup",
@@ -38,11 +38,6 @@ EXAMPLE_KEY_TAIL = "DcfP3tSVPSeIOEAuikqR5I7bpNNTb1Gy"
 """The random part of the example key (the prefix is the configured one)."""
 EXAMPLE_DAY = dt.date(2026, 11, 24)
 """The day the example 429 resets at (its midnight in the quota's time zone)."""
-
-
-def _nullable(schema: dict) -> dict:
-    kind = schema["type"]
-    return dict(schema, type=[kind, "null"] if isinstance(kind, str) else [*kind, "null"])
 
 
 def _obj(required: dict[str, dict], description: str = "") -> dict:
@@ -64,11 +59,6 @@ def _ref(name: str) -> dict:
 
 STR = {"type": "string"}
 INT = {"type": "integer"}
-NUM = {"type": "number"}
-BOOL = {"type": "boolean"}
-DATE = {"type": "string", "format": "date"}
-URL_PATH = {"type": "string", "description": "Path of the related resource in this API."}
-SHARE = {"type": "number", "minimum": 0, "maximum": 1}
 
 
 def _array(items: dict) -> dict:
@@ -77,200 +67,8 @@ def _array(items: dict) -> dict:
 
 def schemas() -> dict[str, dict]:
     """Return the component schemas (resources, errors, the access request)."""
-    state = {
-        "type": "string",
-        "enum": sorted(STATES),
-        "description": "Classification against the limit: "
-        + "; ".join(f"`{k}`: {v}" for k, v in sorted(STATES.items())),
-    }
-    qualifier = {
-        "type": "string",
-        "enum": sorted(QUALIFIERS),
-        "description": "What kind of statement the published text is: "
-        + "; ".join(f"`{k}`: {v}" for k, v in sorted(QUALIFIERS.items())),
-    }
-    limit_fields = {
-        "kind": STR,
-        "legal_basis": STR,
-        "requirement": _nullable(STR),
-        "unit": _nullable(STR),
-        "valid_from": DATE,
-        "valid_until": _nullable(DATE),
-        "value": _nullable(NUM),
-        "value_max": _nullable(NUM),
-        "value_min": _nullable(NUM),
-    }
-    measurement_fields = {
-        "document_id": STR,
-        "normalized_reporting_limit": _nullable(NUM),
-        "normalized_unit": _nullable(STR),
-        "normalized_value": _nullable(NUM),
-        "parameter": STR,
-        "qualifier": qualifier,
-        "reporting_limit": _nullable(NUM),
-        "sample_point": _nullable(STR),
-        "sampled_at": DATE,
-        "unit": _nullable(STR),
-        "value": _nullable(NUM),
-        "value_text": {"type": "string", "description": "The value exactly as published."},
-    }
     return {
-        "Attribution": _obj(
-            {
-                "credit": STR,
-                "license": STR,
-                "license_name": STR,
-                "license_url": {"type": "string", "format": "uri"},
-                "operator": STR,
-                "source": STR,
-            },
-            "The ODbL credit that travels with every representation of the PLZ mapping.",
-        ),
-        "Document": _obj(
-            {
-                "document_id": STR,
-                "edition_date": DATE,
-                "retrieved_date": DATE,
-                "title": STR,
-                "url": {"type": "string", "format": "uri"},
-            },
-            "A published document values are taken from (provenance).",
-        ),
-        "Lookup": _obj(
-            {
-                "ambiguity_note": _nullable(STR),
-                "ambiguity_reasons": _array(STR),
-                "ambiguous": BOOL,
-                "attribution": _ref("Attribution"),
-                "covered_share": SHARE,
-                "plz": {"type": "string", "pattern": r"^\d{5}$"},
-                "zones": _array(
-                    _obj(
-                        {
-                            "area_share": SHARE,
-                            "confidence": SHARE,
-                            "supplier_id": INT,
-                            "supplier_name": STR,
-                            "supplier_url": URL_PATH,
-                            "zone_id": INT,
-                            "zone_name": STR,
-                            "zone_url": URL_PATH,
-                        }
-                    )
-                ),
-            },
-            "The supply zones serving a PLZ, by area share (ODbL).",
-        ),
-        "Limit": _obj(limit_fields, "One limit value with its period of validity."),
-        "CurrentValue": _obj(
-            {
-                # The latest data point, with its document inlined as `provenance`.
-                **{k: v for k, v in measurement_fields.items() if k != "document_id"},
-                "future_limit": {"oneOf": [_ref("Limit"), {"type": "null"}]},
-                "future_state": {"oneOf": [state, {"type": "null"}]},
-                "group": STR,
-                "limit": {"oneOf": [_ref("Limit"), {"type": "null"}]},
-                "measurements_url": URL_PATH,
-                "name_de": STR,
-                "name_en": STR,
-                "provenance": {"oneOf": [_ref("Document"), {"type": "null"}]},
-                "qualifier": {"oneOf": [qualifier, {"type": "null"}]},
-                "sampled_at": _nullable(DATE),
-                "state": state,
-                "value_text": _nullable(STR),
-            }
-        ),
-        "Zone": _obj(
-            {
-                "as_of": DATE,
-                "current_values": _array(_ref("CurrentValue")),
-                "measurements_url": URL_PATH,
-                "name": STR,
-                "plz": _array({"type": "string", "pattern": r"^\d{5}$"}),
-                "population": _nullable(INT),
-                "supplier": _obj({"name": STR, "supplier_id": INT, "url": URL_PATH}),
-                "water_source": _nullable(STR),
-                "zone_id": INT,
-            },
-            "A supply zone with its latest value per parameter, classified on `as_of`.",
-        ),
-        "Measurement": _obj(measurement_fields, "One published data point, verbatim."),
-        "Measurements": _obj(
-            {
-                "count": INT,
-                "documents": _array(_ref("Document")),
-                "measurements": _array(_ref("Measurement")),
-                "parameter": _nullable(STR),
-                "zone_id": INT,
-            },
-            "Every published data point of a zone, sorted by parameter then date.",
-        ),
-        "Supplier": _obj(
-            {
-                "city": _nullable(STR),
-                "documents": _array(_ref("Document")),
-                "name": STR,
-                "supplier_id": INT,
-                "website": _nullable({"type": "string", "format": "uri"}),
-                "zones": _array(
-                    _obj({"name": STR, "plz_count": INT, "zone_id": INT, "zone_url": URL_PATH})
-                ),
-            }
-        ),
-        "Parameter": _obj(
-            {
-                "annex": _nullable(STR),
-                "cas_number": _nullable(STR),
-                "code": {"type": "string", "pattern": routes.CODE_PATTERN},
-                "group": STR,
-                "has_limit": BOOL,
-                "limits_url": URL_PATH,
-                "name_de": STR,
-                "name_en": STR,
-                "unit": _nullable(STR),
-            }
-        ),
-        "ParameterRegister": _obj(
-            {"count": INT, "parameters": _array(_ref("Parameter"))},
-            "The register of parameters (TrinkwV 2023 and common extras).",
-        ),
-        "ParameterLimits": _obj(
-            {
-                "code": STR,
-                "limits": _array(
-                    _obj(
-                        {
-                            **limit_fields,
-                            "limit_value": {
-                                "type": "string",
-                                "description": "The value as set: number, range or text.",
-                            },
-                            "note": _nullable(STR),
-                            "source_url": _nullable({"type": "string", "format": "uri"}),
-                        }
-                    )
-                ),
-                "name_de": STR,
-                "name_en": STR,
-                "unit": _nullable(STR),
-            },
-            "Every version of the limits of one parameter (valid_from / valid_until).",
-        ),
-        "ExportRow": _obj(
-            {
-                "area_share": SHARE,
-                "confidence": SHARE,
-                "plz": {"type": "string", "pattern": r"^\d{5}$"},
-                "supplier_id": INT,
-                "supplier_name": STR,
-                "zone_id": INT,
-                "zone_name": STR,
-            }
-        ),
-        "Export": _obj(
-            {"attribution": _ref("Attribution"), "count": INT, "rows": _array(_ref("ExportRow"))},
-            "The complete PLZ-to-zone mapping (ODbL); never measured values.",
-        ),
+        **{name: fields.resource_schema(r) for name, r in resources.RESOURCES.items()},
         **gate_schemas(),
     }
 
@@ -467,8 +265,7 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
         ok_headers["Content-Disposition"] = _h("Content-Disposition")
         content["text/csv"] = {
             "schema": {"type": "string"},
-            "example": "plz,zone_id,zone_name,supplier_id,supplier_name,area_share,confidence\n"
-            "76437,11,Kleinstadt Mitte,1,Wasserwerke Kleinstadt,0.6,0.9\n",
+            "example": _csv_example(examples["ExportRow"]),
         }
     responses: dict[str, Any] = {}
     if route.method == "POST":
@@ -522,13 +319,19 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
     return op
 
 
+def _csv_example(row: dict[str, Any]) -> str:
+    """The export's CSV: the header and the example row, written as the export writes them."""
+    return pl.DataFrame([row]).select(resources.EXPORT_ROW.names).write_csv()
+
+
 def document(config: Config) -> dict:
     """Return the OpenAPI 3.1.0 document of the API."""
     settings = GateSettings.from_config(config)
+    examples = {**resources.examples(), **EXAMPLES}
     paths: dict[str, dict] = {}
     for route in routes.ROUTES:
         paths.setdefault(route.path, {})[route.method.lower()] = _operation(
-            route, EXAMPLES, settings
+            route, examples, settings
         )
     return {
         "openapi": "3.1.0",
@@ -538,7 +341,8 @@ def document(config: Config) -> dict:
             "summary": "Drinking-water quality in Germany by postal code, with limits and sources.",
             "description": (
                 "Read-only JSON API. Keyed operations need a key in the "
-                f"`{KEY_HEADER}` header (request one with `POST /v1/keys/antrag`) and allow "
+                f"`{KEY_HEADER}` header (request one with "
+                f"`POST {routes.url('access_request')}`) and allow "
                 f"{settings.daily_quota} requests per key and calendar day (Europe/Berlin). "
                 "Licensing is split: the PLZ-to-zone mapping (export and the zone assignment "
                 "in lookups) is ODbL 1.0 and carries its attribution; measured values, "
@@ -568,153 +372,7 @@ def document(config: Config) -> dict:
     }
 
 
-_DOC = {
-    "document_id": "wk-2026",
-    "edition_date": "2026-06-30",
-    "retrieved_date": "2026-07-02",
-    "title": "Trinkwasseranalyse 1. Halbjahr 2026",
-    "url": "https://wasser-kleinstadt.example/analyse-2026-1.pdf",
-}
-_ATTRIBUTION = {
-    "credit": "© Trinkwasserdaten, Kartendaten © OpenStreetMap-Mitwirkende (ODbL)",
-    "license": "ODbL-1.0",
-    "license_name": "Open Data Commons Open Database License (ODbL) 1.0",
-    "license_url": "https://opendatacommons.org/licenses/odbl/1-0/",
-    "operator": "Trinkwasserdaten",
-    "source": "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
-}
-_LIMIT = {
-    "kind": "grenzwert",
-    "legal_basis": "TrinkwV 2023, Anlage 2 Teil II",
-    "requirement": None,
-    "unit": "µg/l",
-    "valid_from": "2023-06-24",
-    "valid_until": "2028-01-11",
-    "value": 10.0,
-    "value_max": None,
-    "value_min": None,
-}
-_MEASUREMENT = {
-    "document_id": "wk-2026",
-    "normalized_reporting_limit": None,
-    "normalized_unit": "µg/l",
-    "normalized_value": 7.1,
-    "parameter": "blei",
-    "qualifier": "number",
-    "reporting_limit": None,
-    "sample_point": "Netz",
-    "sampled_at": "2026-03-10",
-    "unit": "µg/l",
-    "value": 7.1,
-    "value_text": "7,1",
-}
 EXAMPLES: dict[str, Any] = {
-    "Lookup": {
-        "ambiguity_note": None,
-        "ambiguity_reasons": [],
-        "ambiguous": False,
-        "attribution": _ATTRIBUTION,
-        "covered_share": 1.0,
-        "plz": "76437",
-        "zones": [
-            {
-                "area_share": 1.0,
-                "confidence": 0.9,
-                "supplier_id": 1,
-                "supplier_name": "Wasserwerke Kleinstadt",
-                "supplier_url": "/v1/suppliers/1",
-                "zone_id": 11,
-                "zone_name": "Kleinstadt Mitte",
-                "zone_url": "/v1/zones/11",
-            }
-        ],
-    },
-    "Zone": {
-        "as_of": "2026-11-23",
-        "current_values": [
-            {
-                **{k: v for k, v in _MEASUREMENT.items() if k != "document_id"},
-                "future_limit": dict(_LIMIT, valid_from="2028-01-12", valid_until=None, value=5.0),
-                "future_state": "exceeds_limit",
-                "group": "metals",
-                "limit": _LIMIT,
-                "measurements_url": "/v1/zones/11/measurements?parameter=blei",
-                "name_de": "Blei",
-                "name_en": "Lead",
-                "provenance": _DOC,
-                "state": "below_limit",
-            }
-        ],
-        "measurements_url": "/v1/zones/11/measurements",
-        "name": "Kleinstadt Mitte",
-        "plz": ["76437"],
-        "population": 12000,
-        "supplier": {"name": "Wasserwerke Kleinstadt", "supplier_id": 1, "url": "/v1/suppliers/1"},
-        "water_source": "Grundwasser",
-        "zone_id": 11,
-    },
-    "Measurements": {
-        "count": 1,
-        "documents": [_DOC],
-        "measurements": [_MEASUREMENT],
-        "parameter": "blei",
-        "zone_id": 11,
-    },
-    "Supplier": {
-        "city": "Kleinstadt",
-        "documents": [_DOC],
-        "name": "Wasserwerke Kleinstadt",
-        "supplier_id": 1,
-        "website": "https://wasser-kleinstadt.example",
-        "zones": [
-            {"name": "Kleinstadt Mitte", "plz_count": 2, "zone_id": 11, "zone_url": "/v1/zones/11"}
-        ],
-    },
-    "ParameterRegister": {
-        "count": 1,
-        "parameters": [
-            {
-                "annex": "Anlage 2 Teil II",
-                "cas_number": "7439-92-1",
-                "code": "blei",
-                "group": "metals",
-                "has_limit": True,
-                "limits_url": "/v1/parameters/blei/limits",
-                "name_de": "Blei",
-                "name_en": "Lead",
-                "unit": "µg/l",
-            }
-        ],
-    },
-    "ParameterLimits": {
-        "code": "blei",
-        "limits": [
-            dict(
-                _LIMIT,
-                limit_value="10",
-                note=None,
-                source_url="https://www.gesetze-im-internet.de/trinkwv_2023/anlage_2.html",
-            )
-        ],
-        "name_de": "Blei",
-        "name_en": "Lead",
-        "unit": "µg/l",
-    },
-    "Export": {
-        "attribution": _ATTRIBUTION,
-        "count": 1,
-        "rows": [
-            {
-                "area_share": 1.0,
-                "confidence": 0.9,
-                "plz": "76437",
-                "supplier_id": 1,
-                "supplier_name": "Wasserwerke Kleinstadt",
-                "zone_id": 11,
-                "zone_name": "Kleinstadt Mitte",
-            }
-        ],
-    },
     "AccessRequestAccepted": {
         "detail": "Your request is stored. An operator reviews it and sends the key to your "
         "address; the key is never part of this answer.",
@@ -722,4 +380,6 @@ EXAMPLES: dict[str, Any] = {
         "status": "pending",
     },
 }
-"""One example per success schema (tests check each validates against its schema)."""
+"""Examples of the gate's own bodies; the documents' examples come from their declarations.
+
+Tests check that every example validates against its schema."""

@@ -67,27 +67,35 @@ from typing import TypeVar
 
 import polars as pl
 
+from generator.api.qualifiers import (
+    ABOVE,
+    BELOW_REPORTING_LIMIT,
+    NOT_DETECTED,
+    NOT_DETERMINED,
+    NUMBER,
+    QUALIFIERS,
+    RANGE,
+    TEXT,
+)
+
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
-NUMBER = "number"
-BELOW_REPORTING_LIMIT = "below_reporting_limit"
-NOT_DETECTED = "not_detected"
-NOT_DETERMINED = "not_determined"
-RANGE = "range"
-ABOVE = "above"
-TEXT = "text"
+# QUALIFIERS is re-exported: the parser and its vocabulary are read together.
+__all__ = [
+    "ABOVE",
+    "BELOW_REPORTING_LIMIT",
+    "NOT_DETECTED",
+    "NOT_DETERMINED",
+    "NUMBER",
+    "QUALIFIERS",
+    "RANGE",
+    "TEXT",
+    "parse_limit_values",
+    "parse_value",
+    "parse_values",
+    "unreadable_limit_value",
+]
 
-QUALIFIERS: dict[str, str] = {
-    NUMBER: "A plain published number, possibly with a unit or footnote mark.",
-    BELOW_REPORTING_LIMIT: (
-        "Below the reporting limit (`< x`, `< BG`); `reporting_limit` holds x when it is given."
-    ),
-    NOT_DETECTED: "Analysed but not detected (`n.n.`, `nicht nachweisbar`); no number given.",
-    NOT_DETERMINED: "Not analysed or not published (`n.b.`, `-`, empty or missing).",
-    RANGE: "A range `a - b`; `value` is the larger bound, the conservative choice.",
-    ABOVE: "Above a stated number (`> x`); `value` is x, a lower bound of the true value.",
-    TEXT: "A verbal finding or unreadable text (`farblos`, `o.B.`); no number derived.",
-}
 
 OUTPUT_COLUMNS = ("value", "qualifier", "reporting_limit")
 

@@ -7,7 +7,8 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from generator.derive import STATES, classify, with_values
+from generator.api.resources import STATES
+from generator.derive import classify, with_values
 from generator.load import load
 from tests.conftest import GOLDEN_INPUT
 

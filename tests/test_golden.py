@@ -1,34 +1,111 @@
 """Compare a build of the tiny golden input with the committed expected tree, file by file.
 
-After an intended change run `python -m tests.golden.regenerate` and review the diff.
+After an intended change run `python -m tests.golden.regenerate` and review the diff. When
+the trees differ, the failure lists missing, extra and changed files and shows a unified
+diff of the first few changed text files (JSON pretty-printed, HTML one tag per line).
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
 from tests.golden.regenerate import EXPECTED, build_golden
 
+SHOWN_DIFFS = 3
+DIFF_LINES = 60
+HINT = "run `python -m tests.golden.regenerate` if the change is intended"
 
-def files(root):
+
+def files(root: Path) -> dict[str, Path]:
     return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
 
 
-def test_build_matches_golden_tree(tmp_path):
-    actual = files(build_golden(tmp_path / "build"))
-    expected = files(EXPECTED)
-    missing = sorted(set(expected) - set(actual))
-    extra = sorted(set(actual) - set(expected))
-    changed = sorted(
-        p for p in set(actual) & set(expected) if actual[p].read_bytes() != expected[p].read_bytes()
+def readable_lines(path: str, data: bytes) -> list[str] | None:
+    """Return a file as lines worth diffing, or None for binary files."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if path.endswith(".json"):
+        with contextlib.suppress(ValueError):  # not JSON after all: diff it as it is
+            text = json.dumps(json.loads(text), ensure_ascii=False, indent=1, sort_keys=True)
+    elif path.endswith((".html", ".svg")):
+        text = re.sub(r">(?=<)", ">\n", text)  # pages are written with few line breaks
+    return text.splitlines()
+
+
+def file_diff(path: str, expected: bytes, actual: bytes) -> str:
+    old, new = readable_lines(path, expected), readable_lines(path, actual)
+    if old is None or new is None:
+        return f"{path}: binary, {len(expected)} bytes expected, {len(actual)} bytes built\n"
+    diff = list(
+        difflib.unified_diff(old, new, f"expected/{path}", f"built/{path}", n=2, lineterm="")
     )
-    hint = "run `python -m tests.golden.regenerate` if the change is intended"
-    assert not missing, f"missing files: {missing[:20]} ({hint})"
-    assert not extra, f"unexpected files: {extra[:20]} ({hint})"
-    assert not changed, f"changed files: {changed[:20]} ({hint})"
+    cut = len(diff) > DIFF_LINES
+    return "\n".join(diff[:DIFF_LINES] + ([f"... ({len(diff) - DIFF_LINES} more lines)"] * cut))
+
+
+def describe_differences(built: Path, expected: Path) -> str:
+    """Return what differs between two trees, readably; empty when they are identical."""
+    actual, wanted = files(built), files(expected)
+    missing = sorted(set(wanted) - set(actual))
+    extra = sorted(set(actual) - set(wanted))
+    changed = sorted(
+        p for p in set(actual) & set(wanted) if actual[p].read_bytes() != wanted[p].read_bytes()
+    )
+    if not (missing or extra or changed):
+        return ""
+    parts = []
+    for title, paths in (("missing", missing), ("extra", extra), ("changed", changed)):
+        if paths:
+            listed = "\n  ".join(paths[:20]) + (
+                f"\n  ... {len(paths) - 20} more" * (len(paths) > 20)
+            )
+            parts.append(f"{len(paths)} {title} file(s):\n  {listed}")
+    for path in changed[:SHOWN_DIFFS]:
+        parts.append(file_diff(path, wanted[path].read_bytes(), actual[path].read_bytes()))
+    parts.append(HINT)
+    return "\n\n".join(parts)
+
+
+def test_build_matches_golden_tree(tmp_path):
+    differences = describe_differences(build_golden(tmp_path / "build"), EXPECTED)
+    if differences:
+        pytest.fail(differences, pytrace=False)
+
+
+def test_differences_are_shown_as_a_readable_diff(tmp_path):
+    expected, built = tmp_path / "expected", tmp_path / "built"
+    for root in (expected, built):
+        (root / "v1").mkdir(parents=True)
+        (root / "same.txt").write_text("unchanged\n")
+    (expected / "gone.txt").write_text("x")
+    (built / "new.txt").write_text("x")
+    (expected / "v1" / "doc.json").write_text('{"a":1,"b":[1,2],"c":"x"}\n')
+    (built / "v1" / "doc.json").write_text('{"a":1,"b":[1,3],"c":"x"}\n')
+    (expected / "page.html").write_text("<main><h1>Alt</h1><p>gleich</p></main>")
+    (built / "page.html").write_text("<main><h1>Neu</h1><p>gleich</p></main>")
+    (expected / "data.parquet").write_bytes(b"\xff\x00\x01")
+    (built / "data.parquet").write_bytes(b"\xff\x00\x02\x03")
+    report = describe_differences(built, expected)
+    assert "1 missing file(s):\n  gone.txt" in report
+    assert "1 extra file(s):\n  new.txt" in report
+    assert "3 changed file(s):\n  data.parquet\n  page.html\n  v1/doc.json" in report
+    assert "data.parquet: binary, 3 bytes expected, 4 bytes built" in report
+    assert "--- expected/v1/doc.json\n+++ built/v1/doc.json" in report
+    assert "\n-  2\n+  3\n" in report  # the one changed value, on its own line
+    assert "\n-<h1>Alt</h1>\n+<h1>Neu</h1>\n" in report
+    assert report.endswith(HINT)
+    assert describe_differences(expected, expected) == ""
 
 
 def test_api_doc_examples_are_real():
-    import json
-
     from tests.golden.regenerate import API_DOC, example, example_blocks
 
     blocks = example_blocks(API_DOC.read_text(encoding="utf-8"))

@@ -10,6 +10,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from openapi_spec_validator import validate as validate_spec
 
 from generator import API_VERSION
+from generator.api import routes
 from generator.api.routes import ROUTES
 from generator.api.settings import GateSettings, routes_document
 from generator.config import Config
@@ -17,8 +18,8 @@ from generator.gate.validation import validate
 from generator.openapi import RESPONSE_SCHEMAS
 from tests.conformance.support import build_sample
 
-NOT_ROUTED = {"v1/openapi.json", "v1/export/datapackage.json"}
-"""Open JSON files that are no route's backing file (served as plain files)."""
+NOT_ROUTED = set(routes.OPEN_FILES.values())
+"""Open files that are no route's backing file (served as plain files)."""
 
 
 @pytest.fixture(scope="module")

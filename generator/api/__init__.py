@@ -6,5 +6,7 @@
 - `http`: content types, CORS and cache headers, file-name and id rules.
 - `site_rules`: the site's search redirect and 404 page, which the Python gate applies.
 
-Nothing here imports the build, the site or a gate; they all import this package.
+`routes` and `settings` are the gates' part; `fields` and `resources` declare the documents
+the build writes (`resources` takes the qualifier vocabulary from the value parser). Nothing
+here imports the build stages, the site or a gate; they all import this package.
 """

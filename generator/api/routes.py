@@ -7,6 +7,7 @@ Validation rules are data here, so both gates apply the same rules.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from generator.api.http import KEY_HEADER, is_file_segment
@@ -339,6 +340,50 @@ def url(operation_id: str, **values: object) -> str:
         elif p.location == "query":
             query.append(f"{p.name}={value}")
     return path + ("?" + "&".join(query) if query else "")
+
+
+def url_expr(operation_id: str, **columns: object):
+    """Return the public URL of one resource for every row of a frame (a polars expression).
+
+    `url_expr("zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter"))`
+    gives `/v1/zones/11/measurements?parameter=blei`, as `url` does for one value. Like
+    `url`, values are not percent-encoded: ids, codes and PLZs never need it.
+    """
+    import polars as pl  # here, not at the top: the gates read this table without polars
+
+    r = route(operation_id)
+    unknown = set(columns) - {p.name for p in r.params}
+    if unknown:
+        raise KeyError(f"{operation_id} has no parameter {', '.join(sorted(unknown))}")
+    template, values, query = r.path, [], []
+    for name in re.findall(r"\{(\w+)\}", r.path):
+        values.append(columns[name])
+    template = re.sub(r"\{\w+\}", "{}", template)
+    for p in r.params:
+        if p.location == "query" and p.name in columns:
+            query.append(f"{p.name}={{}}")
+            values.append(columns[p.name])
+    return pl.format(template + ("?" + "&".join(query) if query else ""), *values)
+
+
+OPEN_FILES: dict[str, str] = {
+    "openapi": "v1/openapi.json",
+    "export_parquet": "v1/export/plz-zonen.parquet",
+    "datapackage": "v1/export/datapackage.json",
+}
+"""Open files of the tree that back no route: served as they are, at `/` + their path."""
+
+
+def open_file(name: str) -> str:
+    """Return the build path of an open file that is no route, e.g. open_file("openapi")."""
+    return OPEN_FILES[name]
+
+
+def file_url(path: str) -> str:
+    """Return the URL of an open file of the tree (files under `_data/` have none)."""
+    if path.startswith("_data/"):
+        raise ValueError(f"{path} is hidden: it is served only through its route")
+    return "/" + path
 
 
 def to_json() -> list[dict]:

@@ -7,21 +7,5 @@ URLs of pages and the search redirect are defined once, in `generator.site.urls`
 from __future__ import annotations
 
 from generator.site.pages import site_files
-from generator.site.urls import (
-    NOT_FOUND_PAGE,
-    SEARCH_REDIRECT,
-    file_path,
-    netlify_redirect_line,
-    search_target,
-    url,
-)
 
-__all__ = [
-    "NOT_FOUND_PAGE",
-    "SEARCH_REDIRECT",
-    "file_path",
-    "netlify_redirect_line",
-    "search_target",
-    "site_files",
-    "url",
-]
+__all__ = ["site_files"]

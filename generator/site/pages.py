@@ -23,7 +23,6 @@ from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
 from generator.site import charts, fragments, text, urls
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
-OPENAPI_URL = "/v1/openapi.json"
 
 
 def environment(as_of: dt.date, config: Config, versions: dict[str, str]) -> jinja2.Environment:
@@ -166,33 +165,6 @@ def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]
 # ---------------------------------------------------------------------------- zones
 
 
-def _limit_words(prefix: str) -> pl.Expr:
-    """Describe the struct column `prefix` (limit or future_limit) in words, in polars."""
-    lim = pl.col(prefix)
-    f = lim.struct.field
-    unit = text.unit_expr(f("unit"))
-    suffix = pl.when(unit != "").then(pl.concat_str(pl.lit(" "), unit)).otherwise(pl.lit(""))
-    name = f("kind").replace_strict(text.KINDS, default=f("kind"))
-    return (
-        pl.when(lim.is_null() | f("kind").is_null())
-        .then(pl.lit(None, dtype=pl.String))
-        .when(f("kind") == "range")
-        .then(
-            pl.concat_str(
-                name,
-                pl.lit(" "),
-                text.number_expr(f("value_min")),
-                pl.lit(" bis "),
-                text.number_expr(f("value_max")),
-                suffix,
-            )
-        )
-        .when(f("value").is_not_null())
-        .then(pl.concat_str(name, pl.lit(" "), text.number_expr(f("value")), suffix))
-        .otherwise(pl.concat_str(name, pl.lit(": "), f("requirement").fill_null("")))
-    )
-
-
 BAD_STATES = ("exceeds_limit", "outside_range")
 ASSESSED_STATES = (
     "below_limit",
@@ -226,8 +198,8 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             ).then(text.unit_expr(unit)),
             "date": text.date_expr(pl.col("sampled_at")),
             "sample_point": pl.col("sample_point"),
-            "limit": _limit_words("limit").fill_null("–"),
-            "future_limit": _limit_words("future_limit"),
+            "limit": text.limit_expr(pl.col("limit")).fill_null("–"),
+            "future_limit": text.limit_expr(pl.col("future_limit")),
             "future_from": future_from,
             "badge": pl.col("state").replace_strict(badges),
             "future_badge": pl.col("future_state").replace_strict(badges, default=None),
@@ -258,7 +230,7 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
                 "{} läge ab {} über dem neuen Wert ({})",
                 name,
                 future_from,
-                _limit_words("future_limit"),
+                text.limit_expr(pl.col("future_limit")),
             )
             .filter(future_bad)
             .str.join("; ")
@@ -298,10 +270,8 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "values_html": pl.col("values_html"),
         "no_values": pl.col("values_html").is_null(),
         "charts_html": pl.col("charts_html"),
-        "zone_api_url": pl.format(routes.url("zone", zone_id="{}"), pl.col("zone_id")),
-        "measurements_api_url": pl.format(
-            routes.url("zone_measurements", zone_id="{}"), pl.col("zone_id")
-        ),
+        "zone_api_url": routes.url_expr("zone", zone_id=pl.col("zone_id")),
+        "measurements_api_url": routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")),
         "measurement_count": pl.col("measurement_count"),
     }
 
@@ -468,6 +438,16 @@ def parameter_pages(
         )
 
 
+def _download(path: str, api_url: str | None, what: str) -> dict[str, str | None]:
+    """One file of the downloads page: its name, the file's URL and, if any, the route's."""
+    return {
+        "name": path.rsplit("/", 1)[1],
+        "url": api_url,
+        "file": routes.file_url(path),
+        "what": what,
+    }
+
+
 def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
     stats = {
         "plz": d.lookups.height,
@@ -488,36 +468,31 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
         for r in routes.ROUTES
     ]
     downloads = [
-        {
-            "name": "plz-zonen.json",
-            "url": routes.url("export", format="json"),
-            "file": "/v1/export/plz-zonen.json",
-            "what": "JSON mit Namensnennung im Feld „attribution“",
-        },
-        {
-            "name": "plz-zonen.csv",
-            "url": routes.url("export", format="csv"),
-            "file": "/v1/export/plz-zonen.csv",
-            "what": "CSV (UTF-8, Komma als Trennzeichen)",
-        },
-        {
-            "name": "plz-zonen.parquet",
-            "url": None,
-            "file": "/v1/export/plz-zonen.parquet",
-            "what": "Parquet (für Datenanalyse)",
-        },
-        {
-            "name": "datapackage.json",
-            "url": None,
-            "file": "/v1/export/datapackage.json",
-            "what": "Beschreibung als Frictionless Data Package mit Prüfsummen",
-        },
+        _download(
+            routes.file_path("export", format="json"),
+            routes.url("export", format="json"),
+            "JSON mit Namensnennung im Feld „attribution“",
+        ),
+        _download(
+            routes.file_path("export", format="csv"),
+            routes.url("export", format="csv"),
+            "CSV (UTF-8, Komma als Trennzeichen)",
+        ),
+        _download(routes.open_file("export_parquet"), None, "Parquet (für Datenanalyse)"),
+        _download(
+            routes.open_file("datapackage"),
+            None,
+            "Beschreibung als Frictionless Data Package mit Prüfsummen",
+        ),
     ]
     pages = {
         "home": ("index.html", {"stats": stats}),
         "access": ("zugang.html", {}),
         "downloads": ("downloads.html", {"downloads": downloads, "stats": stats}),
-        "api": ("api.html", {"operations": operations, "openapi_url": OPENAPI_URL}),
+        "api": (
+            "api.html",
+            {"operations": operations, "openapi_url": routes.file_url(routes.open_file("openapi"))},
+        ),
         "license": ("lizenz.html", {}),
         "not_found": ("404.html", {}),
     }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from decimal import Decimal
 
 import polars as pl
 
@@ -98,11 +99,17 @@ def unit(symbol: str | None) -> str:
 
 
 def number(value: float | None) -> str:
-    """Write a number the German way without float noise: 0.1 -> '0,1', 2790.0 -> '2790'."""
+    """Write a number the German way: 0.1 -> '0,1', 2790.0 -> '2790', 2e-05 -> '0,00002'.
+
+    The digits are the shortest that read back as the same float (Python's `repr`, and what
+    polars prints, so `number_expr` agrees), written without an exponent.
+    """
     if value is None:
         return ""
-    text = f"{value:.10f}".rstrip("0").rstrip(".")
-    return ("0" if text in ("", "-0") else text).replace(".", ",")
+    text = format(Decimal(repr(float(value))), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return ("0" if text == "-0" else text).replace(".", ",")
 
 
 def thousands(value: int) -> str:
@@ -123,16 +130,20 @@ def limit(
     requirement: str | None,
     unit_symbol: str | None,
 ) -> str:
-    """Describe one limit value in words, e.g. 'Grenzwert 0,1 µg/l'."""
+    """Describe one limit value in words, e.g. 'Grenzwert 0,1 µg/l' (`limit_expr` in polars)."""
     if kind is None:
         return ""
     name = KINDS.get(kind, kind)
     suffix = f" {unit(unit_symbol)}" if unit(unit_symbol) else ""
-    if kind == "requirement" or (value is None and low is None and high is None):
-        return f"{name}: {requirement}" if requirement else name
-    if kind == "range":
-        return f"{name} {number(low)} bis {number(high)}{suffix}"
-    return f"{name} {number(value)}{suffix}"
+    if kind != "requirement":
+        if kind == "range" and low is not None and high is not None:
+            return f"{name} {number(low)} bis {number(high)}{suffix}"
+        if kind == "range" and (low is not None or high is not None):
+            bound = ("ab", low) if high is None else ("bis", high)
+            return f"{name} {bound[0]} {number(bound[1])}{suffix}"
+        if kind != "range" and value is not None:
+            return f"{name} {number(value)}{suffix}"
+    return f"{name}: {requirement}" if requirement else name
 
 
 # ---------------------------------------------------------------------------- polars
@@ -144,13 +155,81 @@ def esc(expr: pl.Expr) -> pl.Expr:
     return expr.str.replace_many(["&", "<", ">", '"'], ["&amp;", "&lt;", "&gt;", "&quot;"])
 
 
+_EXPONENT_TEXT = r"^(-?)(\d)(?:\.(\d+))?e([+-]?\d+)$"
+
+
+def _without_exponent(text: pl.Expr) -> pl.Expr:
+    """Rewrite `1.5e-7` as `0.00000015` and `1e+16` as `10000000000000000`."""
+    field = text.str.extract_groups(_EXPONENT_TEXT).struct.field
+    digits = pl.concat_str(field("2"), field("3").fill_null(""))
+    point = field("4").cast(pl.Int64) + 1  # position of the decimal point in `digits`
+    # Zeros in front for a point left of the digits, behind for one right of them.
+    padded = digits.str.pad_start(
+        digits.str.len_chars().cast(pl.Int64) + (-point).clip(0), "0"
+    ).str.pad_end(point.clip(0), "0")
+    integer = padded.str.head(point.clip(0))
+    fraction = padded.str.slice(point.clip(0)).str.strip_chars_end("0")
+    return pl.concat_str(
+        field("1"),
+        pl.when(integer == "").then(pl.lit("0")).otherwise(integer),
+        pl.when(fraction != "").then(pl.concat_str(pl.lit("."), fraction)).otherwise(pl.lit("")),
+    )
+
+
 def number_expr(expr: pl.Expr) -> pl.Expr:
-    """Write floats the German way in polars (matches `number` for ordinary values)."""
+    """Write numbers the German way in polars, exactly as `number` does (null stays null)."""
+    # polars prints the shortest digits that read back as the same float, like `repr`:
+    # `2790.0`, `0.000015`, and for very large or small numbers `1e+16`, `1e-7`. The
+    # rewrite of those runs only on them (null elsewhere), so it costs nothing per row.
+    text = expr.cast(pl.Float64).cast(pl.String)
+    exponent = _without_exponent(pl.when(text.str.contains("e", literal=True)).then(text))
+    plain = pl.coalesce(exponent, text).str.strip_suffix(".0")
     return (
-        expr.round_sig_figs(10)
-        .cast(pl.String)
-        .str.replace(r"\.0$", "")
+        pl.when(plain == "-0")
+        .then(pl.lit("0"))
+        .otherwise(plain)
         .str.replace(".", ",", literal=True)
+    )
+
+
+def limit_expr(lim: pl.Expr) -> pl.Expr:
+    """Describe the limit struct `lim` in words, exactly as `limit` does (null without one)."""
+    f = lim.struct.field
+    kind, value, low, high = f("kind"), f("value"), f("value_min"), f("value_max")
+    unit_text = unit_expr(f("unit"))
+    suffix = (
+        pl.when(unit_text != "").then(pl.concat_str(pl.lit(" "), unit_text)).otherwise(pl.lit(""))
+    )
+    name = kind.replace_strict(KINDS, default=kind)
+    requirement = f("requirement")
+    words = (
+        pl.when(requirement.is_not_null() & (requirement != ""))
+        .then(pl.concat_str(name, pl.lit(": "), requirement))
+        .otherwise(name)
+    )
+    is_range = kind == "range"
+    one_bound = pl.concat_str(
+        name,
+        pl.when(high.is_null()).then(pl.lit(" ab ")).otherwise(pl.lit(" bis ")),
+        number_expr(pl.coalesce(low, high)),
+        suffix,
+    )
+    return (
+        pl.when(lim.is_null() | kind.is_null())
+        .then(pl.lit(None, dtype=pl.String))
+        .when(kind == "requirement")
+        .then(words)
+        .when(is_range & low.is_not_null() & high.is_not_null())
+        .then(
+            pl.concat_str(
+                name, pl.lit(" "), number_expr(low), pl.lit(" bis "), number_expr(high), suffix
+            )
+        )
+        .when(is_range & (low.is_not_null() | high.is_not_null()))
+        .then(one_bound)
+        .when(~is_range & value.is_not_null())
+        .then(pl.concat_str(name, pl.lit(" "), number_expr(value), suffix))
+        .otherwise(words)
     )
 
 

@@ -1,0 +1,187 @@
+"""How the fields of a response document are declared, and what is made from a declaration.
+
+A `Resource` lists the fields of one JSON object the API returns (`generator.api.resources`
+declares them all). From that one list come the JSON Schema in the OpenAPI document, its
+example, the columns the render stage encodes (`generator.encode.document`), and for the
+export the CSV header and the Data Package schema. Adding a field to a document therefore
+means: a column in the derived frame, and one `Field` here.
+
+Plain data: nothing here imports polars, the build, the site or a gate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+REF = "#/components/schemas/"
+LINK = "Path of the related resource in this API."
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: str
+    """JSON type: string | integer | number | boolean | object | array."""
+    description: str
+    example: Any = None
+    """For objects and arrays of objects, None means: the example of the referenced resource."""
+    nullable: bool = False
+    format: str | None = None  # date | uri
+    pattern: str | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    enum: Mapping[str, str] | None = None
+    """Allowed values and what each means (the meanings go into the description)."""
+    ref: str | None = None
+    """Name of the resource an object field holds, or an array field's items."""
+    items: Field | None = None
+    """The item of an array of plain values (name unused)."""
+
+
+@dataclass(frozen=True)
+class Resource:
+    name: str
+    """Name of the component schema in the OpenAPI document."""
+    description: str
+    fields: tuple[Field, ...]
+    """In the order of the CSV and the Data Package (JSON objects have sorted keys)."""
+
+    def __post_init__(self) -> None:
+        names = [f.name for f in self.fields]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.name} declares a field twice: {names}")
+
+    @property
+    def names(self) -> list[str]:
+        return [f.name for f in self.fields]
+
+    def field(self, name: str) -> Field:
+        return next(f for f in self.fields if f.name == name)
+
+
+# ---------------------------------------------------------------------------- declaring
+
+
+def string(name: str, description: str, example: Any, **kw: Any) -> Field:
+    return Field(name, "string", description, example, **kw)
+
+
+def integer(name: str, description: str, example: Any, **kw: Any) -> Field:
+    return Field(name, "integer", description, example, **kw)
+
+
+def number(name: str, description: str, example: Any, **kw: Any) -> Field:
+    return Field(name, "number", description, example, **kw)
+
+
+def boolean(name: str, description: str, example: Any) -> Field:
+    return Field(name, "boolean", description, example)
+
+
+def share(name: str, description: str, example: float) -> Field:
+    """A number between 0 and 1."""
+    return Field(name, "number", description, example, minimum=0, maximum=1)
+
+
+def date(name: str, description: str, example: Any, **kw: Any) -> Field:
+    return Field(name, "string", description, example, format="date", **kw)
+
+
+def uri(name: str, description: str, example: Any, **kw: Any) -> Field:
+    return Field(name, "string", description, example, format="uri", **kw)
+
+
+def link(name: str, description: str, example: str) -> Field:
+    """The URL path of a related resource, made from the route table."""
+    return Field(name, "string", f"{description} {LINK}", example)
+
+
+def one(name: str, resource: str, description: str, **kw: Any) -> Field:
+    """An object field holding one `resource`."""
+    return Field(name, "object", description, ref=resource, **kw)
+
+
+def many(name: str, items: str | Field, description: str, example: Any = None) -> Field:
+    """An array field: of `items` resources (by name), or of plain values like `items`."""
+    if isinstance(items, str):
+        return Field(name, "array", description, example, ref=items)
+    return Field(name, "array", description, example, items=items)
+
+
+# ---------------------------------------------------------------------------- deriving
+
+
+def _value_schema(f: Field) -> dict[str, Any]:
+    if f.type == "object":
+        return {"$ref": REF + str(f.ref)}
+    if f.type == "array":
+        items = {"$ref": REF + f.ref} if f.ref else _value_schema(f.items)  # type: ignore[arg-type]
+        return {"type": "array", "items": items}
+    schema: dict[str, Any] = {"type": f.type}
+    for key, value in (
+        ("format", f.format),
+        ("pattern", f.pattern),
+        ("minimum", f.minimum),
+        ("maximum", f.maximum),
+    ):
+        if value is not None:
+            schema[key] = value
+    if f.enum is not None:
+        schema["enum"] = sorted(f.enum)
+    return schema
+
+
+def field_schema(f: Field) -> dict[str, Any]:
+    """Return the JSON Schema of one field, its description included."""
+    schema = _value_schema(f)
+    if f.nullable:
+        if "$ref" in schema:
+            schema = {"oneOf": [schema, {"type": "null"}]}
+        else:
+            schema["type"] = [schema["type"], "null"]
+            if "enum" in schema:
+                schema["enum"] = [*schema["enum"], None]
+    description = f.description
+    vocabulary = f.enum or (f.items.enum if f.items else None)
+    if vocabulary:
+        meanings = "; ".join(f"`{k}`: {v.rstrip('.')}" for k, v in sorted(vocabulary.items()))
+        description += f" Values: {meanings}."
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def resource_schema(resource: Resource) -> dict[str, Any]:
+    """Return a closed object schema: every declared field present (maybe null), no others."""
+    return {
+        "type": "object",
+        "description": resource.description,
+        "properties": {f.name: field_schema(f) for f in resource.fields},
+        "required": sorted(resource.names),
+        "additionalProperties": False,
+    }
+
+
+def example(resource: Resource, registry: Mapping[str, Resource]) -> dict[str, Any]:
+    """Return the example document of a resource, from the examples of its fields."""
+    out: dict[str, Any] = {}
+    for f in resource.fields:
+        value = f.example
+        if value is None and f.ref:
+            nested = example(registry[f.ref], registry)
+            value = [nested] if f.type == "array" else nested
+        out[f.name] = value
+    return out
+
+
+FRICTIONLESS_TYPES = {t: t for t in ("string", "integer", "number", "boolean")}
+
+
+def table_schema(resource: Resource) -> list[dict[str, str]]:
+    """Return the fields of a flat resource as a Frictionless Table Schema lists them."""
+    return [
+        {"name": f.name, "type": FRICTIONLESS_TYPES[f.type], "description": f.description}
+        for f in resource.fields
+    ]

@@ -1,0 +1,399 @@
+"""The fields of every document the API returns, each declared once.
+
+Render encodes exactly these fields from the derived frames (keys sorted), the OpenAPI
+document describes them with these types, descriptions and examples, and the export's CSV
+header and Data Package schema follow `EXPORT_ROW`. A test checks every file of a sample
+build against them, both ways: no declared field missing, no undeclared one written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from generator.api import routes
+from generator.api.fields import (
+    Resource,
+    boolean,
+    date,
+    example,
+    integer,
+    link,
+    many,
+    number,
+    one,
+    share,
+    string,
+    uri,
+)
+from generator.api.qualifiers import QUALIFIERS
+
+STATES: dict[str, str] = {
+    "below_limit": "The value is at or below the limit.",
+    "exceeds_limit": "The value is above the limit.",
+    "within_range": "The value lies inside the permitted range (pH).",
+    "outside_range": "The value lies outside the permitted range (pH).",
+    "below_reporting_limit": "Below a reporting limit that is itself at or below the limit.",
+    "not_detected": "The laboratory did not detect the substance.",
+    "not_assessable": "The published value cannot be compared with the limit (e.g. '< x' "
+    "with x above the limit, '< BG' without a number, or a text value).",
+    "no_limit": "No limit applies to this parameter on the reference date.",
+    "unit_mismatch": "The units of value and limit cannot be converted into each other.",
+    "requirement": "The ordinance sets a qualitative requirement, not a number.",
+    "not_measured": "No value of this parameter has been published for the zone.",
+}
+"""What the `state` of a current value means (derive's classification yields these)."""
+
+AMBIGUITY_REASONS = {
+    "split": "more than one zone covers a material share of the PLZ",
+    "low_confidence": "the assignment of the largest zone is uncertain",
+}
+
+PLZ_PATTERN = r"^\d{5}$"
+DOC_URL = "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
+SUPPLIER_NAME = "Wasserwerke Kleinstadt"
+ZONE_NAME = "Kleinstadt Mitte"
+
+ATTRIBUTION = Resource(
+    "Attribution",
+    "The ODbL credit that travels with every representation of the PLZ mapping.",
+    (
+        string("license", "SPDX identifier of the licence.", "ODbL-1.0"),
+        string(
+            "license_name",
+            "Name of the licence.",
+            "Open Data Commons Open Database License (ODbL) 1.0",
+        ),
+        uri(
+            "license_url", "Text of the licence.", "https://opendatacommons.org/licenses/odbl/1-0/"
+        ),
+        string(
+            "credit",
+            "The credit line to show wherever the mapping is used.",
+            "© Trinkwasserdaten, Kartendaten © OpenStreetMap-Mitwirkende (ODbL)",
+        ),
+        string("operator", "Who publishes this API.", "Trinkwasserdaten"),
+        string(
+            "source",
+            "Where the mapping comes from.",
+            "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
+        ),
+    ),
+)
+
+DOCUMENT = Resource(
+    "Document",
+    "A published document values are taken from (provenance).",
+    (
+        string("document_id", "Id of the document.", "wk-2026"),
+        string("title", "Title as published.", "Trinkwasseranalyse 1. Halbjahr 2026"),
+        date("edition_date", "Date of the document's edition.", "2026-06-30"),
+        date("retrieved_date", "Date the document was downloaded.", "2026-07-02"),
+        uri("url", "Where the document is published.", DOC_URL),
+    ),
+)
+
+LOOKUP_ZONE = Resource(
+    "LookupZone",
+    "One supply zone serving (part of) a PLZ.",
+    (
+        integer("zone_id", "Id of the supply zone.", 11),
+        string("zone_name", "Name of the supply zone.", ZONE_NAME),
+        link("zone_url", "The zone.", routes.url("zone", zone_id=11)),
+        integer("supplier_id", "Id of the supplier operating the zone.", 1),
+        string("supplier_name", "Name of the supplier.", SUPPLIER_NAME),
+        link("supplier_url", "The supplier.", routes.url("supplier", supplier_id=1)),
+        share("area_share", "Share of the PLZ area inside the zone.", 1.0),
+        share("confidence", "How sure the assignment is.", 0.9),
+    ),
+)
+
+LOOKUP = Resource(
+    "Lookup",
+    "The supply zones serving a PLZ, by area share (ODbL).",
+    (
+        string("plz", "The postal code asked for.", "76437", pattern=PLZ_PATTERN),
+        many("zones", "LookupZone", "Zones by area share, largest first."),
+        boolean("ambiguous", "Whether the PLZ has no single clear zone.", False),
+        many(
+            "ambiguity_reasons",
+            string("", "", None, enum=AMBIGUITY_REASONS),
+            "Why the answer is ambiguous (empty when it is not).",
+            [],
+        ),
+        string("ambiguity_note", "The reasons in a sentence, or null.", None, nullable=True),
+        share(
+            "covered_share",
+            "Sum of the area shares; below 1 where part of the PLZ has no known zone.",
+            1.0,
+        ),
+        one("attribution", "Attribution", "The credit to show with the zone assignment."),
+    ),
+)
+
+_LIMIT_FIELDS = (
+    string(
+        "kind",
+        "grenzwert (binding limit), indicator, range, requirement or richtwert.",
+        "grenzwert",
+    ),
+    number("value", "The limit, or null for a range or a requirement.", 10.0, nullable=True),
+    number("value_min", "Lower end of a range.", None, nullable=True),
+    number("value_max", "Upper end of a range.", None, nullable=True),
+    string("requirement", "The requirement in words (kind requirement).", None, nullable=True),
+    string("unit", "Unit of the values.", "µg/l", nullable=True),
+    date("valid_from", "First day the limit applies (inclusive).", "2023-06-24"),
+    date(
+        "valid_until",
+        "Last day the limit applies (inclusive); null: open-ended.",
+        "2028-01-11",
+        nullable=True,
+    ),
+    string("legal_basis", "Where the limit is set.", "TrinkwV 2023, Anlage 2 Teil II"),
+)
+
+LIMIT = Resource(
+    "Limit",
+    "One limit value with its period of validity, in the parameter's register unit.",
+    _LIMIT_FIELDS,
+)
+
+LIMIT_VERSION = Resource(
+    "LimitVersion",
+    "One version of a limit as the ordinance sets it, in its own unit.",
+    (
+        *_LIMIT_FIELDS,
+        string("limit_value", "The value as set: number, min..max range or text.", "10"),
+        string("note", "Conditions attached to the value.", None, nullable=True),
+        uri(
+            "source_url",
+            "Text of the annex.",
+            "https://www.gesetze-im-internet.de/trinkwv_2023/anlage_2.html",
+            nullable=True,
+        ),
+    ),
+)
+
+_QUALIFIER = "What kind of statement the published text is."
+_MEASURED = (
+    string("parameter", "Parameter code from the register.", "blei"),
+    date("sampled_at", "Date the sample was taken.", "2026-03-10"),
+    string("value_text", "The value exactly as published.", "7,1"),
+    string("unit", "Unit as published.", "µg/l", nullable=True),
+    number("value", "The number in the published unit, or null.", 7.1, nullable=True),
+    string("qualifier", _QUALIFIER, "number", enum=QUALIFIERS),
+    number("reporting_limit", "x of a published `< x`.", None, nullable=True),
+    string("normalized_unit", "The parameter's register unit.", "µg/l", nullable=True),
+    number("normalized_value", "`value` in the register unit.", 7.1, nullable=True),
+    number(
+        "normalized_reporting_limit", "`reporting_limit` in the register unit.", None, nullable=True
+    ),
+    string("sample_point", "Where the sample was taken, if published.", "Netz", nullable=True),
+)
+
+MEASUREMENT = Resource(
+    "Measurement",
+    "One published data point, verbatim.",
+    (*_MEASURED, string("document_id", "The document the value is taken from.", "wk-2026")),
+)
+
+_NOT_MEASURED = ("sampled_at", "value_text", "qualifier")
+"""Fields of a data point that a current value without any published value has as null."""
+
+CURRENT_VALUE = Resource(
+    "CurrentValue",
+    "The latest data point of a parameter up to `as_of`, classified against the limits.",
+    (
+        *(replace(f, nullable=True) if f.name in _NOT_MEASURED else f for f in _MEASURED),
+        string("name_de", "German name of the parameter.", "Blei"),
+        string("name_en", "English name of the parameter.", "Lead"),
+        string("group", "Group of the parameter.", "metals"),
+        string("state", "Classification against `limit`.", "below_limit", enum=STATES),
+        one("limit", "Limit", "The limit valid on `as_of`, or null.", nullable=True),
+        string(
+            "future_state",
+            "Classification against `future_limit`, or null.",
+            "exceeds_limit",
+            nullable=True,
+            enum=STATES,
+        ),
+        one(
+            "future_limit",
+            "Limit",
+            "A different limit already announced after `as_of`, or null.",
+            nullable=True,
+            example={
+                **example(LIMIT, {}),
+                "valid_from": "2028-01-12",
+                "valid_until": None,
+                "value": 5.0,
+            },
+        ),
+        one("provenance", "Document", "The document the value is taken from.", nullable=True),
+        link(
+            "measurements_url",
+            "This parameter's series.",
+            routes.url("zone_measurements", zone_id=11, parameter="blei"),
+        ),
+    ),
+)
+
+ZONE_SUPPLIER = Resource(
+    "ZoneSupplier",
+    "The supplier operating a zone.",
+    (
+        integer("supplier_id", "Id of the supplier.", 1),
+        string("name", "Name of the supplier.", SUPPLIER_NAME),
+        link("url", "The supplier.", routes.url("supplier", supplier_id=1)),
+    ),
+)
+
+ZONE = Resource(
+    "Zone",
+    "A supply zone with its latest value per parameter, classified on `as_of`.",
+    (
+        integer("zone_id", "Id of the supply zone.", 11),
+        string("name", "Name of the zone.", ZONE_NAME),
+        one("supplier", "ZoneSupplier", "Who operates the zone."),
+        integer("population", "People supplied, if known.", 12000, nullable=True),
+        string(
+            "water_source", "Where the water comes from, if known.", "Grundwasser", nullable=True
+        ),
+        many(
+            "plz",
+            string("", "", None, pattern=PLZ_PATTERN),
+            "The postal codes the zone serves (in part).",
+            ["76437"],
+        ),
+        date("as_of", "The reference date of the classification (the build's).", "2026-11-23"),
+        many("current_values", "CurrentValue", "The latest value per parameter."),
+        link("measurements_url", "Every data point.", routes.url("zone_measurements", zone_id=11)),
+    ),
+)
+
+MEASUREMENTS = Resource(
+    "Measurements",
+    "Every published data point of a zone, sorted by parameter then date.",
+    (
+        integer("zone_id", "Id of the supply zone.", 11),
+        string("parameter", "The parameter asked for, or null for all.", "blei", nullable=True),
+        integer("count", "Number of data points.", 1),
+        many("measurements", "Measurement", "The data points."),
+        many("documents", "Document", "The documents the data points come from."),
+    ),
+)
+
+SUPPLIER_ZONE = Resource(
+    "SupplierZone",
+    "One zone a supplier operates.",
+    (
+        integer("zone_id", "Id of the supply zone.", 11),
+        string("name", "Name of the zone.", ZONE_NAME),
+        integer("plz_count", "Number of postal codes the zone serves.", 2),
+        link("zone_url", "The zone.", routes.url("zone", zone_id=11)),
+    ),
+)
+
+SUPPLIER = Resource(
+    "Supplier",
+    "A water supplier with its zones and published documents.",
+    (
+        integer("supplier_id", "Id of the supplier.", 1),
+        string("name", "Name of the supplier.", SUPPLIER_NAME),
+        string("city", "Seat of the supplier.", "Kleinstadt", nullable=True),
+        uri("website", "Website.", "https://wasser-kleinstadt.example", nullable=True),
+        many("zones", "SupplierZone", "The zones it operates."),
+        many("documents", "Document", "Its published documents, oldest first."),
+    ),
+)
+
+PARAMETER = Resource(
+    "Parameter",
+    "One parameter of the register.",
+    (
+        string("code", "Id of the parameter.", "blei", pattern=routes.CODE_PATTERN),
+        string("name_de", "German name.", "Blei"),
+        string("name_en", "English name.", "Lead"),
+        string(
+            "unit", "Register unit: values are compared with limits in it.", "µg/l", nullable=True
+        ),
+        string("group", "Group of the parameter.", "metals"),
+        string("cas_number", "CAS registry number, where one exists.", "7439-92-1", nullable=True),
+        string("annex", "Annex of the TrinkwV 2023 listing it.", "Anlage 2 Teil II", nullable=True),
+        boolean("has_limit", "Whether the ordinance sets a limit for it.", True),
+        link("limits_url", "Its limits.", routes.url("parameter_limits", code="blei")),
+    ),
+)
+
+PARAMETER_REGISTER = Resource(
+    "ParameterRegister",
+    "The register of parameters (TrinkwV 2023 and common extras).",
+    (
+        integer("count", "Number of parameters.", 1),
+        many("parameters", "Parameter", "The parameters, sorted by code."),
+    ),
+)
+
+PARAMETER_LIMITS = Resource(
+    "ParameterLimits",
+    "Every version of the limits of one parameter (valid_from / valid_until).",
+    (
+        string("code", "Id of the parameter.", "blei"),
+        string("name_de", "German name.", "Blei"),
+        string("name_en", "English name.", "Lead"),
+        string("unit", "Register unit of the parameter.", "µg/l", nullable=True),
+        many("limits", "LimitVersion", "Every version, oldest first."),
+    ),
+)
+
+EXPORT_ROW = Resource(
+    "ExportRow",
+    "One PLZ-zone pair of the export (also a row of the CSV and the Parquet file).",
+    (
+        string("plz", "German postal code (five digits).", "76437", pattern=PLZ_PATTERN),
+        integer("zone_id", f"Id of the supply zone ({routes.route('zone').path}).", 11),
+        string("zone_name", "Name of the supply zone.", ZONE_NAME),
+        integer("supplier_id", "Id of the supplier operating the zone.", 1),
+        string("supplier_name", "Name of the supplier.", SUPPLIER_NAME),
+        share("area_share", "Share of the PLZ area inside the zone, in (0, 1].", 1.0),
+        share("confidence", "How sure the assignment is, in [0, 1].", 0.9),
+    ),
+)
+
+EXPORT = Resource(
+    "Export",
+    "The complete PLZ-to-zone mapping (ODbL); never measured values.",
+    (
+        one("attribution", "Attribution", "The credit to show with the mapping."),
+        integer("count", "Number of rows.", 1),
+        many("rows", "ExportRow", "Every PLZ-zone pair, by PLZ then zone."),
+    ),
+)
+
+RESOURCES: dict[str, Resource] = {
+    r.name: r
+    for r in (
+        ATTRIBUTION,
+        DOCUMENT,
+        LOOKUP_ZONE,
+        LOOKUP,
+        LIMIT,
+        LIMIT_VERSION,
+        MEASUREMENT,
+        CURRENT_VALUE,
+        ZONE_SUPPLIER,
+        ZONE,
+        MEASUREMENTS,
+        SUPPLIER_ZONE,
+        SUPPLIER,
+        PARAMETER,
+        PARAMETER_REGISTER,
+        PARAMETER_LIMITS,
+        EXPORT_ROW,
+        EXPORT,
+    )
+}
+
+
+def examples() -> dict[str, dict]:
+    """Return the example document of every resource."""
+    return {name: example(r, RESOURCES) for name, r in RESOURCES.items()}
