@@ -7,6 +7,7 @@ import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator import API_VERSION, __version__, derive, load, render, site_assets
 from generator.api.settings import write_gate_dir
@@ -103,7 +104,7 @@ def build(
     return BuildResult(out, report, timings)
 
 
-def _tree_intact(out: Path, manifest: dict) -> bool:
+def _tree_intact(out: Path, manifest: dict[str, Any]) -> bool:
     """Cheap check that the published tree still has every file the manifest lists."""
     files = manifest.get("files", {})
     return bool(files) and all((out / rel).is_file() for rel in files)

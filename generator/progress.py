@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TextIO
 
 Report = Callable[[str], None]
 
@@ -17,7 +18,7 @@ def quiet(_message: str) -> None:
 class StepPrinter:
     """Print `step... done (1.2 s)` lines; used by the CLI."""
 
-    def __init__(self, stream=None, enabled: bool = True):
+    def __init__(self, stream: TextIO | None = None, enabled: bool = True):
         self.stream = stream or sys.stderr
         self.enabled = enabled
 
@@ -26,7 +27,7 @@ class StepPrinter:
             print(message, file=self.stream, flush=True)
 
     @contextmanager
-    def step(self, label: str):
+    def step(self, label: str) -> Iterator[None]:
         start = time.perf_counter()
         self(f"{label} ...")
         yield

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from generator.api.http import KEY_HEADER, is_file_segment
 from generator.api.messages import fill, placeholders
+
+if TYPE_CHECKING:
+    import polars as pl
 
 CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
 """How the register's parameter codes look. The API does not check it: an unknown code is
@@ -93,7 +97,9 @@ class Route:
     status: int = 200
     description: str = ""
 
-    def _values(self, alternatives: dict[str, str], values: dict) -> tuple[str | None, dict]:
+    def _values(
+        self, alternatives: dict[str, str], values: dict[str, object]
+    ) -> tuple[str | None, dict[str, object]]:
         chosen = None
         for name, alternative in alternatives.items():
             if values.get(name) is not None:
@@ -138,7 +144,7 @@ class Route:
                 return None
         return params
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return what the edge gate needs of this route (routes.json)."""
         route = {name: getattr(self, name) for name in GATE_ROUTE_FIELDS}
         route["params"] = [{n: getattr(p, n) for n in GATE_PARAM_FIELDS} for p in self.params]
@@ -342,7 +348,7 @@ def url(operation_id: str, **values: object) -> str:
     return path + ("?" + "&".join(query) if query else "")
 
 
-def url_expr(operation_id: str, **columns: object):
+def url_expr(operation_id: str, **columns: pl.Expr) -> pl.Expr:
     """Return the public URL of one resource for every row of a frame (a polars expression).
 
     `url_expr("zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter"))`
@@ -355,7 +361,7 @@ def url_expr(operation_id: str, **columns: object):
     unknown = set(columns) - {p.name for p in r.params}
     if unknown:
         raise KeyError(f"{operation_id} has no parameter {', '.join(sorted(unknown))}")
-    template, values, query = r.path, [], []
+    template, values, query = r.path, list[pl.Expr](), list[str]()
     for name in re.findall(r"\{(\w+)\}", r.path):
         values.append(columns[name])
     template = re.sub(r"\{\w+\}", "{}", template)
@@ -386,6 +392,6 @@ def file_url(path: str) -> str:
     return "/" + path
 
 
-def to_json() -> list[dict]:
+def to_json() -> list[dict[str, Any]]:
     """Return the table as plain data for the edge gate (the routes of routes.json)."""
     return [r.to_json() for r in ROUTES]

@@ -43,7 +43,9 @@ def days(d: date) -> int:
     return (d - EPOCH).days
 
 
-def pick(rng: np.random.Generator, weights: list[float] | tuple[float, ...], size: int):
+def pick(
+    rng: np.random.Generator, weights: list[float] | tuple[float, ...], size: int
+) -> np.ndarray:
     """Draw `size` indices with the given weights."""
     p = np.asarray(weights, dtype=np.float64)
     return rng.choice(len(p), size=size, p=p / p.sum())
