@@ -129,6 +129,13 @@ class Route:
         chosen, filled = self._values(self.not_found_when, values)
         return fill(chosen or self.not_found, filled)
 
+    def param(self, name: str) -> Param:
+        """Return the parameter called `name`."""
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(f"{self.operation_id} has no parameter {name}")
+
     def match(self, segments: list[str]) -> dict[str, str] | None:
         """Return the path parameters if the decoded path segments are this route's path."""
         template = self.path.strip("/").split("/")

@@ -11,8 +11,8 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from generator.api import http, messages, routes
 from generator.api.http import KEY_HEADER

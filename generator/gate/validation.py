@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from generator.api.messages import MESSAGES, validation_message
 from generator.api.routes import EMAIL_MESSAGE, EMAIL_PATTERN, Param, Route
@@ -41,10 +41,20 @@ class BodyParseError(Exception):
     detail = MESSAGES["body_unreadable"].detail
 
 
+class ErrorRecord(TypedDict):
+    """One entry of a 422's `detail`, as Pydantic reports it."""
+
+    type: str
+    loc: list[str | int]
+    msg: str
+    input: Any
+    ctx: NotRequired[dict[str, Any]]
+
+
 @dataclass(frozen=True)
 class Result:
     values: dict[str, Any]
-    errors: list[dict[str, Any]]
+    errors: list[ErrorRecord]
 
 
 # ---------------------------------------------------------------------------- error records
@@ -53,21 +63,25 @@ class Result:
 
 
 def _error(
-    type_: str, loc: Sequence[str | int], value: Any, ctx: dict | None = None, **words: object
-) -> dict[str, Any]:
+    type_: str,
+    loc: Sequence[str | int],
+    value: Any,
+    ctx: dict[str, Any] | None = None,
+    **words: object,
+) -> ErrorRecord:
     """Return one error record; its `msg` is the contract's wording, filled from ctx and words."""
     msg = validation_message(type_, **{**(ctx or {}), **words})
-    record: dict[str, Any] = {"type": type_, "loc": list(loc), "msg": msg, "input": value}
+    record: ErrorRecord = {"type": type_, "loc": list(loc), "msg": msg, "input": value}
     if ctx is not None:
         record["ctx"] = ctx
     return record
 
 
-def missing(loc: Sequence[str | int], value: Any = None) -> dict[str, Any]:
+def missing(loc: Sequence[str | int], value: Any = None) -> ErrorRecord:
     return _error("missing", loc, value)
 
 
-def json_invalid(position: int, message: str) -> dict[str, Any]:
+def json_invalid(position: int, message: str) -> ErrorRecord:
     return _error("json_invalid", ("body", position), {}, {"error": message})
 
 
@@ -94,7 +108,9 @@ def _json_int(text: str) -> int | str | None:
         return 0 if i + 1 == len(text) else None
     if text[i] not in _NONZERO:
         return None
-    run = _DIGITS.match(text, i).end() - i
+    digits = _DIGITS.match(text, i)
+    assert digits is not None  # `[0-9]*` matches anywhere, if only the empty string
+    run = digits.end() - i
     if run > MAX_INT_DIGITS:
         return "range"
     if i + run != len(text):
@@ -140,9 +156,10 @@ def _clean_int_text(raw: str) -> str | None:
         if text[1:].startswith(("-", "+")):
             return None
         sign, text = "-", text[1:]
-    text = _strip_leading_zeros(text)
-    if text is None:
+    tidied = _strip_leading_zeros(text)
+    if tidied is None:
         return None
+    text = tidied
     dot = text.find(".")
     if dot >= 0 and text[dot + 1 :] and set(text[dot + 1 :]) == {"0"}:
         text = text[:dot]
@@ -206,7 +223,7 @@ def _has_surrogates(text: str) -> bool:
     return False
 
 
-def check_string(param: Param, value: str, loc: Sequence[str | int]) -> dict[str, Any] | None:
+def check_string(param: Param, value: str, loc: Sequence[str | int]) -> ErrorRecord | None:
     """Return the first error of a string against its constraints, or None."""
     if _has_surrogates(value):
         return _error("string_unicode", loc, value)
@@ -222,7 +239,9 @@ def check_string(param: Param, value: str, loc: Sequence[str | int]) -> dict[str
     return None
 
 
-def check_value(param: Param, value: Any, loc: Sequence[str | int]) -> tuple[Any, dict | None]:
+def check_value(
+    param: Param, value: Any, loc: Sequence[str | int]
+) -> tuple[Any, ErrorRecord | None]:
     """Validate one present value (a string from the URL or any JSON value from a body)."""
     if param.type == "integer":
         if isinstance(value, bool) or not isinstance(value, (str, int)):
@@ -274,7 +293,9 @@ def decode_body(body: bytes, content_type: str | None) -> Any:
     return body
 
 
-def _body_errors(params: Sequence[Param], body: bytes | None, content_type: str | None):
+def _body_errors(
+    params: Sequence[Param], body: bytes | None, content_type: str | None
+) -> tuple[dict[str, Any], list[ErrorRecord]]:
     """Validate a JSON object body against the body parameters, as one Pydantic model."""
     values: dict[str, Any] = {}
     if not body:
@@ -286,7 +307,7 @@ def _body_errors(params: Sequence[Param], body: bytes | None, content_type: str 
     if not isinstance(data, dict):
         shown = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         return values, [_error("model_attributes_type", ("body",), shown)]
-    errors = []
+    errors: list[ErrorRecord] = []
     for param in params:
         loc = ("body", param.name)
         if param.name not in data:
@@ -316,7 +337,7 @@ def validate(
     name. FastAPI's order: path, query, header, then the body.
     """
     values: dict[str, Any] = {}
-    errors: list[dict[str, Any]] = []
+    errors: list[ErrorRecord] = []
     query_values = _last_values(query)
     for location in ("path", "query", "header"):
         for param in route.params:
@@ -348,7 +369,7 @@ def validate(
     return Result(values, errors)
 
 
-def error_body(errors: list[dict[str, Any]]) -> bytes:
+def error_body(errors: list[ErrorRecord]) -> bytes:
     """Render a 422 body byte for byte as FastAPI's JSONResponse does."""
     content = {"detail": errors}
     try:
