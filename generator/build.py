@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from generator import API_VERSION, __version__, derive, load, render, site_assets
+from generator.api import routes
 from generator.api.settings import write_gate_dir
 from generator.config import Config
 from generator.progress import StepPrinter
 from generator.write import TreeWriter, WriteReport, read_manifest
 
-API_PREFIXES = ("_data/", "v1/")
+API_PREFIXES = routes.api_dirs()
+"""Rendered files under these count as the API in the timings, all others as the site."""
 
 
 @dataclass

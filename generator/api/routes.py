@@ -8,11 +8,12 @@ Validation rules are data here, so both gates apply the same rules.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from generator.api.http import KEY_HEADER, is_file_segment
-from generator.api.messages import fill, placeholders
+from generator.api.messages import MESSAGES, fill, placeholders
 
 if TYPE_CHECKING:
     import polars as pl
@@ -90,7 +91,7 @@ class Route:
     """Template of the backing file, e.g. `_data/v1/zones/{zone_id}.json`."""
     file_when: dict[str, str] = field(default_factory=dict)
     """Alternative templates used when the named optional parameter is given."""
-    not_found: str = "Not Found"
+    not_found: str = MESSAGES["not_found"].detail
     """`detail` of the 404 when the backing file does not exist."""
     not_found_when: dict[str, str] = field(default_factory=dict)
     license: str | None = None  # "odbl" for the PLZ-zone mapping
@@ -98,7 +99,7 @@ class Route:
     description: str = ""
 
     def _values(
-        self, alternatives: dict[str, str], values: dict[str, object]
+        self, alternatives: dict[str, str], values: Mapping[str, object]
     ) -> tuple[str | None, dict[str, object]]:
         chosen = None
         for name, alternative in alternatives.items():
@@ -111,7 +112,7 @@ class Route:
         }
         return chosen, filled
 
-    def file_for(self, values: dict[str, object]) -> str | None:
+    def file_for(self, values: Mapping[str, object]) -> str | None:
         """Return the backing file for validated parameter values, or None if there is none.
 
         None when a value is not one harmless path segment (`../x`, `a/b`, a NUL, 5000
@@ -124,7 +125,7 @@ class Route:
             return None
         return fill(template, used)
 
-    def detail_for(self, values: dict[str, object]) -> str:
+    def detail_for(self, values: Mapping[str, object]) -> str:
         """Return the `detail` of the 404 when the backing file is missing."""
         chosen, filled = self._values(self.not_found_when, values)
         return fill(chosen or self.not_found, filled)
@@ -390,6 +391,14 @@ OPEN_FILES: dict[str, str] = {
 def open_file(name: str) -> str:
     """Return the build path of an open file that is no route, e.g. open_file("openapi")."""
     return OPEN_FILES[name]
+
+
+def api_dirs() -> tuple[str, ...]:
+    """Return the top directories of the tree that hold the API: its routes' and open files."""
+    files = [*OPEN_FILES.values()]
+    for r in ROUTES:
+        files += [r.file or "", *r.file_when.values()]
+    return tuple(sorted({f.split("/")[0] + "/" for f in files if f}))
 
 
 def file_url(path: str) -> str:

@@ -17,9 +17,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, NotRequired, TypedDict
+from typing import Any
 
-from generator.api.messages import MESSAGES, validation_message
+from generator.api.messages import MESSAGES, ErrorRecord, validation_error
 from generator.api.routes import EMAIL_MESSAGE, EMAIL_PATTERN, Param, Route
 
 MAX_INT_DIGITS = 4300
@@ -41,16 +41,6 @@ class BodyParseError(Exception):
     detail = MESSAGES["body_unreadable"].detail
 
 
-class ErrorRecord(TypedDict):
-    """One entry of a 422's `detail`, as Pydantic reports it."""
-
-    type: str
-    loc: list[str | int]
-    msg: str
-    input: Any
-    ctx: NotRequired[dict[str, Any]]
-
-
 @dataclass(frozen=True)
 class Result:
     values: dict[str, Any]
@@ -58,31 +48,15 @@ class Result:
 
 
 # ---------------------------------------------------------------------------- error records
-# Key order matters: FastAPI serialises Pydantic's dicts as they come (type, loc, msg, input,
-# ctx), so the records are built in that order.
-
-
-def _error(
-    type_: str,
-    loc: Sequence[str | int],
-    value: Any,
-    ctx: dict[str, Any] | None = None,
-    **words: object,
-) -> ErrorRecord:
-    """Return one error record; its `msg` is the contract's wording, filled from ctx and words."""
-    msg = validation_message(type_, **{**(ctx or {}), **words})
-    record: ErrorRecord = {"type": type_, "loc": list(loc), "msg": msg, "input": value}
-    if ctx is not None:
-        record["ctx"] = ctx
-    return record
+# Built by `generator.api.messages.validation_error`, which OpenAPI's examples use too.
 
 
 def missing(loc: Sequence[str | int], value: Any = None) -> ErrorRecord:
-    return _error("missing", loc, value)
+    return validation_error("missing", loc, value)
 
 
 def json_invalid(position: int, message: str) -> ErrorRecord:
-    return _error("json_invalid", ("body", position), {}, {"error": message})
+    return validation_error("json_invalid", ("body", position), {}, {"error": message})
 
 
 # ---------------------------------------------------------------------------- scalar rules
@@ -226,16 +200,16 @@ def _has_surrogates(text: str) -> bool:
 def check_string(param: Param, value: str, loc: Sequence[str | int]) -> ErrorRecord | None:
     """Return the first error of a string against its constraints, or None."""
     if _has_surrogates(value):
-        return _error("string_unicode", loc, value)
+        return validation_error("string_unicode", loc, value)
     if param.min_length is not None and len(value) < param.min_length:
-        return _error("string_too_short", loc, value, {"min_length": param.min_length})
+        return validation_error("string_too_short", loc, value, {"min_length": param.min_length})
     if param.max_length is not None and len(value) > param.max_length:
-        return _error("string_too_long", loc, value, {"max_length": param.max_length})
+        return validation_error("string_too_long", loc, value, {"max_length": param.max_length})
     if param.pattern is not None and not compile_pattern(param.pattern).search(value):
-        return _error("string_pattern_mismatch", loc, value, {"pattern": param.pattern})
+        return validation_error("string_pattern_mismatch", loc, value, {"pattern": param.pattern})
     # The address check is a field validator, so it runs only after the constraints passed.
     if param.email and not compile_pattern(EMAIL_PATTERN).search(value):
-        return _error("value_error", loc, value, {"error": {}}, error=EMAIL_MESSAGE)
+        return validation_error("value_error", loc, value, {"error": {}}, error=EMAIL_MESSAGE)
     return None
 
 
@@ -252,9 +226,9 @@ def check_value(
         parsed = parse_int(value)
         if isinstance(parsed, int):
             return parsed, None
-        return None, _error(parsed, loc, value)
+        return None, validation_error(parsed, loc, value)
     if not isinstance(value, str):
-        return None, _error("string_type", loc, value)
+        return None, validation_error("string_type", loc, value)
     return value, check_string(param, value, loc)
 
 
@@ -306,7 +280,7 @@ def _body_errors(
         return values, [json_invalid(exc.pos, exc.msg)]
     if not isinstance(data, dict):
         shown = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-        return values, [_error("model_attributes_type", ("body",), shown)]
+        return values, [validation_error("model_attributes_type", ("body",), shown)]
     errors: list[ErrorRecord] = []
     for param in params:
         loc = ("body", param.name)
