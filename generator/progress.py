@@ -9,10 +9,7 @@ from contextlib import contextmanager
 from typing import TextIO
 
 Report = Callable[[str], None]
-
-
-def quiet(_message: str) -> None:
-    """Discard progress (the library default)."""
+"""Where a long step reports how far it got (a StepPrinter, or any function of a line)."""
 
 
 class StepPrinter:

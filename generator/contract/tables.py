@@ -235,7 +235,6 @@ MEASUREMENTS = Table(
 )
 
 TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, DOCUMENTS, MEASUREMENTS)
-TABLES_BY_NAME = {t.name: t for t in TABLES}
 
 # Reference tables shipped with the package (generator/reference/); a data directory
 # may override them with its own `parameters` / `limits` table of the same shape.

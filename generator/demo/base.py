@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
 
-Progress = Callable[[str], None]
+from generator.progress import Report
+
+Progress = Report
 
 FIRST_YEAR = 2016
 LAST_YEAR = 2026
