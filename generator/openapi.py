@@ -16,9 +16,9 @@ import polars as pl
 
 from generator import API_VERSION
 from generator.api import fields, resources, routes
-from generator.api.http import REQUEST_ID
-from generator.api.messages import Message, fill, validation_message
-from generator.api.settings import KEY_HEADER, TIMEZONE, GateSettings
+from generator.api.http import KEY_HEADER, REQUEST_ID
+from generator.api.messages import MESSAGES, ErrorRecord, Message, fill, validation_error
+from generator.api.settings import TIMEZONE, GateSettings
 from generator.config import Config
 
 REF = fields.REF
@@ -34,13 +34,16 @@ RESPONSE_SCHEMAS = {
     "access_request": "AccessRequestAccepted",
 }
 """Schema of each operation's success body."""
+Schema = dict[str, Any]
+"""A JSON Schema, or any other object of the OpenAPI document."""
 EXAMPLE_KEY_TAIL = "DcfP3tSVPSeIOEAuikqR5I7bpNNTb1Gy"
 """The random part of the example key (the prefix is the configured one)."""
 EXAMPLE_DAY = dt.date(2026, 11, 24)
 """The day the example 429 resets at (its midnight in the quota's time zone)."""
+EXAMPLE_REQUEST_ID = "req_k3x9a0b1c2d3e4f5"
 
 
-def _obj(required: dict[str, dict], description: str = "") -> dict:
+def _obj(required: dict[str, Schema], description: str = "") -> Schema:
     """Return a closed object schema: every listed property present, no others."""
     schema: dict[str, Any] = {
         "type": "object",
@@ -53,19 +56,19 @@ def _obj(required: dict[str, dict], description: str = "") -> dict:
     return schema
 
 
-def _ref(name: str) -> dict:
+def _ref(name: str) -> Schema:
     return {"$ref": REF + name}
 
 
-STR = {"type": "string"}
-INT = {"type": "integer"}
+STR: Schema = {"type": "string"}
+INT: Schema = {"type": "integer"}
 
 
-def _array(items: dict) -> dict:
+def _array(items: Schema) -> Schema:
     return {"type": "array", "items": items}
 
 
-def schemas() -> dict[str, dict]:
+def schemas() -> dict[str, Schema]:
     """Return the component schemas (resources, errors, the access request)."""
     return {
         **{name: fields.resource_schema(r) for name, r in resources.RESOURCES.items()},
@@ -73,7 +76,7 @@ def schemas() -> dict[str, dict]:
     }
 
 
-def gate_schemas() -> dict[str, dict]:
+def gate_schemas() -> dict[str, Schema]:
     """Return the schemas of what the gates accept and answer themselves (not the files)."""
     body = {p.name: _param_schema(p) for p in routes.route("access_request").params}
     return {
@@ -116,7 +119,7 @@ def gate_schemas() -> dict[str, dict]:
     }
 
 
-def _param_schema(p: routes.Param) -> dict:
+def _param_schema(p: routes.Param) -> Schema:
     schema: dict[str, Any] = {"type": p.type}
     for key, value in (
         ("minLength", p.min_length),
@@ -140,7 +143,9 @@ def _param_schema(p: routes.Param) -> dict:
 # ---------------------------------------------------------------------------- responses
 
 
-def _error_response(messages: dict[str, Message], headers: dict | None = None) -> dict:
+def _error_response(
+    messages: dict[str, Message], headers: dict[str, Schema] | None = None
+) -> Schema:
     """Return a response of the gate's own messages (an example each, from the contract)."""
     media: dict[str, Any] = {"schema": _ref("Error")}
     if len(messages) == 1:
@@ -161,40 +166,35 @@ def _pick(messages: dict[str, Message], *names: str) -> dict[str, Message]:
     return {name: messages[name] for name in names}
 
 
-def _error(type_: str, loc: list, value: Any, ctx: dict | None = None) -> dict:
-    record = {"type": type_, "loc": loc, "msg": validation_message(type_, **(ctx or {}))}
-    record["input"] = value
-    if ctx:
-        record["ctx"] = ctx
-    return record
-
-
-def _validation_example(route: routes.Route) -> dict:
+def _validation_example(route: routes.Route) -> dict[str, list[ErrorRecord]]:
     """Return the 422 body for a request that omits or breaks its first fallible parameter."""
     first = next(p for p in route.params if p.can_fail)
-    loc = [first.location, first.name]
+    loc = (first.location, first.name)
     if first.location == "body":
-        missing = [_error("missing", ["body", p.name], {}) for p in route.params if p.required]
+        missing = [
+            validation_error("missing", ("body", p.name), {}) for p in route.params if p.required
+        ]
         return {"detail": missing}
     if first.type == "integer":
-        return {"detail": [_error("int_parsing", loc, "abc")]}
+        return {"detail": [validation_error("int_parsing", loc, "abc")]}
     if first.required:
-        return {"detail": [_error("missing", loc, None)]}
-    return {"detail": [_error("string_pattern_mismatch", loc, "xml", {"pattern": first.pattern})]}
+        return {"detail": [validation_error("missing", loc, None)]}
+    pattern = {"pattern": first.pattern}
+    return {"detail": [validation_error("string_pattern_mismatch", loc, "xml", pattern)]}
 
 
-def _header(description: str, schema: dict | None = None) -> dict:
+def _header(description: str, schema: Schema | None = None) -> Schema:
     return {"description": description, "schema": schema or STR}
 
 
-def _components_headers() -> dict:
+def _components_headers() -> dict[str, Schema]:
     return {
         "ETag": _header("Strong validator of the representation; send it as If-None-Match."),
         "Cache-Control": _header("`public` for open resources, `private` for keyed ones."),
         "X-RateLimit-Limit": _header("Requests allowed per key and day.", INT),
         "X-RateLimit-Remaining": _header("Requests left today for this key.", INT),
         "X-RateLimit-Reset": _header(
-            "When the quota resets (next midnight Europe/Berlin), as Unix seconds.", INT
+            f"When the quota resets (next midnight {TIMEZONE}), as Unix seconds.", INT
         ),
         "Retry-After": _header("Seconds until another attempt can succeed.", INT),
         "Link": _header('`<license URL>; rel="license"` on ODbL-licensed responses.'),
@@ -202,11 +202,11 @@ def _components_headers() -> dict:
     }
 
 
-def _h(name: str) -> dict:
+def _h(name: str) -> Schema:
     return {"$ref": f"#/components/headers/{name}"}
 
 
-def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSettings) -> dict:
+def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSettings) -> Schema:
     messages = settings.messages()
     keyed = route.access == "key"
     op: dict[str, Any] = {
@@ -257,9 +257,6 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
         ok_headers["Link"] = _h("Link")
     schema_name = RESPONSE_SCHEMAS[route.operation_id]
     example = examples[schema_name]
-    if route.method == "POST":
-        # The gate's own words, not a copy of them.
-        example = dict(example, detail=messages["request_stored"].detail)
     content = {"application/json": {"schema": _ref(schema_name), "example": example}}
     if route.operation_id == "export":
         ok_headers["Content-Disposition"] = _h("Content-Disposition")
@@ -284,7 +281,7 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
     if keyed:
         responses["401"] = _error_response(_pick(messages, "key_missing"))
         responses["403"] = _error_response(_pick(messages, "key_invalid", "key_revoked"))
-    if route.file and route.not_found != "Not Found":
+    if route.file and route.not_found != MESSAGES["not_found"].detail:
         example_values = {p.name: p.example for p in route.params}
         detail = route.detail_for(example_values)
         responses["404"] = _error_response(
@@ -324,11 +321,11 @@ def _csv_example(row: dict[str, Any]) -> str:
     return pl.DataFrame([row]).select(resources.EXPORT_ROW.names).write_csv()
 
 
-def document(config: Config) -> dict:
+def document(config: Config) -> Schema:
     """Return the OpenAPI 3.1.0 document of the API."""
     settings = GateSettings.from_config(config)
-    examples = {**resources.examples(), **EXAMPLES}
-    paths: dict[str, dict] = {}
+    examples = {**resources.examples(), **gate_examples(settings)}
+    paths: dict[str, Schema] = {}
     for route in routes.ROUTES:
         paths.setdefault(route.path, {})[route.method.lower()] = _operation(
             route, examples, settings
@@ -343,7 +340,7 @@ def document(config: Config) -> dict:
                 "Read-only JSON API. Keyed operations need a key in the "
                 f"`{KEY_HEADER}` header (request one with "
                 f"`POST {routes.url('access_request')}`) and allow "
-                f"{settings.daily_quota} requests per key and calendar day (Europe/Berlin). "
+                f"{settings.daily_quota} requests per key and calendar day ({TIMEZONE}). "
                 "Licensing is split: the PLZ-to-zone mapping (export and the zone assignment "
                 "in lookups) is ODbL 1.0 and carries its attribution; measured values, "
                 "history and provenance are not openly licensed."
@@ -372,14 +369,16 @@ def document(config: Config) -> dict:
     }
 
 
-EXAMPLES: dict[str, Any] = {
-    "AccessRequestAccepted": {
-        "detail": "Your request is stored. An operator reviews it and sends the key to your "
-        "address; the key is never part of this answer.",
-        "request_id": "req_k3x9a0b1c2d3e4f5",
-        "status": "pending",
-    },
-}
-"""Examples of the gate's own bodies; the documents' examples come from their declarations.
+def gate_examples(settings: GateSettings) -> dict[str, Schema]:
+    """Return examples of the gate's own bodies, in the gate's words.
 
-Tests check that every example validates against its schema."""
+    The documents' examples come from their declarations; tests check that every example
+    validates against its schema.
+    """
+    return {
+        "AccessRequestAccepted": {
+            "detail": settings.messages()["request_stored"].detail,
+            "request_id": EXAMPLE_REQUEST_ID,
+            "status": "pending",
+        },
+    }

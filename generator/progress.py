@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TextIO
 
 Report = Callable[[str], None]
-
-
-def quiet(_message: str) -> None:
-    """Discard progress (the library default)."""
+"""Where a long step reports how far it got (a StepPrinter, or any function of a line)."""
 
 
 class StepPrinter:
     """Print `step... done (1.2 s)` lines; used by the CLI."""
 
-    def __init__(self, stream=None, enabled: bool = True):
+    def __init__(self, stream: TextIO | None = None, enabled: bool = True):
         self.stream = stream or sys.stderr
         self.enabled = enabled
 
@@ -26,7 +24,7 @@ class StepPrinter:
             print(message, file=self.stream, flush=True)
 
     @contextmanager
-    def step(self, label: str):
+    def step(self, label: str) -> Iterator[None]:
         start = time.perf_counter()
         self(f"{label} ...")
         yield

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 from collections.abc import Iterator
+from typing import Any
 
 import polars as pl
 
@@ -188,7 +189,7 @@ def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     )
 
 
-def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict:
+def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str, Any]:
     """Describe the export as a Frictionless Data Package (licence and credit included)."""
     schema = {
         "fields": fields.table_schema(resources.EXPORT_ROW),

@@ -275,7 +275,6 @@ def parse_value(text: str | None) -> tuple[float | None, str, float | None]:
 
 LIMIT_KINDS = ("grenzwert", "indicator", "range", "requirement", "richtwert")
 NUMERIC_LIMIT_KINDS = ("grenzwert", "indicator", "richtwert")
-LIMIT_OUTPUT_COLUMNS = ("value", "value_min", "value_max", "requirement")
 # Limits are written by us (generator/reference/) or by a data provider who overrides them,
 # in one plain notation: a number with a decimal point, or `min..max` for kind `range`.
 _LIMIT_RANGE_RE = r"^(-?[0-9.]+)\.\.(-?[0-9.]+)$"

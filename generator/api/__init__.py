@@ -2,7 +2,7 @@
 
 - `routes`: the route table (paths, parameters and their rules, access, backing files).
 - `settings`: the gate's settings; fills the templates; writes `routes.json` for the edge.
-- `messages`: every message a gate answers with, and the wording of 422 errors.
+- `messages`: every message a gate answers with, and the wording and records of 422 errors.
 - `http`: content types, CORS and cache headers, file-name and id rules.
 - `site_rules`: the site's search redirect and 404 page, which the Python gate applies.
 

@@ -117,7 +117,12 @@ def _value_schema(f: Field) -> dict[str, Any]:
     if f.type == "object":
         return {"$ref": REF + str(f.ref)}
     if f.type == "array":
-        items = {"$ref": REF + f.ref} if f.ref else _value_schema(f.items)  # type: ignore[arg-type]
+        if f.ref:
+            items = {"$ref": REF + f.ref}
+        elif f.items is not None:
+            items = _value_schema(f.items)
+        else:
+            raise ValueError(f"array field {f.name} declares neither items nor ref")
         return {"type": "array", "items": items}
     schema: dict[str, Any] = {"type": f.type}
     for key, value in (

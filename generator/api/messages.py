@@ -9,8 +9,9 @@ setting are filled from `GateSettings` (see `GateSettings.messages`); the others
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, NotRequired, TypedDict
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -120,3 +121,32 @@ def validation_message(type_: str, **values: object) -> str:
     if length is not None:
         values.setdefault("expected_plural", "" if length == 1 else "s")
     return fill(VALIDATION_MESSAGES[type_], values)
+
+
+class ErrorRecord(TypedDict):
+    """One entry of a 422's `detail`, as Pydantic reports it."""
+
+    type: str
+    loc: list[str | int]
+    msg: str
+    input: Any
+    ctx: NotRequired[dict[str, Any]]
+
+
+def validation_error(
+    type_: str,
+    loc: Sequence[str | int],
+    value: Any,
+    ctx: dict[str, Any] | None = None,
+    **words: object,
+) -> ErrorRecord:
+    """Return one 422 error record; `msg` is the contract's wording, filled from ctx and words.
+
+    Key order matters: FastAPI serialises Pydantic's dicts as they come (type, loc, msg,
+    input, ctx), so the record is built in that order.
+    """
+    msg = validation_message(type_, **{**(ctx or {}), **words})
+    record: ErrorRecord = {"type": type_, "loc": list(loc), "msg": msg, "input": value}
+    if ctx is not None:
+        record["ctx"] = ctx
+    return record

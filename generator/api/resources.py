@@ -9,6 +9,7 @@ build against them, both ways: no declared field missing, no undeclared one writ
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from generator.api import routes
 from generator.api.fields import (
@@ -394,6 +395,6 @@ RESOURCES: dict[str, Resource] = {
 }
 
 
-def examples() -> dict[str, dict]:
+def examples() -> dict[str, dict[str, Any]]:
     """Return the example document of every resource."""
     return {name: example(r, RESOURCES) for name, r in RESOURCES.items()}

@@ -8,10 +8,15 @@ Validation rules are data here, so both gates apply the same rules.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from generator.api.http import KEY_HEADER, is_file_segment
-from generator.api.messages import fill, placeholders
+from generator.api.messages import MESSAGES, fill, placeholders
+
+if TYPE_CHECKING:
+    import polars as pl
 
 CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
 """How the register's parameter codes look. The API does not check it: an unknown code is
@@ -86,14 +91,16 @@ class Route:
     """Template of the backing file, e.g. `_data/v1/zones/{zone_id}.json`."""
     file_when: dict[str, str] = field(default_factory=dict)
     """Alternative templates used when the named optional parameter is given."""
-    not_found: str = "Not Found"
+    not_found: str = MESSAGES["not_found"].detail
     """`detail` of the 404 when the backing file does not exist."""
     not_found_when: dict[str, str] = field(default_factory=dict)
     license: str | None = None  # "odbl" for the PLZ-zone mapping
     status: int = 200
     description: str = ""
 
-    def _values(self, alternatives: dict[str, str], values: dict) -> tuple[str | None, dict]:
+    def _values(
+        self, alternatives: dict[str, str], values: Mapping[str, object]
+    ) -> tuple[str | None, dict[str, object]]:
         chosen = None
         for name, alternative in alternatives.items():
             if values.get(name) is not None:
@@ -105,7 +112,7 @@ class Route:
         }
         return chosen, filled
 
-    def file_for(self, values: dict[str, object]) -> str | None:
+    def file_for(self, values: Mapping[str, object]) -> str | None:
         """Return the backing file for validated parameter values, or None if there is none.
 
         None when a value is not one harmless path segment (`../x`, `a/b`, a NUL, 5000
@@ -118,10 +125,17 @@ class Route:
             return None
         return fill(template, used)
 
-    def detail_for(self, values: dict[str, object]) -> str:
+    def detail_for(self, values: Mapping[str, object]) -> str:
         """Return the `detail` of the 404 when the backing file is missing."""
         chosen, filled = self._values(self.not_found_when, values)
         return fill(chosen or self.not_found, filled)
+
+    def param(self, name: str) -> Param:
+        """Return the parameter called `name`."""
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(f"{self.operation_id} has no parameter {name}")
 
     def match(self, segments: list[str]) -> dict[str, str] | None:
         """Return the path parameters if the decoded path segments are this route's path."""
@@ -138,7 +152,7 @@ class Route:
                 return None
         return params
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Return what the edge gate needs of this route (routes.json)."""
         route = {name: getattr(self, name) for name in GATE_ROUTE_FIELDS}
         route["params"] = [{n: getattr(p, n) for n in GATE_PARAM_FIELDS} for p in self.params]
@@ -342,7 +356,7 @@ def url(operation_id: str, **values: object) -> str:
     return path + ("?" + "&".join(query) if query else "")
 
 
-def url_expr(operation_id: str, **columns: object):
+def url_expr(operation_id: str, **columns: pl.Expr) -> pl.Expr:
     """Return the public URL of one resource for every row of a frame (a polars expression).
 
     `url_expr("zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter"))`
@@ -355,7 +369,7 @@ def url_expr(operation_id: str, **columns: object):
     unknown = set(columns) - {p.name for p in r.params}
     if unknown:
         raise KeyError(f"{operation_id} has no parameter {', '.join(sorted(unknown))}")
-    template, values, query = r.path, [], []
+    template, values, query = r.path, list[pl.Expr](), list[str]()
     for name in re.findall(r"\{(\w+)\}", r.path):
         values.append(columns[name])
     template = re.sub(r"\{\w+\}", "{}", template)
@@ -379,6 +393,14 @@ def open_file(name: str) -> str:
     return OPEN_FILES[name]
 
 
+def api_dirs() -> tuple[str, ...]:
+    """Return the top directories of the tree that hold the API: its routes' and open files."""
+    files = [*OPEN_FILES.values()]
+    for r in ROUTES:
+        files += [r.file or "", *r.file_when.values()]
+    return tuple(sorted({f.split("/")[0] + "/" for f in files if f}))
+
+
 def file_url(path: str) -> str:
     """Return the URL of an open file of the tree (files under `_data/` have none)."""
     if path.startswith("_data/"):
@@ -386,6 +408,6 @@ def file_url(path: str) -> str:
     return "/" + path
 
 
-def to_json() -> list[dict]:
+def to_json() -> list[dict[str, Any]]:
     """Return the table as plain data for the edge gate (the routes of routes.json)."""
     return [r.to_json() for r in ROUTES]

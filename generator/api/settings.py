@@ -12,6 +12,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.api import http, messages, routes
 from generator.api.http import KEY_HEADER
@@ -91,7 +92,7 @@ def gate_dir(out: Path) -> Path:
     return out.parent / (out.name + "-gate")
 
 
-def routes_document(settings: GateSettings) -> dict:
+def routes_document(settings: GateSettings) -> dict[str, Any]:
     """Return routes.json: what the edge gate needs, all of it from this package.
 
     Templates that name only settings arrive filled; the few runtime placeholders remain.

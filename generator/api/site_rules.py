@@ -5,12 +5,16 @@ applies them; on Netlify, netlify.toml declares the same rule.
 
 from __future__ import annotations
 
+from typing import TypedDict
 from urllib.parse import quote
 
 NOT_FOUND_PAGE = "404.html"
 """Served with status 404 for every unknown path outside the API (also on Netlify)."""
 
-SEARCH_REDIRECT: dict[str, object] = {
+# A Netlify redirect rule, spelled as in netlify.toml (`from` is a keyword, hence this form).
+Redirect = TypedDict("Redirect", {"from": str, "query": dict[str, str], "to": str, "status": int})
+
+SEARCH_REDIRECT: Redirect = {
     "from": "/suche",
     "query": {"plz": ":plz"},
     "to": "/plz/:plz/",
@@ -24,11 +28,11 @@ Netlify: `/suche plz=:plz /plz/:plz/ 302`; the Python server calls `search_targe
 
 def search_target(plz: str) -> str:
     """Return where the search form lands for `plz` (the redirect rule, applied once)."""
-    placeholder = SEARCH_REDIRECT["query"]["plz"]  # type: ignore[index]
-    return str(SEARCH_REDIRECT["to"]).replace(str(placeholder), quote(plz.strip(), safe=""))
+    placeholder = SEARCH_REDIRECT["query"]["plz"]
+    return SEARCH_REDIRECT["to"].replace(placeholder, quote(plz.strip(), safe=""))
 
 
 def netlify_redirect_line() -> str:
     """Return the rule in Netlify's `_redirects` syntax."""
-    query = " ".join(f"{k}={v}" for k, v in SEARCH_REDIRECT["query"].items())  # type: ignore[union-attr]
+    query = " ".join(f"{k}={v}" for k, v in SEARCH_REDIRECT["query"].items())
     return f"{SEARCH_REDIRECT['from']} {query} {SEARCH_REDIRECT['to']} {SEARCH_REDIRECT['status']}"

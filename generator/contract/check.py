@@ -198,7 +198,7 @@ def _typed(raw: pl.DataFrame, table: Table, problems: Problems) -> pl.DataFrame:
     masks: list[_Mask] = []
     for name in text:
         found = pl.col(name).str.extract(f"({CONTROL})", 1)
-        message = pl.format(
+        message: str | pl.Expr = pl.format(
             "{} contains the control character {}",
             pl.lit(name),
             found.replace_strict(CONTROL_NAMES, default="?"),

@@ -14,7 +14,7 @@ import polars as pl
 
 from generator import units, values
 from generator.contract import rules
-from generator.contract.model import ROW, JoinConstraint, RowConstraint
+from generator.contract.model import ROW, Context, JoinConstraint, RowConstraint
 from generator.contract.rules import Rule
 
 
@@ -26,13 +26,13 @@ def _number(x: float) -> str:
 class Positive(RowConstraint):
     rule: Rule = rules.NOT_POSITIVE
 
-    def mask(self, column, frame):
+    def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
         return pl.col(column) <= 0
 
-    def message(self, column):
+    def message(self, column: str) -> str:
         return f"{column} must be greater than 0"
 
-    def describe(self):
+    def describe(self) -> str:
         return "> 0"
 
 
@@ -40,13 +40,13 @@ class Positive(RowConstraint):
 class NonNegative(RowConstraint):
     rule: Rule = rules.NEGATIVE
 
-    def mask(self, column, frame):
+    def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
         return pl.col(column) < 0
 
-    def message(self, column):
+    def message(self, column: str) -> str:
         return f"{column} cannot be negative"
 
-    def describe(self):
+    def describe(self) -> str:
         return ">= 0"
 
 
@@ -58,16 +58,16 @@ class Range(RowConstraint):
     hi_open: bool = False
     rule: Rule = rules.OUT_OF_RANGE
 
-    def mask(self, column, frame):
+    def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
         c = pl.col(column)
         below = c <= self.lo if self.lo_open else c < self.lo
         above = c >= self.hi if self.hi_open else c > self.hi
         return below | above
 
-    def message(self, column):
+    def message(self, column: str) -> str:
         return f"{column} must be {self.describe()}"
 
-    def describe(self):
+    def describe(self) -> str:
         left, right = "(" if self.lo_open else "[", ")" if self.hi_open else "]"
         return f"in {left}{_number(self.lo)}, {_number(self.hi)}{right}"
 
@@ -79,13 +79,13 @@ class Pattern(RowConstraint):
     says: str
     """What a matching value is, in words: the message reads `COLUMN must be SAYS`."""
 
-    def mask(self, column, frame):
+    def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
         return ~pl.col(column).str.contains(self.regex)
 
-    def message(self, column):
+    def message(self, column: str) -> str:
         return f"{column} must be {self.says}"
 
-    def describe(self):
+    def describe(self) -> str:
         return f"{self.says}: `{self.regex}`"
 
 
@@ -94,13 +94,13 @@ class Choices(RowConstraint):
     values: tuple[str, ...]
     rule: Rule = rules.INVALID_CHOICE
 
-    def mask(self, column, frame):
+    def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
         return ~pl.col(column).is_in(self.values)
 
-    def message(self, column):
+    def message(self, column: str) -> str:
         return f"{column} must be one of {', '.join(self.values)}"
 
-    def describe(self):
+    def describe(self) -> str:
         return "one of " + ", ".join(f"`{v}`" for v in self.values)
 
 
@@ -111,10 +111,10 @@ class NotBefore(RowConstraint):
     other: str
     rule: Rule = rules.DATE_ORDER
 
-    def mask(self, column, frame):
+    def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
         return pl.col(column) < pl.col(self.other)
 
-    def message(self, column):
+    def message(self, column: str) -> pl.Expr:
         return pl.format(
             "{} {} is before {} {}",
             pl.lit(column),
@@ -123,10 +123,10 @@ class NotBefore(RowConstraint):
             pl.col(self.other),
         )
 
-    def describe(self):
+    def describe(self) -> str:
         return f"not before `{self.other}`"
 
-    def columns(self):
+    def columns(self) -> tuple[str, ...]:
         return (self.other,)
 
 
@@ -138,7 +138,7 @@ class References(JoinConstraint):
     column: str
     rule: Rule = rules.DANGLING_REFERENCE
 
-    def find(self, column, frame, ctx):
+    def find(self, column: str, frame: pl.DataFrame, ctx: Context) -> pl.DataFrame | None:
         other = ctx.table(self.table)
         if other is None:
             return None  # the other table has its own problem; do not pile up more
@@ -150,7 +150,7 @@ class References(JoinConstraint):
             pl.lit(f"{column} not found in {self.table}.{self.column}").alias("message"),
         )
 
-    def describe(self):
+    def describe(self) -> str:
         return f"-> `{self.table}.{self.column}`"
 
 
@@ -162,7 +162,7 @@ class InRegister(References):
     column: str = "code"
     rule: Rule = rules.UNKNOWN_PARAMETER
 
-    def describe(self):
+    def describe(self) -> str:
         return "a code of the parameter register (`parameters.code`)"
 
 
@@ -172,15 +172,15 @@ class Unit(RowConstraint):
 
     rule: Rule = rules.UNKNOWN_UNIT
 
-    def mask(self, column, frame):
+    def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
         spellings = frame.get_column(column).drop_nulls().unique().to_list()
         unknown = [s for s in spellings if units.canonical(s) is None]
         return pl.col(column).is_in(unknown)
 
-    def message(self, column):
+    def message(self, column: str) -> str:
         return "unit spelling is not known"
 
-    def describe(self):
+    def describe(self) -> str:
         return "a known unit spelling (see Units)"
 
 
@@ -195,7 +195,7 @@ class UnitConvertible(JoinConstraint):
     parameter: str = "parameter"
     rule: Rule = rules.UNIT_NOT_CONVERTIBLE
 
-    def find(self, column, frame, ctx):
+    def find(self, column: str, frame: pl.DataFrame, ctx: Context) -> pl.DataFrame | None:
         params = ctx.table("parameters")
         if params is None:
             return None
@@ -230,10 +230,10 @@ class UnitConvertible(JoinConstraint):
             ).alias("message"),
         )
 
-    def describe(self):
+    def describe(self) -> str:
         return "convertible to the unit of the parameter (empty only for unitless parameters)"
 
-    def columns(self):
+    def columns(self) -> tuple[str, ...]:
         return (self.parameter,)
 
 
@@ -244,16 +244,16 @@ class LimitValue(RowConstraint):
     kind: str = "kind"
     rule: Rule = rules.INVALID_LIMIT_VALUE
 
-    def mask(self, column, frame):
+    def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
         return values.unreadable_limit_value(pl.col(column), pl.col(self.kind))
 
-    def message(self, column):
+    def message(self, column: str) -> str:
         return f"{column} must be a number (or min..max for {self.kind} range)"
 
-    def columns(self):
+    def columns(self) -> tuple[str, ...]:
         return (self.kind,)
 
-    def describe(self):
+    def describe(self) -> str:
         numeric = ", ".join(f"`{k}`" for k in values.NUMERIC_LIMIT_KINDS)
         return (
             f"a number with a decimal point for {numeric}; `min..max` for `range`; "

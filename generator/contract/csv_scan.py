@@ -20,6 +20,9 @@ from generator.contract import rules
 from generator.contract.rules import Rule
 
 BOM = b"\xef\xbb\xbf"
+
+Buffer = bytes | mmap.mmap
+"""A whole file's bytes: read into memory, or mapped."""
 CHUNK = 1 << 24
 
 # How a record ends.
@@ -60,18 +63,20 @@ def _patterns(sep: bytes) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     return re.compile(cell + rb"(?:" + s + cell + rb")*+"), re.compile(quoted)
 
 
-def _line_after(buf, offset: int) -> int:
+def _line_after(buf: Buffer, offset: int) -> int:
     newline = buf.find(b"\n", offset)
     return len(buf) if newline < 0 else newline + 1
 
 
-def _records(buf, sep: bytes) -> Iterator[_Record]:
+def _records(buf: Buffer, sep: bytes) -> Iterator[_Record]:
     record, quoted = _patterns(sep)
     n = len(buf)
     pos = len(BOM) if buf[: len(BOM)] == BOM else 0
     index = 0
     while pos < n:
-        end = record.match(buf, pos).end()
+        match = record.match(buf, pos)
+        assert match is not None  # every part of the pattern may match the empty string
+        end = match.end()
         if end >= n or buf[end] == 0x0A:
             rec = _Record(index, pos, end, COMPLETE, end + 1)
         elif buf[end] == 0x22 and (end == pos or buf[end - 1 : end] == sep):
@@ -102,7 +107,7 @@ def _cells_before(segment: bytes, sep: bytes, quoted: re.Pattern[bytes]) -> int:
     return count
 
 
-def first_invalid_utf8(buf) -> tuple[int, int] | None:
+def first_invalid_utf8(buf: Buffer) -> tuple[int, int] | None:
     """Return (offset of the first byte that is not UTF-8, number of such bytes), or None."""
     lone = re.compile("[\udc80-\udcff]")
     n = len(buf)
@@ -123,7 +128,7 @@ def first_invalid_utf8(buf) -> tuple[int, int] | None:
     return None if first is None else (first, count)
 
 
-def _encoding_message(buf, offset: int, count: int) -> str:
+def _encoding_message(buf: Buffer, offset: int, count: int) -> str:
     if buf[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return "the file is UTF-16 (it starts with a UTF-16 byte-order mark), not UTF-8"
     byte = buf[offset]
@@ -173,7 +178,7 @@ def diagnose(path: Path, sep: str, header: list[str]) -> list[Fault]:
     return faults
 
 
-def _quote_offset(buf, rec: _Record) -> int:
+def _quote_offset(buf: Buffer, rec: _Record) -> int:
     """Offset of the quote a fault is about: the one at `end`, or the one that closed a cell."""
     if rec.kind == AFTER_QUOTE:
         return rec.end - 1

@@ -170,8 +170,9 @@ def _table(table: Table) -> str:
 
 def _reference_rows(name: str) -> int:
     path = resources.files("generator") / "reference" / f"{name}.csv"
-    with path.open(encoding="utf-8", newline="") as fh:
-        return sum(1 for _ in csv.DictReader(fh))
+    # newline="" as csv wants it: a quoted cell may hold a line break.
+    text = io.StringIO(path.read_bytes().decode("utf-8"), newline="")
+    return sum(1 for _ in csv.DictReader(text))
 
 
 def _tables() -> str:

@@ -22,7 +22,12 @@ STR = "str"
 INT = "int"
 FLOAT = "float"
 DATE = "date"
-DTYPES: dict[str, pl.DataType] = {STR: pl.String, INT: pl.Int64, FLOAT: pl.Float64, DATE: pl.Date}
+DTYPES: dict[str, type[pl.DataType]] = {
+    STR: pl.String,
+    INT: pl.Int64,
+    FLOAT: pl.Float64,
+    DATE: pl.Date,
+}
 
 # What an absent table means.
 REQUIRED = "required"
@@ -95,8 +100,13 @@ class TableRule:
     """A rule about several rows or tables together (keys, sums, periods, date order)."""
 
     rule: Rule
-    column: str
-    """The column problems are reported in."""
+
+    if TYPE_CHECKING:
+        # Subclasses give it as a dataclass field or as a property; declared read-only
+        # here (only for the checker) so both may override it.
+        @property
+        def column(self) -> str:
+            """The column problems are reported in."""
 
     def describe(self) -> str:
         """One sentence for the docs."""
@@ -193,5 +203,5 @@ class Table:
         return (UniqueKey(self.key, nullable), *self.rules)
 
     @property
-    def dtypes(self) -> dict[str, pl.DataType]:
+    def dtypes(self) -> dict[str, type[pl.DataType]]:
         return {c.name: DTYPES[c.type] for c in self.columns}

@@ -31,6 +31,7 @@ def sniff_separator(header: str) -> str:
 
 def read(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:
     """Return the file's cells (text for CSV) with a `ROW` column, or None after a problem."""
+    frame: pl.DataFrame | None
     if path.suffix == ".parquet":
         try:
             frame = pl.read_parquet(path)

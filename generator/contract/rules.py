@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.api import routes
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -79,7 +81,7 @@ OVERLAPPING_VALIDITY = Rule(
     "overlapping_validity", "Let each validity period end the day before the next starts."
 )
 UNKNOWN_PARAMETER = Rule(
-    "unknown_parameter", "Use a code from the parameter register (/v1/parameters)."
+    "unknown_parameter", f"Use a code from the parameter register ({routes.url('parameters')})."
 )
 UNKNOWN_UNIT = Rule("unknown_unit", "Use a unit spelling listed in docs/data-contract.md.")
 UNIT_NOT_CONVERTIBLE = Rule(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from generator.contract import rules
-from generator.contract.model import ROW, TableRule
+from generator.contract.model import ROW, Context, TableRule
 from generator.contract.rules import Rule
 
 
@@ -28,13 +28,13 @@ class UniqueKey(TableRule):
     def column(self) -> str:
         return self.key[0]
 
-    def columns(self):
+    def columns(self) -> tuple[str, ...]:
         return self.key
 
-    def describe(self):
+    def describe(self) -> str:
         return f"no two rows share the key ({_shown(self.key)})"
 
-    def find(self, frame, ctx):
+    def find(self, frame: pl.DataFrame, ctx: Context) -> pl.DataFrame | None:
         key = list(self.key)
         # A row with an empty required key column is an `empty_required` problem already.
         must = [k for k in key if k not in self.nullable]
@@ -77,16 +77,16 @@ class ShareSum(TableRule):
     tolerance: float = 0.001
     rule: Rule = rules.SHARE_SUM_EXCEEDS_ONE
 
-    def columns(self):
+    def columns(self) -> tuple[str, ...]:
         return (self.column, self.per)
 
-    def describe(self):
+    def describe(self) -> str:
         return (
             f"the `{self.column}` values of one `{self.per}` add up to at most "
             f"{self.at_most:g} (tolerance {self.tolerance:g})"
         )
 
-    def find(self, frame, ctx):
+    def find(self, frame: pl.DataFrame, ctx: Context) -> pl.DataFrame | None:
         sums = (
             frame.filter(pl.col(self.per).is_not_null() & pl.col(self.column).is_not_null())
             .group_by(self.per)
@@ -125,16 +125,16 @@ class NonOverlapping(TableRule):
     def column(self) -> str:
         return self.start
 
-    def columns(self):
+    def columns(self) -> tuple[str, ...]:
         return (self.per, self.start, self.end)
 
-    def describe(self):
+    def describe(self) -> str:
         return (
             f"the periods `{self.start}`..`{self.end}` of one `{self.per}` do not overlap "
             f"(an empty `{self.end}` is open-ended)"
         )
 
-    def find(self, frame, ctx):
+    def find(self, frame: pl.DataFrame, ctx: Context) -> pl.DataFrame | None:
         ordered = frame.filter(pl.col(self.start).is_not_null()).sort(self.per, self.start, ROW)
         ordered = ordered.with_columns(
             pl.col(self.end).shift(1).over(self.per).alias("_prev_end"),
@@ -168,16 +168,16 @@ class NotAfterReferenced(TableRule):
     """The key column of `table` that `via` names."""
     rule: Rule = rules.DATE_ORDER
 
-    def columns(self):
+    def columns(self) -> tuple[str, ...]:
         return (self.column, self.via)
 
-    def describe(self):
+    def describe(self) -> str:
         return (
             f"`{self.column}` is not after the `{self.other}` of the `{self.table}` row "
             f"its `{self.via}` names"
         )
 
-    def find(self, frame, ctx):
+    def find(self, frame: pl.DataFrame, ctx: Context) -> pl.DataFrame | None:
         other = ctx.table(self.table)
         if other is None:
             return None

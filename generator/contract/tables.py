@@ -8,6 +8,7 @@ This is the single definition of the contract. The loader checks it (one generic
 from __future__ import annotations
 
 from generator import values
+from generator.api import routes
 from generator.contract import rules
 from generator.contract.constraints import (
     Choices,
@@ -185,7 +186,7 @@ MEASUREMENTS = Table(
             "parameter",
             STR,
             True,
-            "Parameter code from the register (`/v1/parameters`).",
+            f"Parameter code from the register (`{routes.url('parameters')}`).",
             "pfas_summe_20",
             (InRegister(),),
         ),
@@ -234,7 +235,6 @@ MEASUREMENTS = Table(
 )
 
 TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, DOCUMENTS, MEASUREMENTS)
-TABLES_BY_NAME = {t.name: t for t in TABLES}
 
 # Reference tables shipped with the package (generator/reference/); a data directory
 # may override them with its own `parameters` / `limits` table of the same shape.

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
 
-Progress = Callable[[str], None]
+from generator.progress import Report
+
+Progress = Report
 
 FIRST_YEAR = 2016
 LAST_YEAR = 2026
@@ -43,7 +44,9 @@ def days(d: date) -> int:
     return (d - EPOCH).days
 
 
-def pick(rng: np.random.Generator, weights: list[float] | tuple[float, ...], size: int):
+def pick(
+    rng: np.random.Generator, weights: list[float] | tuple[float, ...], size: int
+) -> np.ndarray:
     """Draw `size` indices with the given weights."""
     p = np.asarray(weights, dtype=np.float64)
     return rng.choice(len(p), size=size, p=p / p.sum())

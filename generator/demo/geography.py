@@ -54,7 +54,8 @@ def _hilbert(x: np.ndarray, y: np.ndarray, order: int) -> np.ndarray:
 
 def step_km(lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
     """Return the rough distance in km from each point to the one before it (0 for the first)."""
-    return np.r_[0.0, np.hypot(np.diff(lat) * 111.0, np.diff(lon) * 70.0)]
+    steps: np.ndarray = np.r_[0.0, np.hypot(np.diff(lat) * 111.0, np.diff(lon) * 70.0)]
+    return steps
 
 
 @dataclass

@@ -43,7 +43,7 @@ class Rows:
     def add(self, **arrays: np.ndarray) -> None:
         """Append rows; columns not given take their neutral value."""
         n = len(arrays["ev"])
-        defaults = {
+        defaults: dict[str, np.ndarray] = {
             "hi": np.full(n, -1, np.int64),
             "rl_m": np.zeros(n, np.int64),
             "rl_d": np.zeros(n, np.int8),
@@ -168,10 +168,12 @@ def draw_measurements(
     mineral = np.exp(rng.normal(0, 0.06, n_ev))
 
     def ion(code: str, ev: np.ndarray) -> np.ndarray:
-        return chem[code][zone[ev]] * mineral[ev]
+        values: np.ndarray = chem[code][zone[ev]] * mineral[ev]
+        return values
 
     def noisy(code: str, ev: np.ndarray, sigma: float) -> np.ndarray:
-        return chem[code][zone[ev]] * np.exp(rng.normal(0, sigma, len(ev)))
+        values: np.ndarray = chem[code][zone[ev]] * np.exp(rng.normal(0, sigma, len(ev)))
+        return values
 
     params = {p.code: p for p in ROUTINE + ANNUAL}
     # Routine parameters: every sampling event.

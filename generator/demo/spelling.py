@@ -118,7 +118,7 @@ def value_texts(cols: dict[str, np.ndarray]) -> tuple[np.ndarray, pl.Series]:
         offset += len(texts)
 
     number = (kind == KIND_NUMBER) & (cols["hi"] < 0)
-    widths = (8, 2, len(FOOTNOTES), 2)
+    widths: tuple[int, ...] = (8, 2, len(FOOTNOTES), 2)
     fields = [cols[c][number] for c in ("m", "d", "comma", "foot", "deg")]
     uniq, inverse = np.unique(_pack(fields, widths), return_inverse=True)
     m, d, cm, foot, deg = _unpack(uniq, widths)

@@ -44,7 +44,7 @@ SUPPLIER_KINDS = (
     ("Wasserbeschaffungsverband {}", "wbv", 0.07),
 )
 DIRECTIONS = ("Nord", "Süd", "Ost", "West", "Mitte", "Hochzone", "Tiefzone", "Altstadt")
-SOURCES = (
+SOURCES: tuple[tuple[str | None, float], ...] = (
     # (pattern with {} for a works name, weight)
     ("Grundwasser, Wasserwerk {}", 0.43),
     ("Grundwasser, Brunnen {}", 0.10),
@@ -186,14 +186,14 @@ def draw_suppliers_and_zones(rng: np.random.Generator, geo: Geography, spec: Sca
     ).to_series()
     source_kind = pick(rng, [s[1] for s in SOURCES], nz)
     source_expr = pl.lit(None, dtype=pl.String)
-    for i, (pattern, _) in enumerate(SOURCES):
-        if pattern is None:
+    for i, (source, _) in enumerate(SOURCES):
+        if source is None:
             continue
-        before, _, after = pattern.partition("{}")
+        before, _, after = source.partition("{}")
         value = (
             pl.concat_str(pl.lit(before), pl.col("works"), pl.lit(after))
-            if "{}" in pattern
-            else pl.lit(pattern)
+            if "{}" in source
+            else pl.lit(source)
         )
         source_expr = pl.when(pl.col("source_kind") == i).then(value).otherwise(source_expr)
     # A supplier's first zone is its town centre; the others are villages and districts.

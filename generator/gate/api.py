@@ -14,7 +14,8 @@ from typing import Any
 import anyio
 
 from generator.api import http, routes
-from generator.api.settings import KEY_HEADER, GateSettings
+from generator.api.http import KEY_HEADER
+from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
 from generator.gate.files import FileServer
 from generator.gate.model import BurstLimitError
@@ -149,7 +150,8 @@ class ApiGate:
 
     async def _read_body(self, receive: Receive) -> bytes | None:
         """Read the whole body; return None as soon as it exceeds the limit."""
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":

@@ -7,19 +7,29 @@ the commands so `trinkwasser --help` stays fast.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
-from generator.api.routes import EMAIL_PATTERN
+from generator.api import routes
 from generator.cli_options import config_option, handle_errors, verbose_option
+
+if TYPE_CHECKING:
+    from generator.api.settings import GateSettings
+    from generator.config import Config
+    from generator.gate.model import OperatorState
+
+F = TypeVar("F", bound=Callable[..., object])
 
 STATUS_CHOICES = ("pending", "approved", "rejected", "all")
 
 
-def _state_option(func):
+def _state_option(func: F) -> F:
     return click.option(
         "--state",
         "state_dir",
@@ -33,10 +43,10 @@ def _state_option(func):
 _SOURCE = "trinkwasser.keys_source"
 
 
-def _source_option(func):
+def _source_option(func: F) -> F:
     """`--from local|netlify`: which state the keys commands work on (read by `_open`)."""
 
-    def remember(ctx: click.Context, _param, value: str) -> str:
+    def remember(ctx: click.Context, _param: click.Parameter, value: str) -> str:
         ctx.meta[_SOURCE] = value
         return value
 
@@ -52,13 +62,18 @@ def _source_option(func):
     )(func)
 
 
-def _open(state_dir: Path, config_path: Path | None):
+def _settings(config_path: Path | None) -> tuple[Config, GateSettings]:
     from generator.api.settings import GateSettings
     from generator.config import load_config
-    from generator.gate.sqlite_state import open_state
 
     config = load_config(config_path)
-    settings = GateSettings.from_config(config)
+    return config, GateSettings.from_config(config)
+
+
+def _open(state_dir: Path, config_path: Path | None) -> tuple[Config, GateSettings, OperatorState]:
+    from generator.gate.sqlite_state import open_state
+
+    config, settings = _settings(config_path)
     context = click.get_current_context(silent=True)
     if context is not None and context.meta.get(_SOURCE) == "netlify":
         from generator.gate.netlify_blobs import NetlifyBlobsState
@@ -67,7 +82,7 @@ def _open(state_dir: Path, config_path: Path | None):
     return config, settings, open_state(state_dir, settings=settings)
 
 
-def _local(value) -> str:
+def _local(value: dt.datetime | None) -> str:
     from generator.gate.model import BERLIN
 
     return "-" if value is None else value.astimezone(BERLIN).strftime("%Y-%m-%d %H:%M")
@@ -76,7 +91,7 @@ def _local(value) -> str:
 def first_plz(build_dir: Path) -> str | None:
     """Return the first PLZ of the build's export, for a lookup that answers with data."""
     try:
-        with (build_dir / "v1" / "export" / "plz-zonen.csv").open(encoding="utf-8") as fh:
+        with (build_dir / routes.file_path("export", format="csv")).open(encoding="utf-8") as fh:
             row = next(csv.DictReader(fh), None)
     except OSError:
         return None
@@ -122,25 +137,35 @@ def _check_port(host: str, port: int) -> None:
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 @config_option
 @handle_errors
-def serve(build_dir, state_dir, host, port, demo_key, access_log, config_path) -> None:
+def serve(
+    build_dir: Path,
+    state_dir: Path,
+    host: str,
+    port: int,
+    demo_key: bool,
+    access_log: bool,
+    config_path: Path | None,
+) -> None:
     """Serve the built site and API on HTTP, through the gate (keys, quota, validation)."""
     import uvicorn
 
     from generator.gate.app import create_app
-    from generator.gate.keys import curl_line, ensure_demo_key
+    from generator.gate.keys import EXAMPLE_PLZ, curl_line, ensure_demo_key
+    from generator.gate.sqlite_state import open_state
 
     if not (build_dir / "v1").is_dir():
         raise click.ClickException(
             f"{build_dir} holds no built API tree; run `trinkwasser build --out {build_dir}` first"
         )
     _check_port(host, port)
-    config, settings, state = _open(state_dir, config_path)
+    _, settings = _settings(config_path)
+    state = open_state(state_dir, settings=settings)
     app = create_app(build_dir, state, settings)
     base = f"http://{host}:{port}" if ":" not in host else f"http://[{host}]:{port}"
     click.echo(f"Serving {build_dir} on {base} (state in {state_dir}); Ctrl+C stops.")
     if demo_key:
         key, created = ensure_demo_key(state, state_dir, settings.key_prefix)
-        plz = first_plz(build_dir) or "10115"
+        plz = first_plz(build_dir) or EXAMPLE_PLZ
         click.echo(f"{'New' if created else 'Existing'} local demo key: {key}")
         click.echo("Try it:")
         click.echo(f"  {curl_line(base, key, plz)}")
@@ -178,7 +203,7 @@ def keys() -> None:
 @_state_option
 @config_option
 @handle_errors
-def list_requests(status, state_dir, config_path) -> None:
+def list_requests(status: str, state_dir: Path, config_path: Path | None) -> None:
     """List access requests (pending ones by default)."""
     _, _, state = _open(state_dir, config_path)
     requests = state.list_requests(None if status == "all" else status)
@@ -200,7 +225,7 @@ def list_requests(status, state_dir, config_path) -> None:
 @_state_option
 @config_option
 @handle_errors
-def approve(request_id, state_dir, config_path) -> None:
+def approve(request_id: str, state_dir: Path, config_path: Path | None) -> None:
     """Approve a pending request: issue its key, show it once with an e-mail to send."""
     from generator.gate import keys as key_tools
 
@@ -220,7 +245,7 @@ def approve(request_id, state_dir, config_path) -> None:
 @_state_option
 @config_option
 @handle_errors
-def reject(request_id, reason, state_dir, config_path) -> None:
+def reject(request_id: str, reason: str, state_dir: Path, config_path: Path | None) -> None:
     """Reject a pending request."""
     from generator.gate import keys as key_tools
 
@@ -229,10 +254,12 @@ def reject(request_id, reason, state_dir, config_path) -> None:
     click.echo(f"Rejected {request.id} ({request.email}).")
 
 
-def _check_email(_ctx, _param, value: str) -> str:
-    from generator.gate.validation import compile_pattern
+def _check_email(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    from generator.gate.validation import check_string
 
-    if not compile_pattern(EMAIL_PATTERN).search(value) or len(value) > 254:
+    # The same check as an access request's address gets from the gate.
+    email = routes.route("access_request").param("email")
+    if check_string(email, value, (email.name,)) is not None:
         raise click.BadParameter(f"{value!r} is not an e-mail address (expected name@domain)")
     return value
 
@@ -245,7 +272,7 @@ def _check_email(_ctx, _param, value: str) -> str:
 @_state_option
 @config_option
 @handle_errors
-def issue(email, note, quiet, state_dir, config_path) -> None:
+def issue(email: str, note: str, quiet: bool, state_dir: Path, config_path: Path | None) -> None:
     """Issue a key directly, without an access request (e.g. for the operator's own systems)."""
     from generator.gate import keys as key_tools
 
@@ -264,7 +291,7 @@ def issue(email, note, quiet, state_dir, config_path) -> None:
 @_state_option
 @config_option
 @handle_errors
-def revoke(key_id, state_dir, config_path) -> None:
+def revoke(key_id: str, state_dir: Path, config_path: Path | None) -> None:
     """Revoke a key: from now on it gets 403."""
     _, _, state = _open(state_dir, config_path)
     key = state.revoke_key(key_id)
@@ -276,7 +303,7 @@ def revoke(key_id, state_dir, config_path) -> None:
 @_state_option
 @config_option
 @handle_errors
-def list_keys(state_dir, config_path) -> None:
+def list_keys(state_dir: Path, config_path: Path | None) -> None:
     """List keys with their status and today's usage."""
     _, settings, state = _open(state_dir, config_path)
     api_keys = state.list_keys()

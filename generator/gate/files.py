@@ -28,7 +28,7 @@ class FileServer:
     def __init__(self, root: Path, manners: Manners):
         self.root = Path(root).resolve()
         self.manners = manners
-        self._etags: OrderedDict[tuple, str] = OrderedDict()
+        self._etags: OrderedDict[tuple[str, int, int, int], str] = OrderedDict()
 
     def inside(self, rel: str) -> Path | None:
         """Return the path of `rel` in the build directory, or None if it would leave it."""
@@ -76,7 +76,9 @@ class FileServer:
             return Response(200, out, file=fh, length=info.st_size)
         return Response(200, out, body)
 
-    def _remember_etag(self, cache_key: tuple, content: bytes | BinaryIO) -> str:
+    def _remember_etag(
+        self, cache_key: tuple[str, int, int, int], content: bytes | BinaryIO
+    ) -> str:
         digest = hashlib.sha256()
         if isinstance(content, bytes):
             digest.update(content)

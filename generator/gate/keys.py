@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.api import routes
-from generator.api.settings import KEY_HEADER, TIMEZONE, GateSettings
+from generator.api.http import KEY_HEADER
+from generator.api.settings import TIMEZONE, GateSettings
 from generator.config import Config
 from generator.gate.model import AccessRequest, ApiKey, KeyStore, RequestSource, undecidable
 
@@ -25,6 +26,8 @@ KEY_LENGTH = 32
 HINT_CHARS = 4
 DEMO_KEY_FILE = "demo-key.txt"
 DEMO_EMAIL = "demo@localhost"
+EXAMPLE_PLZ = "10115"
+"""The PLZ of example lookups when no build is at hand (Berlin-Mitte)."""
 
 
 @dataclass(frozen=True)
@@ -139,12 +142,12 @@ Ihr API-Schlüssel lautet:
 
 Senden Sie ihn bei jeder Anfrage im Header {KEY_HEADER} mit, zum Beispiel:
 
-    {curl_line(config.base_url, issued.key, "10115")}
+    {curl_line(config.base_url, issued.key, EXAMPLE_PLZ)}
 
 Der Schlüssel erlaubt {settings.daily_quota} Anfragen pro Kalendertag (Zeitzone {TIMEZONE}).
 Bitte behandeln Sie ihn wie ein Passwort: Wir speichern nur einen Hashwert und können ihn
 nicht noch einmal anzeigen. Die Beschreibung der API (OpenAPI) finden Sie unter
-{config.base_url}/v1/openapi.json
+{config.base_url}{routes.file_url(routes.open_file("openapi"))}
 
 Die Zuordnung von Postleitzahlen zu Versorgungsgebieten steht unter der ODbL 1.0
 ({config.license_url}). Bitte nennen Sie bei ihrer Verwendung die Quelle:

@@ -13,7 +13,7 @@ import math
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 from zoneinfo import ZoneInfo
 
 from generator.api.http import ID_ALPHABET, IdFormat
@@ -116,7 +116,12 @@ def timestamp(value: dt.datetime) -> str:
     return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+@overload
+def parse_timestamp(value: str) -> dt.datetime: ...
+@overload
+def parse_timestamp(value: str | None) -> dt.datetime | None: ...
 def parse_timestamp(value: str | None) -> dt.datetime | None:
+    """Read a stored instant; an absent one (None) stays None."""
     return None if value is None else dt.datetime.fromisoformat(value)
 
 
@@ -252,3 +257,7 @@ class UsageReader(Protocol):
     def used(self, key_id: str, now: dt.datetime | None = None) -> int:
         """Return how many requests `key_id` made on the Berlin day of `now` (default: today)."""
         ...
+
+
+class OperatorState(RequestSource, KeyStore, UsageReader, Protocol):
+    """All the `keys` commands use: the SQLite state and Netlify Blobs both provide it."""

@@ -29,8 +29,9 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from generator.api.http import KEY_ID
 from generator.gate.model import (
@@ -58,6 +59,8 @@ STORES = {
     "keys": "api-keys",
     "quota": "quota",
 }
+Record = dict[str, Any]
+"""A stored access request or key: one JSON blob."""
 SIGNED_URL = "application/json;type=signed-url"
 _RETRY_STATUS = (429, 500, 502, 503, 504)
 
@@ -79,7 +82,9 @@ class BlobsClient:
     `If-Match` / `If-None-Match: *` to it and a refused one answers 412.
     """
 
-    def __init__(self, site_id: str, token: str, api_url: str = DEFAULT_API_URL, timeout=30.0):
+    def __init__(
+        self, site_id: str, token: str, api_url: str = DEFAULT_API_URL, timeout: float = 30.0
+    ):
         self.site_id = site_id
         self.token = token
         self.api_url = api_url.rstrip("/")
@@ -141,7 +146,8 @@ class BlobsClient:
         )
         if status != 200:
             raise BlobsError(f"{method} {store}/{key}: the Blobs API answered {status}")
-        return json.loads(data)["url"]
+        url: str = json.loads(data)["url"]
+        return url
 
     # -- operations
 
@@ -220,15 +226,15 @@ class NetlifyBlobsState:
     def from_env(cls, env: Mapping[str, str] | None = None) -> NetlifyBlobsState:
         return cls(BlobsClient.from_env(env))
 
-    def _json(self, store: str, key: str) -> tuple[dict, str | None] | None:
+    def _json(self, store: str, key: str) -> tuple[Record, str | None] | None:
         blob = self.client.get(STORES[store], key)
         return None if blob is None else (json.loads(blob.data), blob.etag)
 
     @staticmethod
-    def _encode(value: dict) -> bytes:
+    def _encode(value: Record) -> bytes:
         return json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8")
 
-    def _update(self, store: str, key: str, change) -> dict:
+    def _update(self, store: str, key: str, change: Callable[[Record], Record]) -> Record:
         """Compare-and-swap one JSON blob: `change(old)` returns the new value or raises."""
         for _ in range(10):
             found = self._json(store, key)
@@ -263,7 +269,7 @@ class NetlifyBlobsState:
     ) -> AccessRequest:
         check_decision(status)
 
-        def change(old: dict) -> dict:
+        def change(old: Record) -> Record:
             if old["status"] != "pending":
                 raise undecidable(request_id, old["status"])
             decided = {"status": status, "decided_at": timestamp(self.clock())}
@@ -317,7 +323,8 @@ class NetlifyBlobsState:
         found = self._json("keys", f"ids/{key_id}")
         if found is None:
             raise no_key(key_id)
-        return found[0]["hash"]
+        key_hash: str = found[0]["hash"]
+        return key_hash
 
     def get_key(self, key_id: str) -> ApiKey:
         key = self.key_by_hash(self._hash_of(key_id))
@@ -331,7 +338,7 @@ class NetlifyBlobsState:
         return sorted(keys, key=lambda k: (k.created_at, k.id))
 
     def revoke_key(self, key_id: str) -> ApiKey:
-        def change(old: dict) -> dict:
+        def change(old: Record) -> Record:
             if old["status"] != "active":
                 raise already_revoked(key_id)
             return old | {"status": "revoked", "revoked_at": timestamp(self.clock())}

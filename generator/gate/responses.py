@@ -108,7 +108,9 @@ class Manners:
         detail = self.settings.message(name, **runtime)
         return self.json(MESSAGES[name].status, {"detail": detail}, extra)
 
-    def not_found(self, detail: str | None = None, extra: Headers = ()) -> Response:
+    def not_found(
+        self, detail: str | None = None, extra: Sequence[tuple[bytes, bytes]] = ()
+    ) -> Response:
         if detail is None:
             return self.message("not_found", extra)
         return self.json(MESSAGES["not_found"].status, {"detail": detail}, extra)

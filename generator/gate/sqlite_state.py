@@ -210,7 +210,7 @@ class SqliteState:
 
     def list_requests(self, status: str | None = None) -> list[AccessRequest]:
         sql = "SELECT * FROM access_requests"
-        args: tuple = ()
+        args: tuple[str, ...] = ()
         if status is not None:
             sql += " WHERE status = ?"
             args = (status,)

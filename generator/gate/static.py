@@ -14,8 +14,8 @@ from generator.api.settings import GateSettings
 from generator.gate.files import FileServer
 from generator.gate.responses import Headers, Manners, Response, header
 
-_SEARCH_PATH = str(site_rules.SEARCH_REDIRECT["from"]).strip("/")
-_SEARCH_QUERY = next(iter(site_rules.SEARCH_REDIRECT["query"]))  # type: ignore[call-overload]
+_SEARCH_PATH = site_rules.SEARCH_REDIRECT["from"].strip("/")
+_SEARCH_QUERY = next(iter(site_rules.SEARCH_REDIRECT["query"]))
 _READ = ("GET", "HEAD")
 
 
@@ -81,6 +81,6 @@ class StaticSite:
         if not value:
             return None  # the rule needs the parameter, as on Netlify: the 404 page follows
         location = site_rules.search_target(value)
-        status = int(site_rules.SEARCH_REDIRECT["status"])  # type: ignore[call-overload]
+        status = site_rules.SEARCH_REDIRECT["status"]
         headers = self.manners.base(None, self.manners.cache["error"])
         return Response(status, [*headers, header("location", location)])

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from generator.api.messages import MESSAGES, validation_message
+from generator.api.messages import MESSAGES, ErrorRecord, validation_error
 from generator.api.routes import EMAIL_MESSAGE, EMAIL_PATTERN, Param, Route
 
 MAX_INT_DIGITS = 4300
@@ -44,31 +44,19 @@ class BodyParseError(Exception):
 @dataclass(frozen=True)
 class Result:
     values: dict[str, Any]
-    errors: list[dict[str, Any]]
+    errors: list[ErrorRecord]
 
 
 # ---------------------------------------------------------------------------- error records
-# Key order matters: FastAPI serialises Pydantic's dicts as they come (type, loc, msg, input,
-# ctx), so the records are built in that order.
+# Built by `generator.api.messages.validation_error`, which OpenAPI's examples use too.
 
 
-def _error(
-    type_: str, loc: Sequence[str | int], value: Any, ctx: dict | None = None, **words: object
-) -> dict[str, Any]:
-    """Return one error record; its `msg` is the contract's wording, filled from ctx and words."""
-    msg = validation_message(type_, **{**(ctx or {}), **words})
-    record: dict[str, Any] = {"type": type_, "loc": list(loc), "msg": msg, "input": value}
-    if ctx is not None:
-        record["ctx"] = ctx
-    return record
+def missing(loc: Sequence[str | int], value: Any = None) -> ErrorRecord:
+    return validation_error("missing", loc, value)
 
 
-def missing(loc: Sequence[str | int], value: Any = None) -> dict[str, Any]:
-    return _error("missing", loc, value)
-
-
-def json_invalid(position: int, message: str) -> dict[str, Any]:
-    return _error("json_invalid", ("body", position), {}, {"error": message})
+def json_invalid(position: int, message: str) -> ErrorRecord:
+    return validation_error("json_invalid", ("body", position), {}, {"error": message})
 
 
 # ---------------------------------------------------------------------------- scalar rules
@@ -94,7 +82,9 @@ def _json_int(text: str) -> int | str | None:
         return 0 if i + 1 == len(text) else None
     if text[i] not in _NONZERO:
         return None
-    run = _DIGITS.match(text, i).end() - i
+    digits = _DIGITS.match(text, i)
+    assert digits is not None  # `[0-9]*` matches anywhere, if only the empty string
+    run = digits.end() - i
     if run > MAX_INT_DIGITS:
         return "range"
     if i + run != len(text):
@@ -140,9 +130,10 @@ def _clean_int_text(raw: str) -> str | None:
         if text[1:].startswith(("-", "+")):
             return None
         sign, text = "-", text[1:]
-    text = _strip_leading_zeros(text)
-    if text is None:
+    tidied = _strip_leading_zeros(text)
+    if tidied is None:
         return None
+    text = tidied
     dot = text.find(".")
     if dot >= 0 and text[dot + 1 :] and set(text[dot + 1 :]) == {"0"}:
         text = text[:dot]
@@ -206,23 +197,25 @@ def _has_surrogates(text: str) -> bool:
     return False
 
 
-def check_string(param: Param, value: str, loc: Sequence[str | int]) -> dict[str, Any] | None:
+def check_string(param: Param, value: str, loc: Sequence[str | int]) -> ErrorRecord | None:
     """Return the first error of a string against its constraints, or None."""
     if _has_surrogates(value):
-        return _error("string_unicode", loc, value)
+        return validation_error("string_unicode", loc, value)
     if param.min_length is not None and len(value) < param.min_length:
-        return _error("string_too_short", loc, value, {"min_length": param.min_length})
+        return validation_error("string_too_short", loc, value, {"min_length": param.min_length})
     if param.max_length is not None and len(value) > param.max_length:
-        return _error("string_too_long", loc, value, {"max_length": param.max_length})
+        return validation_error("string_too_long", loc, value, {"max_length": param.max_length})
     if param.pattern is not None and not compile_pattern(param.pattern).search(value):
-        return _error("string_pattern_mismatch", loc, value, {"pattern": param.pattern})
+        return validation_error("string_pattern_mismatch", loc, value, {"pattern": param.pattern})
     # The address check is a field validator, so it runs only after the constraints passed.
     if param.email and not compile_pattern(EMAIL_PATTERN).search(value):
-        return _error("value_error", loc, value, {"error": {}}, error=EMAIL_MESSAGE)
+        return validation_error("value_error", loc, value, {"error": {}}, error=EMAIL_MESSAGE)
     return None
 
 
-def check_value(param: Param, value: Any, loc: Sequence[str | int]) -> tuple[Any, dict | None]:
+def check_value(
+    param: Param, value: Any, loc: Sequence[str | int]
+) -> tuple[Any, ErrorRecord | None]:
     """Validate one present value (a string from the URL or any JSON value from a body)."""
     if param.type == "integer":
         if isinstance(value, bool) or not isinstance(value, (str, int)):
@@ -233,9 +226,9 @@ def check_value(param: Param, value: Any, loc: Sequence[str | int]) -> tuple[Any
         parsed = parse_int(value)
         if isinstance(parsed, int):
             return parsed, None
-        return None, _error(parsed, loc, value)
+        return None, validation_error(parsed, loc, value)
     if not isinstance(value, str):
-        return None, _error("string_type", loc, value)
+        return None, validation_error("string_type", loc, value)
     return value, check_string(param, value, loc)
 
 
@@ -274,7 +267,9 @@ def decode_body(body: bytes, content_type: str | None) -> Any:
     return body
 
 
-def _body_errors(params: Sequence[Param], body: bytes | None, content_type: str | None):
+def _body_errors(
+    params: Sequence[Param], body: bytes | None, content_type: str | None
+) -> tuple[dict[str, Any], list[ErrorRecord]]:
     """Validate a JSON object body against the body parameters, as one Pydantic model."""
     values: dict[str, Any] = {}
     if not body:
@@ -285,8 +280,8 @@ def _body_errors(params: Sequence[Param], body: bytes | None, content_type: str 
         return values, [json_invalid(exc.pos, exc.msg)]
     if not isinstance(data, dict):
         shown = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-        return values, [_error("model_attributes_type", ("body",), shown)]
-    errors = []
+        return values, [validation_error("model_attributes_type", ("body",), shown)]
+    errors: list[ErrorRecord] = []
     for param in params:
         loc = ("body", param.name)
         if param.name not in data:
@@ -316,7 +311,7 @@ def validate(
     name. FastAPI's order: path, query, header, then the body.
     """
     values: dict[str, Any] = {}
-    errors: list[dict[str, Any]] = []
+    errors: list[ErrorRecord] = []
     query_values = _last_values(query)
     for location in ("path", "query", "header"):
         for param in route.params:
@@ -348,7 +343,7 @@ def validate(
     return Result(values, errors)
 
 
-def error_body(errors: list[dict[str, Any]]) -> bytes:
+def error_body(errors: list[ErrorRecord]) -> bytes:
     """Render a 422 body byte for byte as FastAPI's JSONResponse does."""
     content = {"detail": errors}
     try:

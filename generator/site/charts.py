@@ -379,11 +379,11 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
         rows = rows.sort("sid", "sampled_at", "sample_point", nulls_last=False, maintain_order=True)
     rows = rows.with_columns(pl.col("sid").rle_id().alias("g"))
     stats = _series(rows.lazy(), as_of).collect()
-    series = stats.lazy().filter("keep")
+    kept = stats.lazy().filter("keep")
 
     # Limit segments inside each series' time window, clipped to it.
     segs = (
-        series.select(*KEY, "parameter", "x0", "x1")
+        kept.select(*KEY, "parameter", "x0", "x1")
         .join(inputs.lines.lazy(), on="parameter")
         .with_columns(
             pl.max_horizontal("start", "x0").alias("s"),
@@ -392,7 +392,7 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
         .filter(pl.col("s") < pl.col("e"))
     )
     y_limit = segs.group_by(KEY).agg(pl.col("level").max().alias("y_limit"))
-    series = _nice_axis(series.join(y_limit, on=KEY, how="left")).collect()
+    series = _nice_axis(kept.join(y_limit, on=KEY, how="left")).collect()
 
     # Hand each row its series' geometry (null where the series gets no chart).
     geo = stats.select(KEY).join(
@@ -441,20 +441,19 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
             for kind in KINDS
         )
     )
-    geo = series.lazy().select(*KEY, "x0", "x1", "top")
-    limit_svg = _limit_svg(segs.join(geo.select(*KEY, "top"), on=KEY))
-    series = series.lazy()
+    lazy_series = series.lazy()
+    limit_svg = _limit_svg(segs.join(lazy_series.select(*KEY, "top"), on=KEY))
 
     frame = (
-        series.join(inputs.names.lazy(), on="parameter", how="left")
+        lazy_series.join(inputs.names.lazy(), on="parameter", how="left")
         .join(inputs.notes.lazy(), on="parameter", how="left")
         .join(per_series.with_columns(marks.alias("marks")), on=KEY, how="left")
         .join(limit_svg, on=KEY, how="left")
     )
     # Axes depend only on the scale and the time window, which many series share: draw
     # each distinct one once.
-    y_axes = _y_axis(series.select("step", "steps", "top").unique()).drop("top")
-    x_axes = _x_axis(series.select("x0", "x1").unique())
+    y_axes = _y_axis(lazy_series.select("step", "steps", "top").unique()).drop("top")
+    x_axes = _x_axis(lazy_series.select("x0", "x1").unique())
     frame = frame.join(y_axes, on=["step", "steps"], how="left").join(
         x_axes, on=["x0", "x1"], how="left"
     )

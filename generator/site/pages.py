@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
+from typing import Any, cast
 
 import jinja2
 import polars as pl
@@ -60,8 +61,9 @@ def environment(as_of: dt.date, config: Config, versions: dict[str, str]) -> jin
         unit=text.unit,
     )
     # Badges repeat on every zone page: render each once, not once per use.
-    macros = env.get_template("macros.html").module
-    env.globals["badge_html"] = {state: macros.badge(state) for state in text.BADGES}
+    # A template module's macros are attributes made at run time: look them up by name.
+    badge = vars(env.get_template("macros.html").module)["badge"]
+    env.globals["badge_html"] = {state: badge(state) for state in text.BADGES}
     return env
 
 
@@ -286,7 +288,9 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         fragments.load(templates, "chart_row.html"),
     )
     row_fragment = fragments.load(templates, "value_row.html")
-    badges = {state: str(html) for state, html in env.globals["badge_html"].items()}
+    # `environment` rendered them: a dict of Markup by state (the globals are untyped).
+    rendered = cast(dict[str, object], env.globals["badge_html"])
+    badges = {state: str(html) for state, html in rendered.items()}
     # Jinja renders the site-wide shell once; polars fills in each zone.
     page = _fill(env.get_template("zone.html").render(), _zone_page_values())
     m = d.measurements
@@ -400,8 +404,8 @@ def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, b
         yield urls.file_path("supplier", supplier_id=supplier_id), html
 
 
-def _limit_rows(d: Derived) -> dict[str, list[dict]]:
-    by_code: dict[str, list[dict]] = {}
+def _limit_rows(d: Derived) -> dict[str, list[dict[str, Any]]]:
+    by_code: dict[str, list[dict[str, Any]]] = {}
     for r in d.limits.iter_rows(named=True):
         r["words"] = text.limit(
             r["kind"], r["value"], r["value_min"], r["value_max"], r["requirement"], r["unit"]
@@ -485,7 +489,7 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
             "Beschreibung als Frictionless Data Package mit Prüfsummen",
         ),
     ]
-    pages = {
+    pages: dict[str, tuple[str, dict[str, object]]] = {
         "home": ("index.html", {"stats": stats}),
         "access": ("zugang.html", {}),
         "downloads": ("downloads.html", {"downloads": downloads, "stats": stats}),
