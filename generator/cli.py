@@ -289,7 +289,7 @@ existing_file = click.Path(exists=False, dir_okay=False, path_type=Path)
     "--threads",
     type=click.IntRange(min=1),
     default=None,
-    help="Threads for the geometry work (default: the CPUs, at most 4).",
+    help="Threads for the geometry work (default: twice the CPUs, at most 8).",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but the summary and errors.")
 @handle_errors
@@ -340,7 +340,7 @@ def mapping(
         streets=streets,
         streets_out=streets_out,
         report=report_path,
-        threads=threads or min(4, os.cpu_count() or 1),
+        threads=threads or min(8, 2 * (os.cpu_count() or 1)),
     )
     result = run_mapping(options, progress=StepPrinter(enabled=not quiet))
     click.echo(

@@ -21,9 +21,11 @@ import shapely
 
 from generator.mapping.report import Report
 
-# Overlaps smaller than this are rounding of coordinates (a file's precision, a CRS
-# round trip), not zones that claim the same land.
+# Overlaps smaller or thinner than this are rounding of coordinates (a file's precision,
+# a CRS round trip, a union's noding), not zones that claim the same land. The width is
+# the overlap's mean width, 2 * area / perimeter.
 OVERLAP_MIN_M2 = 1.0
+OVERLAP_MIN_WIDTH_M = 0.01
 # The band of a PLZ's core holds at most this fraction of the minimum share.
 BAND_OF_MIN_SHARE = 0.9
 
@@ -65,10 +67,6 @@ def threaded(func: Callable, arrays: list[np.ndarray], threads: int) -> np.ndarr
         return np.concatenate(list(chunks))
 
 
-def _intersection_area(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return shapely.area(shapely.intersection(a, b))
-
-
 def overlay(
     plz: np.ndarray,
     zones: np.ndarray,
@@ -80,15 +78,18 @@ def overlay(
 ) -> Overlay:
     """Intersect every PLZ with every zone; drop slivers, split overlaps, report both."""
     plz_area = shapely.area(plz)
-    tree = shapely.STRtree(zones)
-    shapely.prepare(plz)
-    touching = tree.query(plz, predicate="intersects")
-
     core = _cores(plz, plz_area, min_share, threads)
-    deep = tree.query(core, predicate="intersects")
-    n_zones = len(zones)
-    proven = ~np.isin(touching[0] * n_zones + touching[1], deep[0] * n_zones + deep[1])
-    report.count("sliver", int(proven.sum()))
+    # Candidate pairs by bounding box, then the predicates on prepared geometries in threads
+    # (an STRtree query with a predicate holds the GIL).
+    near = shapely.STRtree(zones).query(plz)
+    shapely.prepare(core)
+    reaches_core = threaded(shapely.intersects, [core[near[0]], zones[near[1]]], threads)
+    deep, rest = near[:, reaches_core], near[:, ~reaches_core]
+    # Pairs that touch the PLZ but miss its core are slivers, proven without measuring
+    # them; they are only counted.
+    shapely.prepare(plz)
+    touching = threaded(shapely.intersects, [plz[rest[0]], zones[rest[1]]], threads)
+    report.count("sliver", int(touching.sum()))
 
     pi, zi = deep
     pieces = threaded(shapely.intersection, [plz[pi], zones[zi]], threads)
@@ -156,8 +157,10 @@ def _split_overlaps(
         & (bb[:, 1] <= ba[:, 3])
     )
     a, b = a[near], b[near]
-    overlap = threaded(_intersection_area, [pieces[a], pieces[b]], threads)
-    real = overlap >= OVERLAP_MIN_M2
+    common = threaded(shapely.intersection, [pieces[a], pieces[b]], threads)
+    overlap = shapely.area(common)
+    width = 2 * overlap / np.maximum(shapely.length(common), 1e-12)
+    real = (overlap >= OVERLAP_MIN_M2) & (width >= OVERLAP_MIN_WIDTH_M)
     a, b, overlap = a[real], b[real], overlap[real]
     if not len(a):
         return Parts(pi, zi, pieces, weight)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,7 +57,9 @@ class Layer:
         return len(self.geometry)
 
 
-def read_layer(path: Path, required: list[str], optional: list[str] = ()) -> Layer:
+def read_layer(
+    path: Path, required: list[str], optional: list[str] = (), threads: int = 1
+) -> Layer:
     """Read one area layer; `required` properties must exist, `optional` ones may."""
     path = Path(path)
     if not path.exists():
@@ -91,14 +94,15 @@ def read_layer(path: Path, required: list[str], optional: list[str] = ()) -> Lay
     if problems:
         raise MappingInputError(problems)
     properties = {name: columns[name] for name in [*required, *optional] if name in columns}
-    return Layer(path, _crs_name(crs), _to_laea(geometry, crs), properties)
+    return Layer(path, _crs_name(crs), to_laea(geometry, crs, threads), properties)
 
 
 def _read_ogr(path: Path):
     import pyogrio
     import pyogrio.raw
 
-    layers = pyogrio.list_layers(path)
+    # Only containers hold several layers; listing a GeoJSON file's layers would parse it.
+    layers = pyogrio.list_layers(path) if path.suffix.lower() in (".gpkg", ".sqlite") else [0]
     if len(layers) != 1:
         names = ", ".join(str(name) for name, _ in layers)
         raise MappingInputError(
@@ -167,16 +171,27 @@ def _crs_name(crs: CRS) -> str:
     return ":".join(authority) if authority else crs.name
 
 
-def _to_laea(geometry: np.ndarray, crs: CRS) -> np.ndarray:
-    if crs.equals(LAEA):
+def to_laea(geometry: np.ndarray, crs: CRS, threads: int = 1) -> np.ndarray:
+    """Project to EPSG:3035 in place (the geometries were just parsed), in parallel chunks."""
+    if crs.equals(LAEA) or not len(geometry):
         return geometry
     transformer = Transformer.from_crs(crs, LAEA, always_xy=True)
+    xy = shapely.get_coordinates(geometry)
+    bounds = np.linspace(0, len(xy), max(1, threads) * 4 + 1).astype(np.int64)
 
-    def project(xy: np.ndarray) -> np.ndarray:
-        x, y = transformer.transform(xy[:, 0], xy[:, 1])
-        return np.column_stack([x, y])
+    def project(chunk: tuple[int, int]) -> None:
+        a, b = chunk
+        # pyproj releases the GIL while it transforms, so the chunks run side by side.
+        xy[a:b, 0], xy[a:b, 1] = transformer.transform(xy[a:b, 0], xy[a:b, 1])
 
-    return shapely.transform(geometry, project)
+    chunks = list(zip(bounds[:-1], bounds[1:], strict=True))
+    if threads > 1:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(project, chunks))
+    else:
+        for chunk in chunks:
+            project(chunk)
+    return shapely.set_coordinates(geometry, xy)
 
 
 def _feature(layer: Layer, i: int) -> str:

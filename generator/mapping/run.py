@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +22,12 @@ import shapely
 from generator import __version__
 from generator.mapping import read, table
 from generator.mapping.areas import dissolve, repair
-from generator.mapping.intersect import BAND_OF_MIN_SHARE, OVERLAP_MIN_M2, overlay
+from generator.mapping.intersect import (
+    BAND_OF_MIN_SHARE,
+    OVERLAP_MIN_M2,
+    OVERLAP_MIN_WIDTH_M,
+    overlay,
+)
 from generator.mapping.read import MappingInputError
 from generator.mapping.report import Report
 from generator.progress import Report as Progress
@@ -89,12 +95,12 @@ def run_mapping(options: MappingOptions, progress: Progress = quiet) -> MappingR
         progress(f"{message} ({time.perf_counter() - start:.1f} s)")
 
     report = Report()
-    plz_layer = read.read_layer(options.plz_areas, [options.plz_field])
+    plz_layer, zone_layer, admin_layer = _read_layers(options)
     codes = read.plz_codes(plz_layer, options.plz_field)
     plz_ids, plz = dissolve(codes, repair(plz_layer.geometry, codes, "repaired_plz", report))
     _check_areas(plz, [f"PLZ {c}" for c in plz_ids.tolist()], options.plz_areas)
     step(f"PLZ areas: {plz_layer.count:,} features, {len(plz_ids):,} PLZ")
-    zones, zone_inputs = _read_zones(options, report)
+    zones, zone_inputs = _read_zones(options, zone_layer, admin_layer, report)
     step(f"zone areas: {len(zones.ids):,} zones")
     grid = streets = None
     if options.population:
@@ -192,13 +198,37 @@ def _check_areas(geometry: np.ndarray, labels: list[str], path: Path) -> None:
         raise MappingInputError([f"{path}: {labels[i]} encloses no area" for i in empty])
 
 
-def _read_zones(options: MappingOptions, report: Report) -> tuple[_Zones, dict]:
-    """Read zone polygons and zones assembled from administrative areas; one area per zone."""
-    ids, geoms, sources, overrides, inputs = [], [], [], [], {}
-    if options.zone_areas is not None:
-        layer = read.read_layer(
-            options.zone_areas, [options.zone_field], ["boundary_source", "confidence"]
+def _read_layers(
+    options: MappingOptions,
+) -> tuple[read.Layer, read.Layer | None, read.Layer | None]:
+    """Read the PLZ, zone and administrative area files side by side (GDAL and PROJ release
+    the GIL)."""
+    with ThreadPoolExecutor(3) as pool:
+        plz = pool.submit(
+            read.read_layer, options.plz_areas, [options.plz_field], (), options.threads
         )
+        zones = admin = None
+        if options.zone_areas is not None:
+            zones = pool.submit(
+                read.read_layer,
+                options.zone_areas,
+                [options.zone_field],
+                ["boundary_source", "confidence"],
+                options.threads,
+            )
+        if options.admin_areas is not None:
+            admin = pool.submit(
+                read.read_layer, options.admin_areas, [options.admin_field], (), options.threads
+            )
+        return plz.result(), zones and zones.result(), admin and admin.result()
+
+
+def _read_zones(
+    options: MappingOptions, layer: read.Layer | None, admin: read.Layer | None, report: Report
+) -> tuple[_Zones, dict]:
+    """Check zone polygons and zones assembled from administrative areas; one area per zone."""
+    ids, geoms, sources, overrides, inputs = [], [], [], [], {}
+    if layer is not None:
         where = [f"{layer.path}: feature #{i + 1}" for i in range(layer.count)]
         zid = read.layer_zone_ids(layer, options.zone_field)
         source = read.boundary_sources(
@@ -214,7 +244,7 @@ def _read_zones(options: MappingOptions, report: Report) -> tuple[_Zones, dict]:
         inputs["zone_areas"] = _describe(layer.path, features=layer.count, crs=layer.crs)
     if options.zone_admin is not None:
         lists = read.read_zone_admin(options.zone_admin)
-        layer = read.read_layer(options.admin_areas, [options.admin_field])
+        layer = admin
         keys = read.text_keys(layer, options.admin_field)
         key_ids, key_geom = dissolve(
             keys, repair(layer.geometry, keys, "repaired_admin_area", report)
@@ -483,7 +513,8 @@ def _provenance(
             "equal_area_crs": "EPSG:3035",
             "min_share": options.min_share,
             "core_band_of_min_share": BAND_OF_MIN_SHARE,
-            "overlaps": f"split equally among the overlapping zones (from {OVERLAP_MIN_M2} m²)",
+            "overlaps": "split equally among the overlapping zones (from "
+            f"{OVERLAP_MIN_M2:g} m² and {OVERLAP_MIN_WIDTH_M * 100:g} cm mean width)",
             "confidence": {
                 **table.CONFIDENCE,
                 "near_minimum": f"below {table.NEAR_MINIMUM:g}x "

@@ -23,7 +23,7 @@ import shapely
 from pyproj import CRS
 
 from generator.mapping.intersect import Parts, threaded
-from generator.mapping.read import MappingInputError, _to_laea
+from generator.mapping.read import MappingInputError, to_laea
 from generator.mapping.report import Report
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -77,7 +77,7 @@ def read_streets(path: Path) -> Streets:
     except (RuntimeError, ValueError) as exc:
         raise MappingInputError([f"{path}: cannot read it as an OSM extract ({exc})"]) from None
     geometry = (
-        _to_laea(shapely.from_wkb(np.asarray(wkb, dtype=object)), CRS.from_epsg(4326))
+        to_laea(shapely.from_wkb(np.asarray(wkb, dtype=object)), CRS.from_epsg(4326))
         if wkb
         else np.empty(0, dtype=object)
     )
