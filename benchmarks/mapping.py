@@ -81,8 +81,9 @@ def compare(ours: Path, reference: Path) -> tuple[int, float, int]:
 
     def read(path: Path) -> dict[tuple[str, int], float]:
         with path.open(newline="", encoding="utf-8") as fh:
-            return {(r["plz"], int(r["zone_id"])): float(r["area_share"])
-                    for r in csv.DictReader(fh)}  # fmt: skip
+            return {
+                (r["plz"], int(r["zone_id"])): float(r["area_share"]) for r in csv.DictReader(fh)
+            }
 
     mine, theirs = read(ours), read(reference)
     expected = {k: v for k, v in theirs.items() if v >= MIN_SHARE}
@@ -95,10 +96,18 @@ def compare(ours: Path, reference: Path) -> tuple[int, float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", choices=["small", "germany"], default="germany")
-    parser.add_argument("--work", type=Path, default=HERE / ".work",
-                        help="Scratch directory (map data cache and outputs).")  # fmt: skip
-    parser.add_argument("--threads", type=int, default=None,
-                        help="Threads for trinkwasser mapping (default: its own default).")  # fmt: skip
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=HERE / ".work",
+        help="Scratch directory (map data cache and outputs).",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="Threads for trinkwasser mapping (default: its own default).",
+    )
     parser.add_argument("--reference-only", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -108,42 +117,89 @@ def main() -> None:
         overlay_reference(geo, args.reference_only)
         return
     if not (geo / "streets.osm.pbf").exists():
-        gen = measured([*TRINKWASSER, "demo-data", "--out", str(data), "--scale", args.scale,
-                        "--geometries"], stdout=subprocess.DEVNULL)  # fmt: skip
+        gen = measured(
+            [*TRINKWASSER, "demo-data", "--out", str(data), "--scale", args.scale, "--geometries"],
+            stdout=subprocess.DEVNULL,
+        )
         print(f"map data generated in {gen['wall']:.1f} s (peak {gen['peak_mib']:.0f} MiB)")
     out = args.work / f"mapping-{args.scale}"
     out.mkdir(parents=True, exist_ok=True)
     threads = ["--threads", str(args.threads)] if args.threads else []
-    inputs = [str(geo / "plz_areas.geojson"), str(geo / "zone_areas.gpkg"),
-              "--zone-admin", str(geo / "zone_admin.csv"),
-              "--admin-areas", str(geo / "admin_areas.gpkg")]  # fmt: skip
+    inputs = [
+        str(geo / "plz_areas.geojson"),
+        str(geo / "zone_areas.gpkg"),
+        "--zone-admin",
+        str(geo / "zone_admin.csv"),
+        "--admin-areas",
+        str(geo / "admin_areas.gpkg"),
+    ]
 
-    reference = measured([sys.executable, __file__, "--scale", args.scale, "--work",
-                          str(args.work), "--reference-only", str(out / "overlay.csv")])  # fmt: skip
-    ours = measured([*TRINKWASSER, "mapping", *inputs, "--out", str(out / "areas/plz_zones.csv"),
-                     "-q", *threads], stdout=subprocess.DEVNULL)  # fmt: skip
-    full = measured([*TRINKWASSER, "mapping", *inputs, "--out", str(out / "full/plz_zones.csv"),
-                     "--population", str(geo / "zensus_100m.csv"),
-                     "--streets", str(geo / "streets.osm.pbf"),
-                     "--streets-out", str(out / "full/streets.csv"), *threads],
-                    stdout=subprocess.DEVNULL)  # fmt: skip
+    reference = measured(
+        [
+            sys.executable,
+            __file__,
+            "--scale",
+            args.scale,
+            "--work",
+            str(args.work),
+            "--reference-only",
+            str(out / "overlay.csv"),
+        ]
+    )
+    ours = measured(
+        [
+            *TRINKWASSER,
+            "mapping",
+            *inputs,
+            "--out",
+            str(out / "areas/plz_zones.csv"),
+            "-q",
+            *threads,
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    full = measured(
+        [
+            *TRINKWASSER,
+            "mapping",
+            *inputs,
+            "--out",
+            str(out / "full/plz_zones.csv"),
+            "--population",
+            str(geo / "zensus_100m.csv"),
+            "--streets",
+            str(geo / "streets.osm.pbf"),
+            "--streets-out",
+            str(out / "full/streets.csv"),
+            *threads,
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     pairs, worst, differ = compare(out / "areas/plz_zones.csv", out / "overlay.csv")
     speedup = reference["wall"] / ours["wall"]
 
     def line(label: str, m: dict) -> str:
-        return (f"{label:<44} {m['wall']:7.1f} s wall {m['cpu']:7.1f} s CPU "
-                f"{m['peak_mib']:7.0f} MiB peak")  # fmt: skip
+        return (
+            f"{label:<44} {m['wall']:7.1f} s wall {m['cpu']:7.1f} s CPU "
+            f"{m['peak_mib']:7.0f} MiB peak"
+        )
 
     print(f"cores: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.1f}")
     print(line("geopandas: read, dissolve, overlay, areas", reference))
     print(line("trinkwasser mapping (areas)", ours))
     print(line("trinkwasser mapping (+ grid and streets)", full))
-    print(f"speed-up over geopandas.overlay (wall):     {speedup:.2f}x (target >= "
-          f"{TARGET_SPEEDUP:g}x), CPU {reference['cpu'] / ours['cpu']:.2f}x")  # fmt: skip
-    print(f"peak memory, full run:                     {full['peak_mib']:.0f} MiB "
-          f"(target <= {TARGET_PEAK_MIB} MiB)")  # fmt: skip
-    print(f"shares compared: {pairs:,} pairs, largest difference {worst:.1e} "
-          f"(tolerance {TOLERANCE:g}); pairs present in only one: {differ}")  # fmt: skip
+    print(
+        f"speed-up over geopandas.overlay (wall):     {speedup:.2f}x (target >= "
+        f"{TARGET_SPEEDUP:g}x), CPU {reference['cpu'] / ours['cpu']:.2f}x"
+    )
+    print(
+        f"peak memory, full run:                     {full['peak_mib']:.0f} MiB "
+        f"(target <= {TARGET_PEAK_MIB} MiB)"
+    )
+    print(
+        f"shares compared: {pairs:,} pairs, largest difference {worst:.1e} "
+        f"(tolerance {TOLERANCE:g}); pairs present in only one: {differ}"
+    )
     if worst > TOLERANCE or differ:
         sys.exit("the shares do not agree with geopandas.overlay")
 

@@ -27,15 +27,26 @@ def write_layer(
     path: Path, geometries, crs: str | None = "EPSG:3035", geometry_type="MultiPolygon", **fields
 ) -> Path:
     """Write areas (already in `crs`) with their properties as a GDAL vector file."""
-    drivers = {".gpkg": "GPKG", ".geojson": "GeoJSON", ".shp": "ESRI Shapefile",
-               ".fgb": "FlatGeobuf"}  # fmt: skip
-    values = [np.asarray(v, dtype=object if isinstance(v[0], str) or v[0] is None else None)
-              for v in fields.values()]  # fmt: skip
+    drivers = {
+        ".gpkg": "GPKG",
+        ".geojson": "GeoJSON",
+        ".shp": "ESRI Shapefile",
+        ".fgb": "FlatGeobuf",
+    }
+    values = [
+        np.asarray(v, dtype=object if isinstance(v[0], str) or v[0] is None else None)
+        for v in fields.values()
+    ]
     pyogrio.raw.write(
-        path, shapely.to_wkb(np.asarray(geometries, dtype=object)), values, list(fields),
-        driver=drivers[path.suffix], crs=crs, geometry_type=geometry_type,
+        path,
+        shapely.to_wkb(np.asarray(geometries, dtype=object)),
+        values,
+        list(fields),
+        driver=drivers[path.suffix],
+        crs=crs,
+        geometry_type=geometry_type,
         promote_to_multi=geometry_type == "MultiPolygon",
-    )  # fmt: skip
+    )
     return path
 
 
@@ -44,11 +55,14 @@ def write_geojson(path: Path, features: list[tuple[dict, object]]) -> Path:
     collection = {
         "type": "FeatureCollection",
         "features": [
-            {"type": "Feature", "properties": props,
-             "geometry": None if geom is None else json.loads(shapely.to_geojson(geom))}
+            {
+                "type": "Feature",
+                "properties": props,
+                "geometry": None if geom is None else json.loads(shapely.to_geojson(geom)),
+            }
             for props, geom in features
         ],
-    }  # fmt: skip
+    }
     path.write_text(json.dumps(collection), encoding="utf-8")
     return path
 
@@ -61,18 +75,29 @@ def to_crs(geometry, crs: str):
     return shapely.transform(geometry, lambda xy: np.column_stack(t.transform(xy[:, 0], xy[:, 1])))
 
 
-def write_grid(path: Path, cells: list[tuple[float, float, str]], resolution: str = "100m",
-               encoding: str = "utf-8") -> Path:  # fmt: skip
+def write_grid(
+    path: Path,
+    cells: list[tuple[float, float, str]],
+    resolution: str = "100m",
+    encoding: str = "utf-8",
+) -> Path:
     """Write a Zensus grid CSV: (x, y) in metres from the test origin, and Einwohner."""
     size = 100 if resolution == "100m" else 1000
     with path.open("w", newline="", encoding=encoding) as fh:
         w = csv.writer(fh, delimiter=";")
-        w.writerow([f"GITTER_ID_{resolution}", f"x_mp_{resolution}", f"y_mp_{resolution}",
-                    "Einwohner"])  # fmt: skip
+        w.writerow(
+            [f"GITTER_ID_{resolution}", f"x_mp_{resolution}", f"y_mp_{resolution}", "Einwohner"]
+        )
         for x, y, n in cells:
             gx, gy = X0 + x, Y0 + y
-            w.writerow([f"CRS3035RES{resolution}N{int(gy - size / 2)}E{int(gx - size / 2)}",
-                        f"{gx:.0f}", f"{gy:.0f}", n])  # fmt: skip
+            w.writerow(
+                [
+                    f"CRS3035RES{resolution}N{int(gy - size / 2)}E{int(gx - size / 2)}",
+                    f"{gx:.0f}",
+                    f"{gy:.0f}",
+                    n,
+                ]
+            )
     return path
 
 
@@ -88,5 +113,6 @@ def rows(path: Path) -> list[dict[str, str]]:
 
 def shares(path: Path, column: str = "area_share") -> dict[tuple[str, int], float | None]:
     """Return {(plz, zone_id): share} of a plz_zones CSV."""
-    return {(r["plz"], int(r["zone_id"])): float(r[column]) if r[column] else None
-            for r in rows(path)}  # fmt: skip
+    return {
+        (r["plz"], int(r["zone_id"])): float(r[column]) if r[column] else None for r in rows(path)
+    }

@@ -23,8 +23,14 @@ from tests.mapping_helpers import (
 KM = 1000.0
 
 
-def run(tmp_path, plz: list[tuple[str, object]], zones: list[tuple[int, object]], *options,
-        zone_props=None, name="zones.gpkg"):  # fmt: skip
+def run(
+    tmp_path,
+    plz: list[tuple[str, object]],
+    zones: list[tuple[int, object]],
+    *options,
+    zone_props=None,
+    name="zones.gpkg",
+):
     """Write PLZ and zone layers (EPSG:3035), run the command, return its result and table."""
     plz_path = write_layer(tmp_path / "plz.gpkg", [g for _, g in plz], plz=[p for p, _ in plz])
     fields = {"zone_id": [z for z, _ in zones], **(zone_props or {})}
@@ -39,25 +45,46 @@ def report(out) -> list[dict[str, str]]:
 
 
 def test_a_split_plz_gets_its_shares_and_the_table_columns(tmp_path):
-    result, out = run(tmp_path, [("34117", sq(0, 0, KM, KM))],
-                      [(1, sq(0, 0, 300, KM)), (2, sq(300, 0, KM, KM))])  # fmt: skip
+    result, out = run(
+        tmp_path, [("34117", sq(0, 0, KM, KM))], [(1, sq(0, 0, 300, KM)), (2, sq(300, 0, KM, KM))]
+    )
     assert result.exit_code == 0, result.output
     table = rows(out)
-    assert list(table[0]) == ["plz", "zone_id", "area_share", "confidence", "population_share",
-                              "boundary_source"]  # fmt: skip
+    assert list(table[0]) == [
+        "plz",
+        "zone_id",
+        "area_share",
+        "confidence",
+        "population_share",
+        "boundary_source",
+    ]
     assert table == [
-        {"plz": "34117", "zone_id": "2", "area_share": "0.7", "confidence": "0.9",
-         "population_share": "", "boundary_source": "supplier"},
-        {"plz": "34117", "zone_id": "1", "area_share": "0.3", "confidence": "0.9",
-         "population_share": "", "boundary_source": "supplier"},
-    ]  # fmt: skip
+        {
+            "plz": "34117",
+            "zone_id": "2",
+            "area_share": "0.7",
+            "confidence": "0.9",
+            "population_share": "",
+            "boundary_source": "supplier",
+        },
+        {
+            "plz": "34117",
+            "zone_id": "1",
+            "area_share": "0.3",
+            "confidence": "0.9",
+            "population_share": "",
+            "boundary_source": "supplier",
+        },
+    ]
     assert "plz_zones: 2 rows for 1 PLZ and 2 zones" in result.output
 
 
 def test_a_three_way_split(tmp_path):
-    result, out = run(tmp_path, [("34117", sq(0, 0, KM, KM))],
-                      [(1, sq(0, 0, 200, KM)), (2, sq(200, 0, 500, KM)),
-                       (3, sq(500, 0, KM, KM))])  # fmt: skip
+    result, out = run(
+        tmp_path,
+        [("34117", sq(0, 0, KM, KM))],
+        [(1, sq(0, 0, 200, KM)), (2, sq(200, 0, 500, KM)), (3, sq(500, 0, KM, KM))],
+    )
     assert result.exit_code == 0, result.output
     assert shares(out) == {("34117", 1): 0.2, ("34117", 2): 0.3, ("34117", 3): 0.5}
 
@@ -65,8 +92,11 @@ def test_a_three_way_split(tmp_path):
 def test_a_hole_filled_by_another_plz_counts_for_that_plz_only(tmp_path):
     hole = sq(300, 400, 600, 600)
     outer = Polygon(sq(0, 0, KM, KM).exterior.coords, [hole.exterior.coords])
-    result, out = run(tmp_path, [("34117", outer), ("34119", hole)],
-                      [(1, sq(0, 0, 500, KM)), (2, sq(500, 0, KM, KM))])  # fmt: skip
+    result, out = run(
+        tmp_path,
+        [("34117", outer), ("34119", hole)],
+        [(1, sq(0, 0, 500, KM)), (2, sq(500, 0, KM, KM))],
+    )
     assert result.exit_code == 0, result.output
     got = shares(out)
     # The ring PLZ loses 200 x 200 m of zone 1 and 100 x 200 m of zone 2 to the hole.
@@ -78,17 +108,24 @@ def test_a_hole_filled_by_another_plz_counts_for_that_plz_only(tmp_path):
 
 def test_a_multipolygon_plz_counts_all_its_parts(tmp_path):
     island = MultiPolygon([sq(0, 0, KM, KM), sq(5 * KM, 0, 5.5 * KM, 500)])
-    result, out = run(tmp_path, [("26486", island)],
-                      [(1, sq(-KM, -KM, 2 * KM, 2 * KM)), (2, sq(4 * KM, -KM, 6 * KM, KM))])  # fmt: skip
+    result, out = run(
+        tmp_path,
+        [("26486", island)],
+        [(1, sq(-KM, -KM, 2 * KM, 2 * KM)), (2, sq(4 * KM, -KM, 6 * KM, KM))],
+    )
     assert result.exit_code == 0, result.output
     assert shares(out) == {("26486", 1): 0.8, ("26486", 2): 0.2}
 
 
 def test_a_plz_in_two_features_is_one_area_and_overlapping_features_count_once(tmp_path):
-    parts = [("26486", sq(0, 0, KM, KM)), ("26486", sq(5 * KM, 0, 5.5 * KM, 500)),
-             ("26486", sq(0, 0, 500, 500))]  # the third repeats part of the first  # fmt: skip
-    result, out = run(tmp_path, parts,
-                      [(1, sq(-KM, -KM, 2 * KM, 2 * KM)), (2, sq(4 * KM, -KM, 6 * KM, KM))])  # fmt: skip
+    parts = [
+        ("26486", sq(0, 0, KM, KM)),
+        ("26486", sq(5 * KM, 0, 5.5 * KM, 500)),
+        ("26486", sq(0, 0, 500, 500)),
+    ]  # the third repeats a part
+    result, out = run(
+        tmp_path, parts, [(1, sq(-KM, -KM, 2 * KM, 2 * KM)), (2, sq(4 * KM, -KM, 6 * KM, KM))]
+    )
     assert result.exit_code == 0, result.output
     assert shares(out) == {("26486", 1): 0.8, ("26486", 2): 0.2}
     assert "for 1 PLZ" in result.output
@@ -115,16 +152,23 @@ def test_slivers_are_dropped_and_counted_both_proven_and_measured(tmp_path):
 
 
 def test_min_share_zero_keeps_the_sliver(tmp_path):
-    result, out = run(tmp_path, [("34117", sq(0, 0, KM, KM))],
-                      [(1, sq(0, 0, KM - 2, KM)), (2, sq(KM - 2, 0, 2 * KM, KM))],
-                      "--min-share", "0")  # fmt: skip
+    result, out = run(
+        tmp_path,
+        [("34117", sq(0, 0, KM, KM))],
+        [(1, sq(0, 0, KM - 2, KM)), (2, sq(KM - 2, 0, 2 * KM, KM))],
+        "--min-share",
+        "0",
+    )
     assert result.exit_code == 0, result.output
     assert shares(out) == {("34117", 1): 0.998, ("34117", 2): 0.002}
 
 
 def test_an_uncovered_part_is_reported_with_its_share(tmp_path):
-    result, out = run(tmp_path, [("34117", sq(0, 0, KM, KM)), ("34119", sq(3 * KM, 0, 4 * KM, KM))],
-                      [(1, sq(0, 0, 800, KM))])  # fmt: skip
+    result, out = run(
+        tmp_path,
+        [("34117", sq(0, 0, KM, KM)), ("34119", sq(3 * KM, 0, 4 * KM, KM))],
+        [(1, sq(0, 0, 800, KM))],
+    )
     assert result.exit_code == 0, result.output
     assert shares(out) == {("34117", 1): 0.8}
     found = {r["kind"]: r for r in report(out)}
@@ -174,14 +218,19 @@ def test_invalid_geometries_are_repaired_and_reported(tmp_path):
 
 def test_a_zone_assembled_from_municipalities(tmp_path):
     plz = write_layer(tmp_path / "plz.gpkg", [sq(0, 0, KM, KM)], plz=["34117"])
-    admin = write_layer(tmp_path / "gemeinden.fgb", [sq(-KM, 0, 250, KM), sq(250, 0, 500, KM)],
-                        AGS=["06611000", "06633001"])  # fmt: skip
-    (tmp_path / "lists.csv").write_text("zone_id,area_key\n5,06611000\n5,06633001\n",
-                                        encoding="utf-8")  # fmt: skip
+    admin = write_layer(
+        tmp_path / "gemeinden.fgb",
+        [sq(-KM, 0, 250, KM), sq(250, 0, 500, KM)],
+        AGS=["06611000", "06633001"],
+    )
+    (tmp_path / "lists.csv").write_text(
+        "zone_id,area_key\n5,06611000\n5,06633001\n", encoding="utf-8"
+    )
     zones = write_layer(tmp_path / "zones.gpkg", [sq(500, 0, KM, KM)], zone_id=[6])
     out = tmp_path / "plz_zones.csv"
-    result = mapping(plz, zones, "--zone-admin", tmp_path / "lists.csv", "--admin-areas", admin,
-                     "--out", out)  # fmt: skip
+    result = mapping(
+        plz, zones, "--zone-admin", tmp_path / "lists.csv", "--admin-areas", admin, "--out", out
+    )
     assert result.exit_code == 0, result.output
     table = {r["zone_id"]: r for r in rows(out)}
     assert float(table["5"]["area_share"]) == 0.5
@@ -195,13 +244,16 @@ def test_a_zone_assembled_from_municipalities(tmp_path):
 
 def test_zones_only_as_municipalities_need_no_zone_file(tmp_path):
     plz = write_layer(tmp_path / "plz.gpkg", [sq(0, 0, KM, KM)], plz=["34117"])
-    admin = write_layer(tmp_path / "gemeinden.gpkg", [sq(-KM, -KM, 2 * KM, 2 * KM)],
-                        AGS=["06611000"])  # fmt: skip
-    (tmp_path / "lists.csv").write_text("zone_id,area_key,confidence\n5,06611000,0.8\n",
-                                        encoding="utf-8")  # fmt: skip
+    admin = write_layer(
+        tmp_path / "gemeinden.gpkg", [sq(-KM, -KM, 2 * KM, 2 * KM)], AGS=["06611000"]
+    )
+    (tmp_path / "lists.csv").write_text(
+        "zone_id,area_key,confidence\n5,06611000,0.8\n", encoding="utf-8"
+    )
     out = tmp_path / "plz_zones.csv"
-    result = mapping(plz, "--zone-admin", tmp_path / "lists.csv", "--admin-areas", admin,
-                     "--out", out)  # fmt: skip
+    result = mapping(
+        plz, "--zone-admin", tmp_path / "lists.csv", "--admin-areas", admin, "--out", out
+    )
     assert result.exit_code == 0, result.output
     assert rows(out)[0]["confidence"] == "0.8"
 
@@ -211,14 +263,17 @@ def test_inputs_in_wgs84_and_utm_give_the_same_shares(tmp_path, crs):
     plz = [sq(0, 0, KM, KM), sq(KM, 0, 3 * KM, KM)]
     zones = [sq(0, 0, 250, 3 * KM), sq(250, 0, 5 * KM, 3 * KM)]
     if crs == "EPSG:4326":
-        plz_path = write_geojson(tmp_path / "plz.geojson",
-                                 [({"plz": c}, to_crs(g, crs)) for c, g in zip(
-                                     ["34117", "34119"], plz, strict=True)])  # fmt: skip
+        plz_path = write_geojson(
+            tmp_path / "plz.geojson",
+            [({"plz": c}, to_crs(g, crs)) for c, g in zip(["34117", "34119"], plz, strict=True)],
+        )
     else:
-        plz_path = write_layer(tmp_path / "plz.gpkg", [to_crs(g, crs) for g in plz], crs=crs,
-                               plz=["34117", "34119"])  # fmt: skip
-    zone_path = write_layer(tmp_path / "zones.shp", [to_crs(g, crs) for g in zones], crs=crs,
-                            zone_id=[1, 2])  # fmt: skip
+        plz_path = write_layer(
+            tmp_path / "plz.gpkg", [to_crs(g, crs) for g in plz], crs=crs, plz=["34117", "34119"]
+        )
+    zone_path = write_layer(
+        tmp_path / "zones.shp", [to_crs(g, crs) for g in zones], crs=crs, zone_id=[1, 2]
+    )
     out = tmp_path / "plz_zones.csv"
     result = mapping(plz_path, zone_path, "--out", out)
     assert result.exit_code == 0, result.output
@@ -235,8 +290,11 @@ def test_geoparquet_input(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    geo = {"version": "1.1.0", "primary_column": "geometry",
-           "columns": {"geometry": {"encoding": "WKB", "geometry_types": ["Polygon"]}}}  # fmt: skip
+    geo = {
+        "version": "1.1.0",
+        "primary_column": "geometry",
+        "columns": {"geometry": {"encoding": "WKB", "geometry_types": ["Polygon"]}},
+    }
     lonlat = [to_crs(sq(0, 0, KM, KM), "EPSG:4326")]
     table = pa.table({"plz": ["34117"], "geometry": shapely.to_wkb(lonlat).tolist()})
     table = table.replace_schema_metadata({b"geo": json.dumps(geo).encode()})
@@ -256,18 +314,29 @@ def test_confidence_by_boundary_source_override_and_near_the_minimum(tmp_path):
         (3, sq(2 * KM, 0, 2.5 * KM, KM)),  # drawn by the operator: 0.5
         (4, sq(2.5 * KM, 0, 3 * KM, KM)),  # the input says 0.65
     ]
-    props = {"boundary_source": ["supplier", None, "operator", None],
-             "confidence": [None, None, None, 0.65]}  # fmt: skip
+    props = {
+        "boundary_source": ["supplier", None, "operator", None],
+        "confidence": [None, None, None, 0.65],
+    }
     result, out = run(tmp_path, plz, zones, zone_props=props)
     assert result.exit_code == 0, result.output
     got = {int(r["zone_id"]): (r["confidence"], r["boundary_source"]) for r in rows(out)}
-    assert got == {1: ("0.9", "supplier"), 2: ("0.6", "supplier"), 3: ("0.5", "operator"),
-                   4: ("0.65", "supplier")}  # fmt: skip
+    assert got == {
+        1: ("0.9", "supplier"),
+        2: ("0.6", "supplier"),
+        3: ("0.5", "operator"),
+        4: ("0.65", "supplier"),
+    }
 
 
 def test_zone_source_option_sets_the_default(tmp_path):
-    result, out = run(tmp_path, [("34117", sq(0, 0, KM, KM))], [(1, sq(0, 0, KM, KM))],
-                      "--zone-source", "operator")  # fmt: skip
+    result, out = run(
+        tmp_path,
+        [("34117", sq(0, 0, KM, KM))],
+        [(1, sq(0, 0, KM, KM))],
+        "--zone-source",
+        "operator",
+    )
     assert result.exit_code == 0, result.output
     assert (rows(out)[0]["confidence"], rows(out)[0]["boundary_source"]) == ("0.5", "operator")
 
@@ -282,8 +351,11 @@ def test_property_names_are_options(tmp_path):
 
 
 def test_zones_that_cover_no_plz_are_reported(tmp_path):
-    result, out = run(tmp_path, [("34117", sq(0, 0, KM, KM))],
-                      [(1, sq(0, 0, KM, KM)), (2, sq(10 * KM, 0, 11 * KM, KM))])  # fmt: skip
+    result, out = run(
+        tmp_path,
+        [("34117", sq(0, 0, KM, KM))],
+        [(1, sq(0, 0, KM, KM)), (2, sq(10 * KM, 0, 11 * KM, KM))],
+    )
     assert result.exit_code == 0, result.output
     [unused] = [r for r in report(out) if r["kind"] == "zone_without_plz"]
     assert unused["zone_id"] == "2" and float(unused["area_m2"]) == pytest.approx(1e6)
