@@ -68,6 +68,9 @@ def overlay_reference(geo: Path, out: Path) -> None:
     assembled = admin.merge(lists, left_on="AGS", right_on="area_key")[["zone_id", "geometry"]]
     assembled = assembled.dissolve("zone_id").reset_index()
     zones = pd.concat([zones, assembled], ignore_index=True).to_crs(3035)
+    # A careful analyst repairs invalid areas first: overlay's own repair (the "linework"
+    # method) would cut a zone's overlapping parts out of it instead of merging them.
+    zones["geometry"] = zones.make_valid(method="structure", keep_collapsed=False)
     pieces = gpd.overlay(plz, zones, how="intersection")
     pieces["area"] = pieces.area
     total = plz.set_index("plz").area

@@ -130,6 +130,7 @@ def _bend(geometry: np.ndarray) -> np.ndarray:
 
 
 def _write_areas(out: Path, areas: Areas) -> None:
+    import pyogrio
     import pyogrio.raw
 
     to_wgs84 = _transformer("EPSG:4326")
@@ -137,16 +138,21 @@ def _write_areas(out: Path, areas: Areas) -> None:
 
     def write(path: Path, geometry: np.ndarray, crs: str, fields: dict, **options) -> None:
         path.unlink(missing_ok=True)
-        pyogrio.raw.write(
-            path,
-            shapely.to_wkb(geometry),
-            list(fields.values()),
-            list(fields),
-            crs=crs,
-            geometry_type="MultiPolygon",
-            promote_to_multi=True,
-            **options,
-        )
+        # A GeoPackage records when it was written; a fixed date keeps its bytes stable.
+        pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": "2026-01-12T00:00:00Z"})
+        try:
+            pyogrio.raw.write(
+                path,
+                shapely.to_wkb(geometry),
+                list(fields.values()),
+                list(fields),
+                crs=crs,
+                geometry_type="MultiPolygon",
+                promote_to_multi=True,
+                **options,
+            )
+        finally:
+            pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": None})
 
     write(
         out / "plz_areas.geojson",
