@@ -258,3 +258,22 @@ def test_demo_geometries_without_the_geo_extra_write_nothing(tmp_path):
     assert result.returncode == 1, result.stderr
     assert "`trinkwasser demo-data --geometries` needs shapely, osmium" in result.stderr
     assert not (tmp_path / "d").exists()
+
+
+def test_only_the_mapping_and_the_demo_map_files_import_the_geo_extra(tmp_path):
+    code = (
+        "import sys; sys.modules.update(shapely=None, pyproj=None, pyogrio=None, osmium=None)\n"
+        "import importlib, pkgutil, generator\n"
+        "for m in pkgutil.walk_packages(generator.__path__, 'generator.'):\n"
+        "    if m.name == 'generator.__main__' or m.name.startswith('generator.mapping'):\n"
+        "        continue\n"
+        "    if m.name in ('generator.demo.geometry', 'generator.demo.mapfiles'):\n"
+        "        continue\n"
+        "    importlib.import_module(m.name)\n"
+        "    print(m.name)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    imported = set(result.stdout.split())
+    assert {"generator.cli", "generator.build", "generator.demo.write"} <= imported
