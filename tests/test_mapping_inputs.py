@@ -71,7 +71,8 @@ def test_a_zone_id_that_is_not_a_whole_number(tmp_path, value, shown):
 
 
 def test_a_file_without_a_crs(tmp_path, zones):
-    plz = write_layer(tmp_path / "plz.shp", [sq(0, 0, KM, KM)], crs=None, plz=["34117"])
+    with pytest.warns(UserWarning, match="'crs' was not provided"):
+        plz = write_layer(tmp_path / "plz.shp", [sq(0, 0, KM, KM)], crs=None, plz=["34117"])
     assert not (tmp_path / "plz.prj").exists()
     result = mapping(plz, zones, "--out", out(tmp_path))
     assert_refused(result, tmp_path, "plz.shp: the file declares no coordinate reference system")
