@@ -58,7 +58,8 @@ def threaded(func: Callable, arrays: list[np.ndarray], threads: int) -> np.ndarr
     n = len(arrays[0])
     if threads <= 1 or n < 1000:
         return func(*arrays)
-    bounds = np.linspace(0, n, threads * 4 + 1).astype(np.int64)
+    # Many small chunks: the costly pairs cluster (dense cities), a few big ones would idle.
+    bounds = np.linspace(0, n, threads * 16 + 1).astype(np.int64)
     with ThreadPoolExecutor(threads) as pool:
         chunks = pool.map(
             lambda ab: func(*(a[ab[0] : ab[1]] for a in arrays)),

@@ -6,12 +6,9 @@ temporary name, renamed at the end), so a bad input or a failure leaves no outpu
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
 import json
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,23 +16,15 @@ import numpy as np
 import polars as pl
 import shapely
 
-from generator import __version__
 from generator.mapping import read, table
 from generator.mapping.areas import dissolve, repair
-from generator.mapping.intersect import (
-    BAND_OF_MIN_SHARE,
-    OVERLAP_MIN_M2,
-    OVERLAP_MIN_WIDTH_M,
-    overlay,
-)
+from generator.mapping.intersect import overlay
+from generator.mapping.provenance import provenance
 from generator.mapping.read import MappingInputError
 from generator.mapping.report import Report
+from generator.mapping.zones import Zones, check_areas, read_layers, read_zones
 from generator.progress import Report as Progress
 from generator.progress import quiet
-
-OSM_CREDIT = "© OpenStreetMap contributors"
-OSM_LICENCE = "ODbL-1.0"
-ZENSUS_CREDIT = "Statistische Ämter des Bundes und der Länder, Zensus 2022"
 
 
 @dataclass(frozen=True)
@@ -78,14 +67,6 @@ class MappingResult:
     written: list[Path] = field(default_factory=list)
 
 
-@dataclass
-class _Zones:
-    ids: np.ndarray
-    geometry: np.ndarray
-    source: np.ndarray
-    override: np.ndarray
-
-
 def run_mapping(options: MappingOptions, progress: Progress = quiet) -> MappingResult:
     """Compute `plz_zones` (and the streets table) from the inputs and write them."""
     _check_options(options)
@@ -95,12 +76,12 @@ def run_mapping(options: MappingOptions, progress: Progress = quiet) -> MappingR
         progress(f"{message} ({time.perf_counter() - start:.1f} s)")
 
     report = Report()
-    plz_layer, zone_layer, admin_layer = _read_layers(options)
+    plz_layer, zone_layer, admin_layer = read_layers(options)
     codes = read.plz_codes(plz_layer, options.plz_field)
     plz_ids, plz = dissolve(codes, repair(plz_layer.geometry, codes, "repaired_plz", report))
-    _check_areas(plz, [f"PLZ {c}" for c in plz_ids.tolist()], options.plz_areas)
+    check_areas(plz, [f"PLZ {c}" for c in plz_ids.tolist()], options.plz_areas)
     step(f"PLZ areas: {plz_layer.count:,} features, {len(plz_ids):,} PLZ")
-    zones, zone_inputs = _read_zones(options, zone_layer, admin_layer, report)
+    zones, zone_inputs = read_zones(options, zone_layer, admin_layer, report)
     step(f"zone areas: {len(zones.ids):,} zones")
     grid = streets = None
     if options.population:
@@ -154,7 +135,7 @@ def run_mapping(options: MappingOptions, progress: Progress = quiet) -> MappingR
         step(f"streets in shared PLZ: {street_rows.height:,} rows")
 
     out_rows = rows.select(table.COLUMNS)
-    provenance = _provenance(
+    record = provenance(
         options,
         plz_layer,
         zone_inputs,
@@ -165,7 +146,7 @@ def run_mapping(options: MappingOptions, progress: Progress = quiet) -> MappingR
         street_rows,
         report,
     )
-    written = _write_all(options, out_rows, street_rows, report, provenance)
+    written = _write_all(options, out_rows, street_rows, report, record)
     step(f"written: {', '.join(str(p) for p in written)}")
     return MappingResult(
         out_rows.height,
@@ -192,150 +173,7 @@ def _check_options(options: MappingOptions) -> None:
         raise MappingInputError(problems)
 
 
-def _check_areas(geometry: np.ndarray, labels: list[str], path: Path) -> None:
-    empty = np.flatnonzero(shapely.area(geometry) <= 0)
-    if len(empty):
-        raise MappingInputError([f"{path}: {labels[i]} encloses no area" for i in empty])
-
-
-def _read_layers(
-    options: MappingOptions,
-) -> tuple[read.Layer, read.Layer | None, read.Layer | None]:
-    """Read the PLZ, zone and administrative area files side by side (GDAL and PROJ release
-    the GIL)."""
-    with ThreadPoolExecutor(3) as pool:
-        plz = pool.submit(
-            read.read_layer, options.plz_areas, [options.plz_field], (), options.threads
-        )
-        zones = admin = None
-        if options.zone_areas is not None:
-            zones = pool.submit(
-                read.read_layer,
-                options.zone_areas,
-                [options.zone_field],
-                ["boundary_source", "confidence"],
-                options.threads,
-            )
-        if options.admin_areas is not None:
-            admin = pool.submit(
-                read.read_layer, options.admin_areas, [options.admin_field], (), options.threads
-            )
-        return plz.result(), zones and zones.result(), admin and admin.result()
-
-
-def _read_zones(
-    options: MappingOptions, layer: read.Layer | None, admin: read.Layer | None, report: Report
-) -> tuple[_Zones, dict]:
-    """Check zone polygons and zones assembled from administrative areas; one area per zone."""
-    ids, geoms, sources, overrides, inputs = [], [], [], [], {}
-    if layer is not None:
-        where = [f"{layer.path}: feature #{i + 1}" for i in range(layer.count)]
-        zid = read.layer_zone_ids(layer, options.zone_field)
-        source = read.boundary_sources(
-            layer.properties.get("boundary_source"), where, options.zone_source
-        )
-        override = read.confidences(layer.properties.get("confidence"), where)
-        attrs = _one_per_zone(zid, source, override, where)
-        uid, geom = dissolve(zid, repair(layer.geometry, zid, "repaired_zone", report))
-        ids.append(uid)
-        geoms.append(geom)
-        sources.append(attrs["source"])
-        overrides.append(attrs["override"])
-        inputs["zone_areas"] = _describe(layer.path, features=layer.count, crs=layer.crs)
-    if options.zone_admin is not None:
-        lists = read.read_zone_admin(options.zone_admin)
-        layer = admin
-        keys = read.text_keys(layer, options.admin_field)
-        key_ids, key_geom = dissolve(
-            keys, repair(layer.geometry, keys, "repaired_admin_area", report)
-        )
-        position = {k: i for i, k in enumerate(key_ids.tolist())}
-        missing = [
-            f"{options.zone_admin}: row {r}: area_key {k!r} is not among the "
-            f"{options.admin_field} values of {options.admin_areas}"
-            for k, r in zip(lists["area_key"], lists["row"], strict=True)
-            if k not in position
-        ]
-        if missing:
-            raise MappingInputError(missing)
-        where = [f"{options.zone_admin}: row {r}" for r in lists["row"].to_list()]
-        zid = lists["zone_id"].to_numpy()
-        attrs = _one_per_zone(
-            zid,
-            np.full(len(zid), "municipalities", dtype=object),
-            lists["confidence"].to_numpy(),
-            where,
-        )
-        members = key_geom[[position[k] for k in lists["area_key"].to_list()]]
-        uid, geom = dissolve(zid, members)
-        ids.append(uid)
-        geoms.append(geom)
-        sources.append(attrs["source"])
-        overrides.append(attrs["override"])
-        inputs["zone_admin"] = _describe(options.zone_admin, rows=lists.height)
-        inputs["admin_areas"] = _describe(layer.path, features=layer.count, crs=layer.crs)
-    all_ids = np.concatenate(ids)
-    unique, counts = np.unique(all_ids, return_counts=True)
-    twice = unique[counts > 1]
-    if len(twice):
-        raise MappingInputError(
-            [
-                f"zone {z} is given both as an area ({options.zone_areas}) and as a list of "
-                f"administrative areas ({options.zone_admin}); keep one"
-                for z in twice.tolist()
-            ]
-        )
-    order = np.argsort(all_ids, kind="stable")
-    zones = _Zones(
-        all_ids[order],
-        np.concatenate(geoms)[order],
-        np.concatenate(sources)[order],
-        np.concatenate(overrides)[order],
-    )
-    _check_areas(
-        zones.geometry,
-        [f"zone {z}" for z in zones.ids.tolist()],
-        options.zone_areas or options.admin_areas,
-    )
-    return zones, inputs
-
-
-def _one_per_zone(zid, source, override, where) -> dict[str, np.ndarray]:
-    """Return each zone's boundary source and override; the features of a zone must agree."""
-    frame = pl.DataFrame(
-        {
-            "zone_id": zid,
-            "source": source.astype(str),
-            "override": override,
-            "i": np.arange(len(zid)),
-        }
-    )
-    per_zone = (
-        frame.group_by("zone_id")
-        .agg(
-            pl.col("source").n_unique().alias("sources"),
-            pl.col("override").fill_nan(None).n_unique().alias("overrides"),
-            pl.col("source").first(),
-            pl.col("override").first(),
-            pl.col("i").first(),
-        )
-        .sort("zone_id")
-    )
-    bad = per_zone.filter((pl.col("sources") > 1) | (pl.col("overrides") > 1))
-    if bad.height:
-        raise MappingInputError(
-            [
-                f"{where[i]}: the features of zone {z} disagree on boundary_source or confidence"
-                for z, i in zip(bad["zone_id"], bad["i"], strict=True)
-            ]
-        )
-    return {
-        "source": per_zone["source"].to_numpy().astype(object),
-        "override": per_zone["override"].to_numpy(),
-    }
-
-
-def _plz_zones(shares: pl.DataFrame, plz_ids, zones: _Zones, min_share: float) -> pl.DataFrame:
+def _plz_zones(shares: pl.DataFrame, plz_ids, zones: Zones, min_share: float) -> pl.DataFrame:
     base = table.base_confidence(zones.source, zones.override)
     zone_index = shares["zone_index"].to_numpy()
     frame = shares.with_columns(
@@ -354,7 +192,7 @@ def _plz_zones(shares: pl.DataFrame, plz_ids, zones: _Zones, min_share: float) -
     )
 
 
-def _report_coverage(rows, plz_ids, plz_area, zones: _Zones, min_share, report) -> None:
+def _report_coverage(rows, plz_ids, plz_area, zones: Zones, min_share, report) -> None:
     covered = rows.group_by("plz_index").agg(pl.col("area_share").sum())
     all_plz = pl.DataFrame({"plz_index": np.arange(len(plz_ids)), "area": plz_area})
     coverage = all_plz.join(covered, on="plz_index", how="left")
@@ -423,113 +261,7 @@ def _with_population(rows, shares, totals, plz_ids, plz_area, report) -> pl.Data
     return rows.sort(["plz", "area_share", "zone_id"], descending=[False, True, False])
 
 
-def _describe(path: Path, **facts) -> dict:
-    """Name, date and digest of an input file, and what was read from it."""
-    path = Path(path)
-    stat = path.stat()
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    modified = dt.datetime.fromtimestamp(stat.st_mtime, dt.UTC).strftime("%Y-%m-%d")
-    return {
-        "file": path.name,
-        "modified": modified,
-        "bytes": stat.st_size,
-        "sha256": digest.hexdigest(),
-        **facts,
-    }
-
-
-def _provenance(
-    options, plz_layer, zone_inputs, grid, population_info, streets, rows, street_rows, report
-) -> dict:
-    inputs = {
-        "plz_areas": _describe(
-            plz_layer.path, features=plz_layer.count, crs=plz_layer.crs, field=options.plz_field
-        ),
-        **zone_inputs,
-    }
-    sources = [
-        {
-            "title": "PLZ-Gebiete",
-            "file": plz_layer.path.name,
-            "credit": OSM_CREDIT,
-            "licence": OSM_LICENCE,
-        }
-    ]
-    # Zone maps and municipality lists come from suppliers and authorities under terms
-    # the operator knows; they are named, their licence is not guessed.
-    for key, title in (
-        ("zone_areas", "Versorgungsgebiete"),
-        ("zone_admin", "Gebietslisten"),
-        ("admin_areas", "Verwaltungsgebiete"),
-    ):
-        if key in zone_inputs:
-            sources.append({"title": title, "file": zone_inputs[key]["file"]})
-    if grid is not None:
-        inputs["population"] = _describe(
-            grid.path,
-            edition=options.population_edition,
-            resolution=grid.resolution,
-            **population_info,
-        )
-        sources.append(
-            {
-                "title": f"Bevölkerungsgitter, {options.population_edition} ({grid.resolution})",
-                "file": grid.path.name,
-                "credit": ZENSUS_CREDIT,
-                "licence": "dl-de/by-2-0",
-                "licence_url": "https://www.govdata.de/dl-de/by-2-0",
-            }
-        )
-    if streets is not None:
-        inputs["streets"] = _describe(
-            streets.path,
-            osm_timestamp=streets.timestamp,
-            osm_timestamp_source=streets.timestamp_source,
-            named_ways=int(len(streets.name)),
-            ways_without_locations=streets.broken,
-        )
-        sources.append(
-            {
-                "title": "Straßennamen",
-                "file": streets.path.name,
-                "credit": OSM_CREDIT,
-                "licence": OSM_LICENCE,
-                "timestamp": streets.timestamp,
-            }
-        )
-    outputs = {
-        "plz_zones": {"file": options.out.name, "rows": rows.height, "plz": rows["plz"].n_unique()}
-    }
-    if street_rows is not None:
-        outputs["streets"] = {"file": options.streets_out.name, "rows": street_rows.height}
-    outputs["report"] = {"file": options.report_path.name, "findings": report.totals()}
-    return {
-        "tool": f"trinkwasser mapping {__version__}",
-        "inputs": inputs,
-        "rules": {
-            "equal_area_crs": "EPSG:3035",
-            "min_share": options.min_share,
-            "core_band_of_min_share": BAND_OF_MIN_SHARE,
-            "overlaps": "split equally among the overlapping zones (from "
-            f"{OVERLAP_MIN_M2:g} m² and {OVERLAP_MIN_WIDTH_M * 100:g} cm mean width)",
-            "confidence": {
-                **table.CONFIDENCE,
-                "near_minimum": f"below {table.NEAR_MINIMUM:g}x "
-                "the minimum share, lowered linearly down to half at the minimum",
-            },
-            "population": "a cell counts where its centre lies; secret cells count nowhere",
-            "streets": "highway=* ways with a name; length in EPSG:3035",
-            "zone_boundary_source_default": options.zone_source,
-        },
-        "outputs": outputs,
-        "sources": sources,
-    }
-
-
-def _write_all(options: MappingOptions, rows, street_rows, report, provenance) -> list[Path]:
+def _write_all(options: MappingOptions, rows, street_rows, report, record) -> list[Path]:
     """Write every output to a temporary name first, then rename them all."""
     targets = [
         (options.out, lambda p: rows.write_csv(p)),
@@ -537,7 +269,7 @@ def _write_all(options: MappingOptions, rows, street_rows, report, provenance) -
     ]
     if street_rows is not None:
         targets.append((options.streets_out, lambda p: street_rows.write_csv(p)))
-    text = json.dumps(provenance, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    text = json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     targets.append((options.provenance_path, lambda p: p.write_text(text, encoding="utf-8")))
     temporary = []
     try:
