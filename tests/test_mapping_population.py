@@ -49,7 +49,9 @@ def run(tmp_path, areas, grid, *options):
 
 
 def test_population_shares_with_secret_cells_and_empty_plz(tmp_path, areas):
-    grid = write_grid(tmp_path / "Zensus2022_Bevoelkerungszahl_100m-Gitter.csv", CELLS)
+    grid = write_grid(
+        tmp_path / "Zensus2022_Bevoelkerungszahl_100m-Gitter.csv", CELLS, encoding="utf-8-sig"
+    )  # with a byte-order mark, as Excel saves it
     result, out = run(tmp_path, areas, grid)
     assert result.exit_code == 0, result.output
     area, people = shares(out), shares(out, "population_share")

@@ -49,19 +49,27 @@ class Grid:
 def read_grid(path: Path) -> Grid:
     """Read a Zensus grid CSV; every value must be a number (or a dash for secret counts)."""
     path = Path(path)
+    if not path.is_file():
+        raise MappingInputError([f"{path}: no such file"])
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise MappingInputError([f"{path}: cannot read it ({exc.strerror})"]) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:  # older publications of the offices are Windows-1252
-        text = raw.decode("cp1252")
-    try:
-        frame = pl.read_csv(text.encode(), separator=";", infer_schema=False)
+        header = pl.read_csv(path, separator=";", n_rows=0, encoding="utf8").columns
+        # The cell ids (a third of the file) are not needed: the centres say it all.
+        wanted = [c for c in header if not c.lstrip("\ufeff").startswith("GITTER_ID")]
+        frame = pl.read_csv(
+            path, separator=";", infer_schema=False, encoding="utf8", columns=wanted or None
+        )
+    except pl.exceptions.ComputeError:
+        # Not UTF-8: older publications of the statistical offices are Windows-1252.
+        try:
+            text = path.read_bytes().decode("cp1252").encode()
+            frame = pl.read_csv(text, separator=";", infer_schema=False)
+        except Exception as exc:
+            raise MappingInputError(
+                [f"{path}: cannot read it as a semicolon CSV ({exc})"]
+            ) from None
     except Exception as exc:
         raise MappingInputError([f"{path}: cannot read it as a semicolon CSV ({exc})"]) from None
-    names = {c.strip(): c for c in frame.columns}
+    names = {c.strip().lstrip("\ufeff"): c for c in frame.columns}
     xs = [c for c in names if re.fullmatch(r"x_mp_\w+", c)]
     found = {"x": xs[0] if xs else None, "Einwohner": names.get("Einwohner")}
     if not xs or "Einwohner" not in names or f"y_mp_{xs[0][5:]}" not in names:
@@ -104,6 +112,15 @@ def _numbers(frame: pl.DataFrame, column: str, path: Path) -> np.ndarray:
     return values.to_numpy()
 
 
+def _matches(tree, x, y, polygons: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (polygon, cell) for every cell centre in or on a polygon."""
+    # Boxes first, then the point test on the prepared polygons: cheaper than a query with
+    # a predicate, which tests point geometries.
+    poly, cell = tree.query(polygons)
+    hit = shapely.intersects_xy(polygons[poly], x[cell], y[cell])
+    return poly[hit], cell[hit]
+
+
 def population_shares(
     grid: Grid, plz: np.ndarray, parts: Parts
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -117,8 +134,9 @@ def population_shares(
     by_zone, by_plz = [], []
     for start in range(0, len(order), CHUNK):
         idx = order[start : start + CHUNK]
-        tree = shapely.STRtree(shapely.points(grid.x[idx], grid.y[idx]))
-        p, c = tree.query(plz, predicate="intersects")
+        x, y = grid.x[idx], grid.y[idx]
+        tree = shapely.STRtree(shapely.points(x, y))
+        p, c = _matches(tree, x, y, plz)
         # A centre on the boundary of two PLZ counts once, in the first.
         cell_plz = (
             pl.DataFrame({"cell": c, "plz_index": p})
@@ -134,7 +152,7 @@ def population_shares(
                 (pl.col("n") < 0).sum().alias("secret_cells"),
             )
         )
-        k, c = tree.query(parts.geometry, predicate="intersects")
+        k, c = _matches(tree, x, y, parts.geometry)
         hits = pl.DataFrame(
             {
                 "cell": c,
