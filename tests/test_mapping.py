@@ -382,3 +382,16 @@ def test_shares_of_a_plz_never_add_up_to_more_than_one_after_rounding(tmp_path):
     assert sum(shares(out).values()) <= 1
     assert all(v == pytest.approx(1 / 7, abs=1e-6) for v in shares(out).values())
     assert shapely.area(sq(0, 0, KM, KM)) == KM * KM and Y0 > 0
+
+
+def test_rounding_keeps_every_share_within_a_millionth_and_sums_at_most_one():
+    import polars as pl
+
+    from generator.mapping.table import rounded_shares
+
+    exact = [0.5000005, 0.4999995, 1 / 3, 1 / 3, 1 / 3, 0.2999996, 0.2999996, 0.4, None]
+    frame = pl.DataFrame({"plz": list("aabbbccc") + ["d"], "s": exact})
+    got = rounded_shares(frame, "s", ["plz"])["s"].to_list()
+    assert got == [0.5, 0.5, 0.333334, 0.333333, 0.333333, 0.3, 0.299999, 0.4, None]
+    for value, original in zip(got[:-1], exact[:-1], strict=True):
+        assert abs(value - original) < 1e-6

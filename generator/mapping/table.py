@@ -31,14 +31,23 @@ def confidence(base: pl.Expr, share: pl.Expr, min_share: float) -> pl.Expr:
 def rounded_shares(frame: pl.DataFrame, column: str, by: list[str]) -> pl.DataFrame:
     """Round a share column to 6 decimals so that no group's shares add up to more than 1.
 
-    Rounding to nearest can push a sum of exact shares such as 0.9999999 + 0.0000004 over
-    1; in such a group every share is rounded down instead.
+    Rounding each share to nearest can push a sum such as 0.5000005 + 0.4999995 over 1.
+    The largest-remainder method avoids that: every share is rounded down to a millionth,
+    then the millionths the group's rounded total still lacks go to the shares that lost
+    most. Each share stays within a millionth of its exact value.
     """
     scale = 10**DECIMALS
-    nearest = pl.col(column).round(DECIMALS)
-    down = (pl.col(column) * scale + 1e-9).floor() / scale
-    over = nearest.sum().over(by) > 1
-    return frame.with_columns(pl.when(over).then(down).otherwise(nearest).alias(column))
+    units = pl.col(column) * scale
+    floor = units.floor()
+    total = units.sum().over(by).round().clip(upper_bound=scale)
+    missing = total - floor.sum().over(by)
+    # Ties go to the row that comes first, so the same input gives the same bytes.
+    rank = (units - floor).rank("ordinal", descending=True).over(by)
+    # polars divides by multiplying with 1e-6; round() gives the shortest decimal back
+    rounded = ((floor + (rank <= missing).cast(pl.Float64)) / scale).round(DECIMALS)
+    return frame.with_columns(
+        pl.when(pl.col(column).is_null()).then(None).otherwise(rounded).alias(column)
+    )
 
 
 def base_confidence(source: np.ndarray, override: np.ndarray) -> np.ndarray:
