@@ -54,7 +54,10 @@ class Overlay:
 
 
 def threaded(func: Callable, arrays: list[np.ndarray], threads: int) -> np.ndarray:
-    """Apply a vectorised shapely function to chunks of the arrays in a thread pool."""
+    """Apply a vectorised shapely function to chunks of the arrays in a thread pool.
+
+    Only for functions that do not use prepared geometries (see `overlay`).
+    """
     n = len(arrays[0])
     if threads <= 1 or n < 1000:
         return func(*arrays)
@@ -80,16 +83,17 @@ def overlay(
     """Intersect every PLZ with every zone; drop slivers, split overlaps, report both."""
     plz_area = shapely.area(plz)
     core = _cores(plz, plz_area, min_share, threads)
-    # Candidate pairs by bounding box, then the predicates on prepared geometries in threads
-    # (an STRtree query with a predicate holds the GIL).
+    # Candidate pairs by bounding box, then the predicates on prepared geometries. Not in
+    # threads: GEOS builds a prepared geometry's indexes lazily, on first use, and two
+    # threads using the same one at once could corrupt them.
     near = shapely.STRtree(zones).query(plz)
     shapely.prepare(core)
-    reaches_core = threaded(shapely.intersects, [core[near[0]], zones[near[1]]], threads)
+    reaches_core = shapely.intersects(core[near[0]], zones[near[1]])
     deep, rest = near[:, reaches_core], near[:, ~reaches_core]
     # Pairs that touch the PLZ but miss its core are slivers, proven without measuring
     # them; they are only counted.
     shapely.prepare(plz)
-    touching = threaded(shapely.intersects, [plz[rest[0]], zones[rest[1]]], threads)
+    touching = shapely.intersects(plz[rest[0]], zones[rest[1]])
     report.count("sliver", int(touching.sum()))
 
     pi, zi = deep
