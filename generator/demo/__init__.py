@@ -24,7 +24,9 @@ draws, so moving a call changes every value after it):
 - `write`: the driver for a scale and seed, and the files
 
 `base` (scales, calendar, weighted draws) and `parameters` (what is measured, in which unit
-spellings) are shared by the stages.
+spellings) are shared by the stages. `geometry` and `mapfiles` write the map data of
+`demo-data --geometries` for `trinkwasser mapping`; they need the `geo` extra as well and
+draw from their own generator, so the tables stay byte for byte the same.
 
 >>> write_demo_data(Path("demo"), "small")  # doctest: +SKIP
 {'suppliers': 15, 'zones': 62, 'plz_zones': 77, 'documents': 165, 'measurements': 42830}

@@ -1,0 +1,121 @@
+"""What `mapping.json` records: the inputs, the rules applied, the outputs and the credits."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from pathlib import Path
+
+from generator import __version__
+from generator.mapping import table
+from generator.mapping.intersect import BAND_OF_MIN_SHARE, OVERLAP_MIN_M2, OVERLAP_MIN_WIDTH_M
+
+OSM_CREDIT = "© OpenStreetMap contributors"
+OSM_LICENCE = "ODbL-1.0"
+ZENSUS_CREDIT = "Statistische Ämter des Bundes und der Länder, Zensus 2022"
+
+
+def describe(path: Path, **facts) -> dict:
+    """Name, date and digest of an input file, and what was read from it."""
+    path = Path(path)
+    stat = path.stat()
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    modified = dt.datetime.fromtimestamp(stat.st_mtime, dt.UTC).strftime("%Y-%m-%d")
+    return {
+        "file": path.name,
+        "modified": modified,
+        "bytes": stat.st_size,
+        "sha256": digest.hexdigest(),
+        **facts,
+    }
+
+
+def provenance(
+    options, plz_layer, zone_inputs, grid, population_info, streets, rows, street_rows, report
+) -> dict:
+    inputs = {
+        "plz_areas": describe(
+            plz_layer.path, features=plz_layer.count, crs=plz_layer.crs, field=options.plz_field
+        ),
+        **zone_inputs,
+    }
+    sources = [
+        {
+            "title": "PLZ-Gebiete",
+            "file": plz_layer.path.name,
+            "credit": OSM_CREDIT,
+            "licence": OSM_LICENCE,
+        }
+    ]
+    # Zone maps and municipality lists come from suppliers and authorities under terms
+    # the operator knows; they are named, their licence is not guessed.
+    for key, title in (
+        ("zone_areas", "Versorgungsgebiete"),
+        ("zone_admin", "Gebietslisten"),
+        ("admin_areas", "Verwaltungsgebiete"),
+    ):
+        if key in zone_inputs:
+            sources.append({"title": title, "file": zone_inputs[key]["file"]})
+    if grid is not None:
+        inputs["population"] = describe(
+            grid.path,
+            edition=options.population_edition,
+            resolution=grid.resolution,
+            **population_info,
+        )
+        sources.append(
+            {
+                "title": f"Bevölkerungsgitter, {options.population_edition} ({grid.resolution})",
+                "file": grid.path.name,
+                "credit": ZENSUS_CREDIT,
+                "licence": "dl-de/by-2-0",
+                "licence_url": "https://www.govdata.de/dl-de/by-2-0",
+            }
+        )
+    if streets is not None:
+        inputs["streets"] = describe(
+            streets.path,
+            osm_timestamp=streets.timestamp,
+            osm_timestamp_source=streets.timestamp_source,
+            named_ways=int(len(streets.name)),
+            ways_without_locations=streets.broken,
+        )
+        sources.append(
+            {
+                "title": "Straßennamen",
+                "file": streets.path.name,
+                "credit": OSM_CREDIT,
+                "licence": OSM_LICENCE,
+                "timestamp": streets.timestamp,
+            }
+        )
+    outputs = {
+        "plz_zones": {"file": options.out.name, "rows": rows.height, "plz": rows["plz"].n_unique()}
+    }
+    if street_rows is not None:
+        outputs["streets"] = {"file": options.streets_out.name, "rows": street_rows.height}
+    outputs["report"] = {"file": options.report_path.name, "findings": report.totals()}
+    return {
+        "tool": f"trinkwasser mapping {__version__}",
+        "inputs": inputs,
+        "rules": {
+            "equal_area_crs": "EPSG:3035",
+            "min_share": options.min_share,
+            "core_band_of_min_share": BAND_OF_MIN_SHARE,
+            "overlaps": "split equally among the overlapping zones (from "
+            f"{OVERLAP_MIN_M2:g} m² and {OVERLAP_MIN_WIDTH_M * 100:g} cm mean width)",
+            "confidence": {
+                **table.CONFIDENCE,
+                "near_minimum": f"below {table.NEAR_MINIMUM:g}x "
+                "the minimum share, lowered linearly down to half at the minimum",
+            },
+            "population": "a cell counts where its centre lies; secret cells count nowhere",
+            "streets": "highway=* ways with a name; length in EPSG:3035",
+            "zone_boundary_source_default": options.zone_source,
+        },
+        "outputs": outputs,
+        "sources": sources,
+    }

@@ -1,0 +1,118 @@
+"""Hand-made inputs for `trinkwasser mapping`: layers in a chosen CRS, grids, OSM files."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pyogrio.raw
+import shapely
+from click.testing import CliRunner
+from shapely.geometry import box
+
+from generator.cli import cli
+
+# A corner in Hesse in ETRS89-LAEA metres; the test squares are kilometres wide from here.
+X0, Y0 = 4_300_000.0, 3_100_000.0
+
+
+def sq(x0: float, y0: float, x1: float, y1: float):
+    """A rectangle given in metres from the test origin (EPSG:3035)."""
+    return box(X0 + x0, Y0 + y0, X0 + x1, Y0 + y1)
+
+
+def write_layer(
+    path: Path, geometries, crs: str | None = "EPSG:3035", geometry_type="MultiPolygon", **fields
+) -> Path:
+    """Write areas (already in `crs`) with their properties as a GDAL vector file."""
+    drivers = {
+        ".gpkg": "GPKG",
+        ".geojson": "GeoJSON",
+        ".shp": "ESRI Shapefile",
+        ".fgb": "FlatGeobuf",
+    }
+    values = [
+        np.asarray(v, dtype=object if isinstance(v[0], str) or v[0] is None else None)
+        for v in fields.values()
+    ]
+    pyogrio.raw.write(
+        path,
+        shapely.to_wkb(np.asarray(geometries, dtype=object)),
+        values,
+        list(fields),
+        driver=drivers[path.suffix],
+        crs=crs,
+        geometry_type=geometry_type,
+        promote_to_multi=geometry_type == "MultiPolygon",
+    )
+    return path
+
+
+def write_geojson(path: Path, features: list[tuple[dict, object]]) -> Path:
+    """Write (properties, geometry) pairs as GeoJSON text (always WGS84 lon/lat)."""
+    collection = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "properties": props,
+                "geometry": None if geom is None else json.loads(shapely.to_geojson(geom)),
+            }
+            for props, geom in features
+        ],
+    }
+    path.write_text(json.dumps(collection), encoding="utf-8")
+    return path
+
+
+def to_crs(geometry, crs: str):
+    """Project a geometry given in EPSG:3035 to `crs`."""
+    from pyproj import Transformer
+
+    t = Transformer.from_crs("EPSG:3035", crs, always_xy=True)
+    return shapely.transform(geometry, lambda xy: np.column_stack(t.transform(xy[:, 0], xy[:, 1])))
+
+
+def write_grid(
+    path: Path,
+    cells: list[tuple[float, float, str]],
+    resolution: str = "100m",
+    encoding: str = "utf-8",
+) -> Path:
+    """Write a Zensus grid CSV: (x, y) in metres from the test origin, and Einwohner."""
+    size = 100 if resolution == "100m" else 1000
+    with path.open("w", newline="", encoding=encoding) as fh:
+        w = csv.writer(fh, delimiter=";")
+        w.writerow(
+            [f"GITTER_ID_{resolution}", f"x_mp_{resolution}", f"y_mp_{resolution}", "Einwohner"]
+        )
+        for x, y, n in cells:
+            gx, gy = X0 + x, Y0 + y
+            w.writerow(
+                [
+                    f"CRS3035RES{resolution}N{int(gy - size / 2)}E{int(gx - size / 2)}",
+                    f"{gx:.0f}",
+                    f"{gy:.0f}",
+                    n,
+                ]
+            )
+    return path
+
+
+def mapping(*args, cwd: Path | None = None):
+    """Run `trinkwasser mapping` in-process; return the click result."""
+    return CliRunner().invoke(cli, ["mapping", *map(str, args)], catch_exceptions=False)
+
+
+def rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def shares(path: Path, column: str = "area_share") -> dict[tuple[str, int], float | None]:
+    """Return {(plz, zone_id): share} of a plz_zones CSV."""
+    return {
+        (r["plz"], int(r["zone_id"])): float(r[column]) if r[column] else None for r in rows(path)
+    }
