@@ -232,7 +232,7 @@ def match_pairs(
 
 
 def match_frame(frame: pl.DataFrame, index: AliasIndex) -> pl.DataFrame:
-    """Return one row per row of `frame` (columns `name`, `unit`) with `MATCH_COLUMNS`.
+    """Return one row per row of `frame` (columns `name`, `unit`): `MATCH_COLUMNS`, `unit_read`.
 
     Python looks at each distinct (name, unit) pair once; the rows are joined back.
     """
@@ -253,6 +253,7 @@ def match_frame(frame: pl.DataFrame, index: AliasIndex) -> pl.DataFrame:
                 "on_site": m.on_site,
                 "reporting_limit": m.reporting_limit,
                 "suggestions": " ".join(m.suggestions),
+                "unit_read": m.unit_text,
             }
             for m in matches.values()
         ],
@@ -269,9 +270,10 @@ def match_frame(frame: pl.DataFrame, index: AliasIndex) -> pl.DataFrame:
             "on_site": pl.Boolean,
             "reporting_limit": pl.String,
             "suggestions": pl.String,
+            "unit_read": pl.String,
         },
     )
     keyed = frame.select(pl.col("name"), pl.col("unit").fill_null(""))
     return keyed.join(table, on=["name", "unit"], how="left", maintain_order="left").select(
-        MATCH_COLUMNS
+        *MATCH_COLUMNS, "unit_read"
     )
