@@ -28,7 +28,7 @@ import polars as pl
 
 from generator import units
 from generator.publications.aliases import AliasIndex
-from generator.publications.names import ParsedName, parse
+from generator.publications.names import ParsedName, formula, parse
 
 MATCHED = "matched"
 STATUSES: dict[str, str] = {
@@ -110,8 +110,9 @@ def _name_status(parsed: ParsedName, index: AliasIndex) -> tuple[str, str, str]:
         return whole.code, MATCHED if whole.code else "not_in_register", whole.note
     entry = index.get(parsed.base_key)
     if entry is None:
-        if len(parsed.formulas) == 1 and parsed.base_key == parsed.full_key:
-            return parsed.formulas[0], MATCHED, f"the formula {parsed.base} names it"
+        code = formula(parsed.base)
+        if code and parsed.base_key == parsed.full_key:  # the name is only a formula (SO4)
+            return code, MATCHED, f"the formula {parsed.base} names it"
         return "", "no_match", "no alias, register name or code matches the name"
     if not entry.code:
         return "", "not_in_register", entry.note
