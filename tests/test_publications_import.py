@@ -283,3 +283,31 @@ def test_a_new_data_directory_gets_a_measurements_table(data, tables):
         header == "zone_id,parameter,sampled_at,value_text,unit,document_id,sample_point,statistic"
     )
     assert check(data)[1].height == 0
+
+
+def test_units_in_headers_and_a_parquet_measurements_table(data, tmp_path):
+    frame = pl.read_csv(data / "measurements.csv", infer_schema=False)
+    frame.write_parquet(data / "measurements.parquet")
+    (data / "measurements.csv").unlink()
+    table = tmp_path / "kopfzeile.csv"
+    table.write_text(
+        'Stoff,Minimum [mg/l],Mittelwert [mg/l],Maximum [mg/l]\nNitrat,10,"12,5",15\nSulfat,,80,\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        cli,
+        ["import", str(table), "--data", str(data), "--zone", "12"]
+        + ["--document", "wk-2026", "--sampled-at", "2026-06-01"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "Appended 4 row(s)" in result.stdout
+    stored = pl.read_parquet(data / "measurements.parquet")
+    assert stored.height == frame.height + 4
+    new = stored.filter(pl.col("sampled_at").cast(pl.String) == "2026-06-01")
+    assert sorted(new.select("parameter", "statistic", "value_text", "unit").rows()) == [
+        ("nitrat", "max", "15", "mg/l"),
+        ("nitrat", "mean", "12,5", "mg/l"),
+        ("nitrat", "min", "10", "mg/l"),
+        ("sulfat", "mean", "80", "mg/l"),
+    ]
+    assert check(data)[1].height == 0

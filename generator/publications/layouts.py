@@ -183,8 +183,9 @@ def _role(cell: str, header: str | None) -> Column:
         return Column(cell, header, IGNORED, why=_IGNORED_KEYS[k])
     if (day := _date(header)) is not None:
         return Column(cell, header, DATE, sampled_at=day)
-    if k in _STATISTIC_KEYS:
-        return Column(cell, header, STATISTIC, statistic=_STATISTIC_KEYS[k])
+    if k in _STATISTIC_KEYS or base in _STATISTIC_KEYS:
+        stat = _STATISTIC_KEYS.get(k) or _STATISTIC_KEYS[base]
+        return Column(cell, header, STATISTIC, statistic=stat, unit=parsed.unit)
     if parsed.statistic and (not parsed.base or key(parsed.base) in _VALUE_KEYS | {k}):
         return Column(cell, header, STATISTIC, statistic=parsed.statistic, unit=parsed.unit)
     if k in _VALUE_KEYS or base in _VALUE_KEYS:
