@@ -44,7 +44,7 @@ KEY = list(MEASUREMENTS.key)
 STAGING = ".trinkwasser-import"
 
 
-class ImportError_(TrinkwasserError):
+class TargetError(TrinkwasserError):
     """The import cannot run (unknown zone or document, unreadable data directory, ...)."""
 
 
@@ -67,7 +67,7 @@ class ImportResult:
     source: str
     layout: layouts.Layout
     matches: pl.DataFrame
-    """One row per distinct published (name, unit): the matcher's answer and its rows."""
+    """One row per distinct published (name, unit): the matcher's answer."""
     new: pl.DataFrame
     """Contract rows to append."""
     present: pl.DataFrame
@@ -98,16 +98,16 @@ def _typed_tables(data_dir: Path) -> dict[str, pl.DataFrame]:
 
 def _check_target(target: Target, tables: dict[str, pl.DataFrame], dates: list[dt.date]) -> None:
     if target.zone_id not in tables["zones"]["zone_id"].to_list():
-        raise ImportError_(f"zone {target.zone_id} is not in the zones table of {target.data_dir}")
+        raise TargetError(f"zone {target.zone_id} is not in the zones table of {target.data_dir}")
     doc = tables["documents"].filter(pl.col("document_id") == target.document_id)
     if doc.height == 0:
-        raise ImportError_(
+        raise TargetError(
             f"document {target.document_id!r} is not in the documents table of {target.data_dir}"
         )
     edition = doc["edition_date"][0]
     late = [d for d in dates if d > edition]
     if late:
-        raise ImportError_(
+        raise TargetError(
             f"sample date {late[0]} is after the edition date {edition} of document "
             f"{target.document_id!r}"
         )
@@ -189,7 +189,7 @@ def plan(
         values = layouts.values(raw, lay)
     dates = [c.sampled_at for c in lay.columns if c.sampled_at is not None]
     if target.sampled_at is None and not dates:
-        raise ImportError_("the table has no date columns: give the sample date (--sampled-at)")
+        raise TargetError("the table has no date columns: give the sample date (--sampled-at)")
     _check_target(target, tables, dates + ([target.sampled_at] if target.sampled_at else []))
     with progress.step("Matching names and units"):
         index = index_for(tables.get("parameters"))
@@ -211,11 +211,10 @@ def plan(
     ready = rows.filter((pl.col("status") == MATCHED) & ~pl.col("_statistic_clash"))
     ready = ready.with_columns(pl.col("unit_read").alias("unit"))
     new, present, conflicts = _conflicts(ready, tables["measurements"])
-    counts = values.group_by("name", "unit").len("cells")
     return ImportResult(
         source=f"{table_path} ({raw.kind})",
         layout=lay,
-        matches=matched.join(counts, on=["name", "unit"], how="left", nulls_equal=True),
+        matches=matched,
         new=new,
         present=present,
         conflicts=conflicts,
