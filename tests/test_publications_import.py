@@ -160,7 +160,7 @@ def test_all_tables_import_validate_and_build_end_to_end(data, tables, tmp_path)
     assert "zählt das Maximum" in page
     zone11 = json.loads((out / "_data/v1/zones/11.json").read_text(encoding="utf-8"))
     nitrat = {v["parameter"]: v for v in zone11["current_values"]}["nitrat"]
-    # On the latest date the sample beats the mean published beside it.
+    # The latest date wins: the sample of table A is later than the means of table D.
     assert (nitrat["statistic"], nitrat["value_text"]) == ("sample", "21,4")
 
 
