@@ -361,6 +361,94 @@ def mapping(
     click.echo(result.report.summary())
 
 
+@cli.group()
+def parameters() -> None:
+    """The parameter register: match published names to its codes."""
+
+
+@parameters.command("match")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Use this data directory's own parameter register (default: the packaged one).",
+)
+@handle_errors
+def parameters_match(file: Path, data_dir: Path | None) -> None:
+    """Match published parameter names and units to register codes.
+
+    FILE is a CSV (comma or semicolon, UTF-8) with the columns `name,unit`, one published
+    name and unit per row. Writes a CSV to stdout with the columns
+    name,unit,code,statistic,canonical_unit,status,reason,register_unit,factor,on_site,
+    reporting_limit,suggestions: `code` is empty when there is no sure match. Suggestions
+    for names without a match go to stderr too; they are never applied. Exit status 0
+    when it ran, whatever matched.
+    """
+    from generator.publications.commands import run_match
+
+    run_match(file, data_dir)
+
+
+@cli.command("import")
+@click.argument("table", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    required=True,
+    help="Data directory to append to (its zones and documents must hold the target).",
+)
+@click.option("--zone", "zone_id", type=int, required=True, help="Zone the values are for.")
+@click.option("--document", "document_id", required=True, help="Document they are taken from.")
+@click.option(
+    "--sampled-at",
+    callback=_parse_date,
+    metavar="YYYY-MM-DD",
+    help="Sample date (or the date of the aggregates); not needed when columns are dates.",
+)
+@click.option("--sample-point", default=None, help="Sampling point of every value, if one.")
+@click.option("--sheet", default=None, help="Sheet of an Excel workbook (default: the first).")
+@click.option("--encoding", default="utf-8", show_default=True, help="Encoding of a CSV table.")
+@click.option("--dry-run", is_flag=True, help="Report what would be imported; write nothing.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Write nothing (exit 1) unless every value can be imported.",
+)
+@max_problems_option
+@handle_errors
+def import_table(
+    table: Path,
+    data_dir: Path,
+    zone_id: int,
+    document_id: str,
+    sampled_at: dt.date | None,
+    sample_point: str | None,
+    sheet: str | None,
+    encoding: str,
+    dry_run: bool,
+    strict: bool,
+    max_problems: int,
+) -> None:
+    """Import one supplier table (CSV or Excel) into the data directory's measurements.
+
+    Finds the header and the layout (one value column, one column per statistic, date or
+    sampling point, a reporting-limit column), matches every name and unit to the
+    register, and appends one row per value for the zone, document and date, the value
+    exactly as published. Rows already present are skipped; a value that would replace
+    another is a conflict and is not written. Prints what it matched, what it did not and
+    why; the result is checked against the data contract before anything is written.
+    Exit status 0 when it ran; 1 with --strict when some value could not be imported.
+    """
+    from generator.publications.commands import run_import
+    from generator.publications.importer import Target
+
+    target = Target(data_dir, zone_id, document_id, sampled_at, sample_point)
+    run_import(table, target, sheet=sheet, encoding=encoding, dry_run=dry_run, strict=strict)
+
+
 # The gate's commands live with the gate; the module imports nothing heavy at load time.
 from generator.gate.commands import keys, serve  # noqa: E402
 

@@ -15,6 +15,7 @@ import polars as pl
 
 from generator import units
 from generator.api import resources, routes
+from generator.api.resources import SAMPLE
 from generator.encode import document
 from generator.load import SourceData
 from generator.values import parse_limit_values, parse_values
@@ -254,11 +255,7 @@ def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date)
     `measurements` is the sorted series of `measurement_rows`, so the last row of each
     (zone, parameter) group up to `as_of` is the latest sample.
     """
-    latest = (
-        measurements.filter(pl.col("sampled_at") <= as_of)
-        .group_by(["zone_id", "parameter"], maintain_order=True)
-        .last()
-    )
+    latest = _latest(measurements.filter(pl.col("sampled_at") <= as_of))
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
         data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi"
     )
@@ -268,7 +265,7 @@ def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date)
         .join(latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
     )
     values = pl.concat([latest.drop("normalized_unit"), missing], how="diagonal_relaxed")
-    values = classify(values, data.limits, data.parameters, as_of)
+    values = _aggregate_verdicts(classify(values, data.limits, data.parameters, as_of))
     values = values.with_columns(
         pl.when(pl.col("value_text").is_null())
         .then(pl.lit("not_measured"))
@@ -296,6 +293,60 @@ def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date)
             ).alias("measurements_url")
         )
         .sort("zone_id", "parameter")
+    )
+
+
+# Which published value stands for a (zone, parameter): the latest date wins; on that date a
+# sample beats any aggregate, and among aggregates the maximum beats the mean beats the
+# minimum (documented in docs/api.md).
+_AGGREGATE_RANK = {"min": 0, "mean": 1, "max": 2}
+# A verdict an aggregate can support on its own: a maximum within a limit means every sample
+# was; a minimum or mean within it does not, and no single aggregate shows a range was kept.
+_GOOD_STATES = ("below_limit", "below_reporting_limit", "not_detected", "within_range")
+
+
+def _latest(measurements: pl.DataFrame) -> pl.DataFrame:
+    """Return the row that stands for each (zone, parameter) of the sorted series."""
+    # Sorted by date, then statistic ("max" < "mean" < "min" < "sample"): the last row of a
+    # group is the latest sample, unless that date has only aggregates.
+    latest = measurements.group_by(["zone_id", "parameter"], maintain_order=True).last()
+    only_aggregates = latest.filter(pl.col("statistic") != SAMPLE)
+    if only_aggregates.height == 0:
+        return latest
+    best = (
+        measurements.join(
+            only_aggregates.select("zone_id", "parameter", "sampled_at"),
+            on=["zone_id", "parameter", "sampled_at"],
+            how="semi",
+        )
+        .with_columns(pl.col("statistic").replace_strict(_AGGREGATE_RANK).alias("_rank"))
+        .sort("zone_id", "parameter", "_rank", "sample_point", nulls_last=False)
+        .group_by(["zone_id", "parameter"], maintain_order=True)
+        .last()
+        .drop("_rank")
+    )
+    return pl.concat([latest.filter(pl.col("statistic") == SAMPLE), best]).sort(
+        "zone_id", "parameter"
+    )
+
+
+def _aggregate_verdicts(values: pl.DataFrame) -> pl.DataFrame:
+    """Make a verdict on an aggregate claim no more than the aggregate shows."""
+    statistic = pl.col("statistic")
+
+    def weak(limit: str) -> pl.Expr:
+        kind = pl.col(limit).struct.field("kind")
+        return statistic.is_in(["min", "mean"]) | ((statistic == "max") & (kind == "range"))
+
+    return values.with_columns(
+        pl.when(weak("limit") & pl.col("state").is_in(_GOOD_STATES))
+        .then(pl.lit("not_assessable"))
+        .otherwise(pl.col("state"))
+        .alias("state"),
+        pl.when(weak("future_limit") & pl.col("future_state").is_in(_GOOD_STATES))
+        .then(pl.lit("not_assessable"))
+        .otherwise(pl.col("future_state"))
+        .alias("future_state"),
     )
 
 
@@ -394,7 +445,7 @@ def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> 
         on="parameter",
         how="inner",
     )
-    pairs = units.factor_frame(pairs, "unit", "_to")
+    pairs = units.factor_frame(pairs, "unit", "_to", "parameter")
     factor = (
         measurements.select("unit", "parameter")
         .join(pairs, on=["unit", "parameter"], how="left", maintain_order="left")

@@ -1,8 +1,13 @@
 """Units: recognise the spellings suppliers use and convert between them.
 
 Every spelling maps to a canonical unit with a dimension and a factor to that
-dimension's base unit. Two units convert only within one dimension; where no
-conversion is known we say so (``None``) instead of guessing.
+dimension's base unit. Two units convert only within one dimension, or by a conversion
+declared for named parameters (`PARAMETER_CROSS`: mg of carbon per litre is mg/l only
+for DOC and TOC); where no conversion is known we say so (``None``) instead of guessing.
+
+Before a spelling is looked up it is normalised (`SPELLING_RULES` says how, in words):
+published tables lose or replace the degree sign, space units freely, write counts as
+``KBE / 100ml`` and put a sum sign beside the unit of a sum.
 """
 
 from __future__ import annotations
@@ -40,60 +45,81 @@ _CANONICAL: tuple[Unit, ...] = (
     Unit("PFU/100 ml", "pfu_per_volume", 1.0),
     Unit("NTU", "turbidity", 1.0),
     Unit("m-1", "absorption", 1.0),
+    Unit("cm-1", "absorption", 100.0),
     Unit("Bq/l", "activity_concentration", 1.0),
     Unit("mBq/l", "activity_concentration", 1e-3),
     Unit("mSv/a", "dose_rate", 1.0),
     Unit("µSv/a", "dose_rate", 1e-3),
     Unit("mg/l CaCO3", "mass_concentration_caco3", 1.0),
     Unit("mg/l O2", "mass_concentration_o2", 1.0),
+    Unit("mg/l C", "mass_concentration_carbon", 1.0),
     Unit("mV", "potential", 1.0),
     Unit("", "dimensionless", 1.0),
 )
 UNITS: dict[str, Unit] = {u.symbol: u for u in _CANONICAL}
 
 # Spellings seen in published analyses -> canonical symbol. Keys are normalised by
-# `_normalise` first (case folded, micro signs unified, spaces squeezed). The docs list them.
+# `_normalise` first (case folded, micro signs unified, degree signs restored, spaces
+# squeezed, sum signs dropped). The docs list them.
 ALIASES: dict[str, str] = {
     "ug/l": "µg/l",
     "mcg/l": "µg/l",
+    "mg/dm3": "mg/l",
+    "µg/dm3": "µg/l",
     "µs/cm at 25 °c": "µS/cm",
     "µs/cm bei 25 °c": "µS/cm",
     "µs/cm (25 °c)": "µS/cm",
+    "µs/cm 25 °c": "µS/cm",
+    "µs/cm, 25 °c": "µS/cm",
+    "us/cm": "µS/cm",
     "grad c": "°C",
     "°c": "°C",
     "c": "°C",
     "°dh": "°dH",
     "°d": "°dH",
     "dh": "°dH",
+    "°dgh": "°dH",
+    # A degree of carbonate hardness is a degree of German hardness (1 °dH = 10 mg/l CaO),
+    # applied to the hydrogen carbonate share.
+    "°kh": "°dH",
+    "°dkh": "°dH",
+    "dkh": "°dH",
     "kbe/ml": "count/ml",
+    "mpn/ml": "count/ml",
+    "cfu/ml": "count/ml",
     "anzahl/ml": "count/ml",
+    "n/ml": "count/ml",
     "/ml": "count/ml",
     "kbe/100 ml": "count/100 ml",
-    "kbe/100ml": "count/100 ml",
     "anzahl/100 ml": "count/100 ml",
-    "anzahl/100ml": "count/100 ml",
     "mpn/100 ml": "count/100 ml",
+    "cfu/100 ml": "count/100 ml",
+    "n/100 ml": "count/100 ml",
     "/100 ml": "count/100 ml",
-    "/100ml": "count/100 ml",
-    "count/100ml": "count/100 ml",
     "kbe/250 ml": "count/250 ml",
+    "mpn/250 ml": "count/250 ml",
     "anzahl/250 ml": "count/250 ml",
-    "pfu/100ml": "PFU/100 ml",
+    "/250 ml": "count/250 ml",
     "pbe/100 ml": "PFU/100 ml",
     "fnu": "NTU",
     "fne": "NTU",
-    "ntu": "NTU",
+    "te/f": "NTU",
     "1/m": "m-1",
+    "/m": "m-1",
     "m^-1": "m-1",
     "m⁻¹": "m-1",
-    "bq/l": "Bq/l",
-    "mbq/l": "mBq/l",
-    "msv/a": "mSv/a",
+    "1/cm": "cm-1",
+    "/cm": "cm-1",
+    "cm^-1": "cm-1",
+    "cm⁻¹": "cm-1",
+    "mg c/l": "mg/l C",
+    "mgc/l": "mg/l C",
+    "mg/l (c)": "mg/l C",
     "msv/jahr": "mSv/a",
-    "µsv/a": "µSv/a",
-    "mg/l caco3": "mg/l CaCO3",
+    "µsv/jahr": "µSv/a",
+    "mg/l als caco3": "mg/l CaCO3",
     "mg/l o2": "mg/l O2",
-    "mv": "mV",
+    "mg o2/l": "mg/l O2",
     "-": "",
     "ph": "",
     "ph units": "",
@@ -108,10 +134,41 @@ _CROSS: dict[tuple[str, str], float] = {
     ("°dH", "mmol/l"): 1 / 5.6,
 }
 
+PARAMETER_CROSS: dict[tuple[str, str], tuple[float, frozenset[str]]] = {
+    # DOC and TOC are masses of carbon: "mg/l C" says so explicitly, and is mg/l for them.
+    ("mg/l C", "mg/l"): (1.0, frozenset({"doc", "toc"})),
+}
+"""Conversions that hold only for the named parameter codes: (from, to) -> (factor, codes)."""
+
+SPELLING_RULES: tuple[str, ...] = (
+    "case is ignored, and `µ`, Greek `μ` and `u` before `g/`, `S/` or `mol/` are the same",
+    "a lost or replaced degree sign is restored: `º`, `˚`, `�`, `?` or `Grad` before `C`, "
+    "`dH`, `dKH` (`?C`, `Grad C`, `º dH` read as `°C`, `°dH`); `° C` is `°C`",
+    "spaces around `/` are dropped and `100ml`, `100 ml` and `in 100 ml` are the same, "
+    "`/1 ml` is `/ml` (`KBE / 100ml` reads as `KBE/100 ml`)",
+    "a sum sign (`Σ`, `∑`, also in brackets) beside the unit of a sum is dropped",
+    "`dm³` is `l`, and superscript digits are plain digits",
+)
+"""How a unit spelling is normalised before it is looked up, in words (for the docs)."""
+
+_DEGREE = re.compile(r"(?i)(?:[º˚\ufffd?]|\bgrad\s*)\s*(?=(?:c|celsius|d|dh|dgh|kh|dkh)\b)")
+
 
 def _normalise(text: str) -> str:
     text = text.replace("\u03bc", "µ").replace("\u00a0", " ").strip()
-    return re.sub(r"\s+", " ", text)
+    text = re.sub(r"[Σ∑]|\(\s*[Σ∑]\s*\)", " ", text)
+    text = text.replace("³", "3").replace("²", "2")
+    text = _DEGREE.sub("°", text)
+    text = re.sub(r"°\s+", "°", text)
+    text = re.sub(r"(?i)°celsius\b", "°C", text)
+    text = re.sub(r"(?<=\d)°", " °", text)
+    text = re.sub(r"(?i)^u(?=g/|s/|mol/)", "µ", text)
+    text = re.sub(r"(?i)\s+in\s+(?=\d+\s*ml\b)", "/", text)
+    text = re.sub(r"\s*/\s*", "/", text)
+    text = re.sub(r"(?i)/(\d+)\s*ml\b", r"/\1 ml", text)
+    text = re.sub(r"(?i)/1 ml\b", "/ml", text)
+    text = re.sub(r"(?i)dm3\b", "l", text) if "/dm3" in text.casefold() else text
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def canonical(text: str | None) -> str | None:
@@ -121,15 +178,26 @@ def canonical(text: str | None) -> str | None:
     norm = _normalise(text)
     if norm in UNITS:
         return norm
-    folded = norm.casefold()
+    folded = _fold(norm)
     for symbol in UNITS:
-        if symbol.casefold() == folded:
+        if _fold(symbol) == folded:
             return symbol
     return ALIASES.get(folded)
 
 
-def factor(from_unit: str | None, to_unit: str | None) -> float | None:
-    """Return the factor that converts a value in `from_unit` to `to_unit`, or None."""
+def _fold(text: str) -> str:
+    # casefold() turns the micro sign into Greek mu; the aliases are written with the former.
+    return text.casefold().replace("\u03bc", "µ")
+
+
+def factor(
+    from_unit: str | None, to_unit: str | None, parameter: str | None = None
+) -> float | None:
+    """Return the factor that converts a value in `from_unit` to `to_unit`, or None.
+
+    `parameter` (a register code) allows the conversions of `PARAMETER_CROSS` that hold
+    only for some parameters.
+    """
     a, b = canonical(from_unit), canonical(to_unit)
     if a is None or b is None:
         return None
@@ -137,17 +205,27 @@ def factor(from_unit: str | None, to_unit: str | None) -> float | None:
         return 1.0
     if (a, b) in _CROSS:
         return _CROSS[(a, b)]
+    if (a, b) in PARAMETER_CROSS:
+        value, codes = PARAMETER_CROSS[(a, b)]
+        return value if parameter in codes else None
     ua, ub = UNITS[a], UNITS[b]
     if ua.dimension != ub.dimension:
         return None
     return ua.factor / ub.factor
 
 
-def factor_frame(pairs: pl.DataFrame, from_col: str, to_col: str) -> pl.DataFrame:
+def factor_frame(
+    pairs: pl.DataFrame, from_col: str, to_col: str, parameter_col: str | None = None
+) -> pl.DataFrame:
     """Add a `factor` column (Float64, null where no conversion is known) to distinct pairs.
 
     Called on the *distinct* (from, to) pairs of a table, so Python touches each pair of
-    spellings once, never each measurement.
+    spellings once, never each measurement. With `parameter_col`, the conversions that
+    hold only for some parameters apply too.
     """
-    factors = [factor(a, b) for a, b in pairs.select(from_col, to_col).iter_rows()]
+    if parameter_col is None:
+        rows = [(a, b, None) for a, b in pairs.select(from_col, to_col).iter_rows()]
+    else:
+        rows = list(pairs.select(from_col, to_col, parameter_col).iter_rows())
+    factors = [factor(a, b, p) for a, b, p in rows]
     return pairs.with_columns(pl.Series("factor", factors, dtype=pl.Float64))

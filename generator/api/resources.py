@@ -36,13 +36,24 @@ STATES: dict[str, str] = {
     "below_reporting_limit": "Below a reporting limit that is itself at or below the limit.",
     "not_detected": "The laboratory did not detect the substance.",
     "not_assessable": "The published value cannot be compared with the limit (e.g. '< x' "
-    "with x above the limit, '< BG' without a number, or a text value).",
+    "with x above the limit, '< BG' without a number, a text value, or an aggregate that "
+    "cannot show the limit was kept: a mean or minimum below it, or any single aggregate "
+    "against a range).",
     "no_limit": "No limit applies to this parameter on the reference date.",
     "unit_mismatch": "The units of value and limit cannot be converted into each other.",
     "requirement": "The ordinance sets a qualitative requirement, not a number.",
     "not_measured": "No value of this parameter has been published for the zone.",
 }
 """What the `state` of a current value means (derive's classification yields these)."""
+
+SAMPLE = "sample"
+STATISTICS: dict[str, str] = {
+    SAMPLE: "One sample, as analysed.",
+    "min": "The smallest value of the samples the supplier summarised for a period.",
+    "mean": "The mean of the samples the supplier summarised for a period.",
+    "max": "The largest value of the samples the supplier summarised for a period.",
+}
+"""What a published value is (the `statistic` of the data contract)."""
 
 AMBIGUITY_REASONS = {
     "split": "more than one zone covers a material share of the PLZ",
@@ -189,6 +200,13 @@ _MEASURED = (
         "normalized_reporting_limit", "`reporting_limit` in the register unit.", None, nullable=True
     ),
     string("sample_point", "Where the sample was taken, if published.", "Netz", nullable=True),
+    string(
+        "statistic",
+        "What the value is: one sample, or an aggregate of the samples the supplier "
+        "summarised for a period (then `sampled_at` is the date it gives for the summary).",
+        SAMPLE,
+        enum=STATISTICS,
+    ),
 )
 
 MEASUREMENT = Resource(
@@ -197,14 +215,22 @@ MEASUREMENT = Resource(
     (*_MEASURED, string("document_id", "The document the value is taken from.", "wk-2026")),
 )
 
-_NOT_MEASURED = ("sampled_at", "value_text", "qualifier")
+_NOT_MEASURED = ("sampled_at", "value_text", "qualifier", "statistic")
 """Fields of a data point that a current value without any published value has as null."""
 
 CURRENT_VALUE = Resource(
     "CurrentValue",
     "The latest data point of a parameter up to `as_of`, classified against the limits.",
     (
-        *(replace(f, nullable=True) if f.name in _NOT_MEASURED else f for f in _MEASURED),
+        *(replace(f, nullable=True) if f.name in _NOT_MEASURED else f for f in _MEASURED[:-1]),
+        replace(
+            _MEASURED[-1],
+            nullable=True,
+            description="What the value is. `sample` unless the latest date has only "
+            "aggregates: then the maximum (else the mean, else the minimum) stands for the "
+            "parameter and `state` is based on it. A mean or minimum can show only that a limit "
+            "was exceeded, never that it was kept (then `state` is `not_assessable`).",
+        ),
         string("name_de", "German name of the parameter.", "Blei"),
         string("name_en", "English name of the parameter.", "Lead"),
         string("group", "Group of the parameter.", "metals"),

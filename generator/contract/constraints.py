@@ -211,7 +211,10 @@ class UnitConvertible(JoinConstraint):
         )
         known = [units.canonical(u) is not None for u in pairs.get_column(column).to_list()]
         pairs = units.factor_frame(
-            pairs.filter(pl.Series(known, dtype=pl.Boolean)), column, "_parameter_unit"
+            pairs.filter(pl.Series(known, dtype=pl.Boolean)),
+            column,
+            "_parameter_unit",
+            self.parameter,
         )
         bad = pairs.filter(pl.col("factor").is_null()).drop("factor")
         if bad.height == 0:

@@ -198,10 +198,22 @@ def _qualifiers() -> str:
 def _units() -> str:
     canonical = ", ".join(f"`{u}`" for u in units.UNITS if u)
     aliases = ", ".join(f"`{a}`" for a in units.ALIASES)
+    rules = "\n".join(_wrap(f"- {rule};", "  ") for rule in units.SPELLING_RULES)
+    cross = _wrap(
+        "Some conversions hold only for named parameters: "
+        + "; ".join(
+            f"`{a}` is `{b}` (factor {f:g}) for {', '.join(f'`{c}`' for c in sorted(codes))}"
+            for (a, b), (f, codes) in units.PARAMETER_CROSS.items()
+        )
+        + ". For any other parameter such a unit is `unit_not_convertible`."
+    )
     return (
         f"{UNITS_INTRO}\n{canonical}\n\n"
         "Accepted spellings besides those (case-insensitive; `µ` and Greek `μ` are the same):\n\n"
         f"{aliases}\n\n"
+        "Before a spelling is looked up it is normalised:\n\n"
+        f"{rules}\n\n"
+        f"{cross}\n\n"
         "An empty unit is allowed for unitless parameters (pH, odour, taste, hardness range).\n"
     )
 

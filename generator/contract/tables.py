@@ -8,7 +8,7 @@ This is the single definition of the contract. The loader checks it (one generic
 from __future__ import annotations
 
 from generator import values
-from generator.api import routes
+from generator.api import resources, routes
 from generator.contract import rules
 from generator.contract.constraints import (
     Choices,
@@ -218,8 +218,21 @@ MEASUREMENTS = Table(
             "Where the sample was taken, if published.",
             "Wasserwerk Nordheide, Ausgang",
         ),
+        Column(
+            "statistic",
+            STR,
+            False,
+            "What the value is: one sample, or the minimum, mean or maximum of the samples "
+            "the supplier summarised (then `sampled_at` is the date the supplier gives for "
+            "the summary, usually the end of its period).",
+            "max",
+            (Choices(tuple(resources.STATISTICS)),),
+            default=resources.SAMPLE,
+        ),
     ),
-    key=("zone_id", "parameter", "sampled_at", "sample_point"),
+    # A supplier that publishes aggregates prints min, mean and max of one parameter, place
+    # and period side by side: the statistic is part of what makes a row unique.
+    key=("zone_id", "parameter", "sampled_at", "sample_point", "statistic"),
     rules=(
         NotAfterReferenced(
             "sampled_at",
@@ -231,7 +244,9 @@ MEASUREMENTS = Table(
     ),
     # Every later stage reads the measurements by zone, parameter and date: sorted once here,
     # they are worked on in slices instead of sorted copies of 10 million rows.
-    sorted_by=("zone_id", "parameter", "sampled_at", "sample_point"),
+    # `statistic` before `sample_point`: on one date a sample ("sample") sorts after every
+    # aggregate ("max" < "mean" < "min" < "sample"), so the last row is a sample if any.
+    sorted_by=("zone_id", "parameter", "sampled_at", "statistic", "sample_point"),
 )
 
 TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, DOCUMENTS, MEASUREMENTS)

@@ -174,6 +174,7 @@ def _plotted(measurements: pl.LazyFrame, inputs: ChartInputs) -> pl.LazyFrame:
         "value_text",
         "unit",
         "sample_point",
+        "statistic",
         kind.alias("kind"),
         _days(pl.col("sampled_at")).alias("t"),
         level.alias("level"),
@@ -420,6 +421,7 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
                         pl.concat_str(pl.col("value_text"), pl.lit(" "), text.unit_expr(unit))
                     ).otherwise(pl.col("value_text")),
                     "sample_point": pl.col("sample_point"),
+                    "statistic": text.statistic_label(pl.col("statistic")),
                     # One sample point for the whole series is named once, in the caption.
                     "many_points": pl.col("many_points"),
                 },

@@ -199,6 +199,8 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
                 (unit != "") & ~pl.col("value_text").str.contains(unit, literal=True)
             ).then(text.unit_expr(unit)),
             "date": text.date_expr(pl.col("sampled_at")),
+            "statistic": text.statistic_label(pl.col("statistic")),
+            "sample": measured & (pl.col("statistic") == "sample"),
             "sample_point": pl.col("sample_point"),
             "limit": text.limit_expr(pl.col("limit")).fill_null("–"),
             "future_limit": text.limit_expr(pl.col("future_limit")),
@@ -226,6 +228,7 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             html.str.join("").alias("values_html"),
             pl.len().alias("n_values"),
             bad.sum().alias("n_bad"),
+            text.statistic_label(pl.col("statistic")).is_not_null().any().alias("aggregates"),
             pl.col("state").is_in(ASSESSED_STATES).sum().alias("n_assessed"),
             pl.format("{} ({})", name, shown).filter(bad).str.join(", ").alias("bad_text"),
             pl.format(
@@ -271,6 +274,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "future_text": pl.col("future_text"),
         "values_html": pl.col("values_html"),
         "no_values": pl.col("values_html").is_null(),
+        "aggregates": pl.col("aggregates").fill_null(False),
         "charts_html": pl.col("charts_html"),
         "zone_api_url": routes.url_expr("zone", zone_id=pl.col("zone_id")),
         "measurements_api_url": routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")),

@@ -275,3 +275,12 @@ def date_expr(expr: pl.Expr) -> pl.Expr:
 
 def unit_expr(expr: pl.Expr) -> pl.Expr:
     return expr.fill_null("").replace(UNITS)
+
+
+# How an aggregate is named next to its value (a sample gets no label).
+STATISTIC_LABELS = {"min": "Minimum", "mean": "Mittelwert", "max": "Maximum"}
+
+
+def statistic_label(statistic: pl.Expr) -> pl.Expr:
+    """The German label of an aggregate, null for a sample (or no value)."""
+    return statistic.replace_strict(STATISTIC_LABELS, default=None, return_dtype=pl.String)

@@ -1,0 +1,143 @@
+"""The alias register: published spellings of parameter names, and what each one is.
+
+`generator/reference/aliases.csv` ships beside `parameters.csv`, one row per spelling:
+`alias,code,note`. A row with a `code` maps the spelling to that register parameter; a row
+without one says the spelling is **not** in the register, and `note` says why (the
+ion balance, the acid capacity to pH 8.2, a sum of 16 EPA PAH where the ordinance sums
+four). Spellings are compared by `names.key`, so one row covers case, umlauts, spaces and
+punctuation (`Säurekapazität bis pH 4,3` also matches `SAEUREKAPAZITAET PH 4.3`).
+
+Besides the file, every register parameter is known by its code, its German and its
+English name. A key that would name two different outcomes is an error when the index is
+built, so the register can never make a guess.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import polars as pl
+
+from generator.publications.names import key
+
+ALIASES_FILE = "aliases.csv"
+COLUMNS = ("alias", "code", "note")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What one key means: a code, or no code and the reason."""
+
+    code: str
+    """Empty when the spelling is not in the register."""
+    note: str
+    source: str
+    """Where the entry comes from: `aliases.csv row N` or `register: name_de` etc."""
+
+
+class AliasError(ValueError):
+    """The alias register is inconsistent (unknown code, one key with two meanings)."""
+
+
+@dataclass(frozen=True)
+class AliasIndex:
+    """Every known key, and the register the codes come from."""
+
+    entries: dict[str, Entry]
+    parameters: pl.DataFrame
+    """The register: code, name_de, unit, group (at least)."""
+
+    def get(self, name_key: str) -> Entry | None:
+        return self.entries.get(name_key)
+
+    def name(self, code: str) -> str:
+        row = self.parameters.filter(pl.col("code") == code)
+        return str(row["name_de"][0]) if row.height else code
+
+    def unit(self, code: str) -> str:
+        row = self.parameters.filter(pl.col("code") == code)
+        return str(row["unit"][0] or "") if row.height else ""
+
+    def group(self, code: str) -> str:
+        row = self.parameters.filter(pl.col("code") == code)
+        return str(row["group"][0]) if row.height else ""
+
+
+def read_aliases(path: Path) -> list[tuple[int, dict[str, str]]]:
+    """Read the alias file: (row number, row) pairs; rows are counted from 1 after the header."""
+    with path.open(encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh)
+        if tuple(reader.fieldnames or ()) != COLUMNS:
+            raise AliasError(f"{path}: the header must be {','.join(COLUMNS)}")
+        rows = []
+        for number, row in enumerate(reader, 1):
+            if None in row or any(v is None for v in row.values()):
+                raise AliasError(
+                    f"{path}, row {number}: expected 3 cells ({','.join(COLUMNS)}); quote a "
+                    'spelling that holds a comma ("Säurekapazität bis pH 4,3")'
+                )
+            rows.append((number, {k: v.strip() for k, v in row.items()}))
+        return rows
+
+
+def build_index(
+    parameters: pl.DataFrame, alias_rows: list[tuple[int, dict[str, str]]]
+) -> AliasIndex:
+    """Build the index from the register and the alias rows; raise AliasError if inconsistent."""
+    codes = set(parameters["code"].to_list())
+    entries: dict[str, Entry] = {}
+    problems: list[str] = []
+
+    def add(spelling: str, entry: Entry) -> None:
+        k = key(spelling)
+        if not k:
+            problems.append(f"{entry.source}: {spelling!r} has no letters or digits")
+            return
+        known = entries.get(k)
+        if known is not None and known.code != entry.code:
+            meant, other = entry.code or "not in the register", known.code or "not in the register"
+            problems.append(
+                f"{entry.source}: {spelling!r} means {meant}, but {known.source} already gives "
+                f"the same key to {other}"
+            )
+            return
+        entries.setdefault(k, entry)
+
+    for row in parameters.select("code", "name_de", "name_en").iter_rows(named=True):
+        for column in ("code", "name_de", "name_en"):
+            add(row[column], Entry(row["code"], "", f"register: {column} of {row['code']}"))
+    for number, row in alias_rows:
+        source = f"{ALIASES_FILE} row {number}"
+        if row["code"] and row["code"] not in codes:
+            problems.append(f"{source}: code {row['code']!r} is not in the register")
+            continue
+        if not row["code"] and not row["note"]:
+            problems.append(f"{source}: a spelling without a code needs a note saying why")
+            continue
+        add(row["alias"], Entry(row["code"], row["note"], source))
+    if problems:
+        raise AliasError("the alias register is inconsistent:\n" + "\n".join(problems))
+    return AliasIndex(entries, parameters)
+
+
+def packaged_aliases() -> Path:
+    return Path(str(resources.files("generator") / "reference" / ALIASES_FILE))
+
+
+@cache
+def default_index() -> AliasIndex:
+    """The index of the packaged register and alias file."""
+    register = packaged_aliases().with_name("parameters.csv")
+    parameters = pl.read_csv(register, infer_schema=False, encoding="utf8")
+    return build_index(parameters, read_aliases(packaged_aliases()))
+
+
+def index_for(parameters: pl.DataFrame | None) -> AliasIndex:
+    """The index for a register (a data directory's own, or the packaged one if None)."""
+    if parameters is None:
+        return default_index()
+    return build_index(parameters, read_aliases(packaged_aliases()))

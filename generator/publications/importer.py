@@ -1,0 +1,300 @@
+"""`trinkwasser import`: one supplier table into rows of the data contract.
+
+Read the table (`read`), find its layout (`layouts`), match every name and unit
+(`match`), and make one `measurements` row per value cell for the given zone, document
+and sample date, `value_text` exactly as in the cell. Then append the new rows to the data
+directory's measurements table:
+
+- a row whose key (zone, parameter, date, sample point, statistic) is already there with
+  the same value and unit is already imported and skipped;
+- a row whose key is there with another value or unit is a **conflict**: reported, never
+  written over; so are two rows of the table itself with one key and different values;
+- the result is checked against the whole data contract in a staging copy before the
+  measurements file is replaced (existing rows keep their bytes; new rows are appended);
+- with `dry_run` nothing is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from generator.api.resources import SAMPLE
+from generator.contract.check import check_tables
+from generator.contract.model import ROW as CONTRACT_ROW
+from generator.contract.read import candidates, sniff_separator
+from generator.contract.tables import ALL_TABLES, MEASUREMENTS
+from generator.errors import SourceDataError, TrinkwasserError
+from generator.load import reference_dir
+from generator.progress import StepPrinter
+from generator.publications import layouts
+from generator.publications.aliases import index_for
+from generator.publications.match import MATCHED, match_frame
+from generator.publications.read import read_table
+
+KEY = list(MEASUREMENTS.key)
+STAGING = ".trinkwasser-import"
+
+
+class TargetError(TrinkwasserError):
+    """The import cannot run (unknown zone or document, unreadable data directory, ...)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the values go and what they are."""
+
+    data_dir: Path
+    zone_id: int
+    document_id: str
+    sampled_at: dt.date | None
+    """The sample date; None only when the table has one column per date."""
+    sample_point: str | None = None
+
+
+@dataclass
+class ImportResult:
+    """What an import did, or would do (`dry_run`)."""
+
+    source: str
+    layout: layouts.Layout
+    matches: pl.DataFrame
+    """One row per distinct published (name, unit): the matcher's answer."""
+    new: pl.DataFrame
+    """Contract rows to append."""
+    present: pl.DataFrame
+    """Contract rows already in the data directory with the same value."""
+    conflicts: pl.DataFrame
+    """Rows whose key is taken by another value (in the data directory or the table)."""
+    withheld: pl.DataFrame
+    """Value cells not imported because their name or unit needs a decision."""
+    empty_rows: pl.DataFrame
+    reporting_limits: int
+    written: Path | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _typed_tables(data_dir: Path) -> dict[str, pl.DataFrame]:
+    """Read and check the data directory; a missing measurements table is allowed."""
+    result = check_tables(data_dir, ALL_TABLES, reference_dir())
+    problems = result.problems.filter(
+        ~((pl.col("table") == "measurements") & (pl.col("rule") == "missing_table"))
+    )
+    if problems.height:
+        raise SourceDataError(problems)
+    tables = {name: frame.drop(CONTRACT_ROW) for name, frame in result.tables.items()}
+    if "measurements" not in tables:
+        tables["measurements"] = pl.DataFrame(schema=MEASUREMENTS.dtypes)
+    return tables
+
+
+def _check_target(target: Target, tables: dict[str, pl.DataFrame], dates: list[dt.date]) -> None:
+    if target.zone_id not in tables["zones"]["zone_id"].to_list():
+        raise TargetError(f"zone {target.zone_id} is not in the zones table of {target.data_dir}")
+    doc = tables["documents"].filter(pl.col("document_id") == target.document_id)
+    if doc.height == 0:
+        raise TargetError(
+            f"document {target.document_id!r} is not in the documents table of {target.data_dir}"
+        )
+    edition = doc["edition_date"][0]
+    late = [d for d in dates if d > edition]
+    if late:
+        raise TargetError(
+            f"sample date {late[0]} is after the edition date {edition} of document "
+            f"{target.document_id!r}"
+        )
+
+
+def contract_rows(values: pl.DataFrame, matches: pl.DataFrame, target: Target) -> pl.DataFrame:
+    """Join each value cell to its match and make the contract row (matched ones only)."""
+    joined = values.with_columns(pl.col("unit").fill_null("")).join(
+        matches, on=["name", "unit"], how="left", maintain_order="left"
+    )
+    point = pl.col("sample_point")
+    if target.sample_point is not None:
+        point = point.fill_null(pl.lit(target.sample_point))
+    return joined.with_columns(
+        pl.lit(target.zone_id, dtype=pl.Int64).alias("zone_id"),
+        pl.col("code").alias("parameter"),
+        pl.col("sampled_at").fill_null(pl.lit(target.sampled_at, dtype=pl.Date)),
+        pl.lit(target.document_id).alias("document_id"),
+        point.alias("sample_point"),
+        # A statistic in the name (`Nitrat Mittelwert`) or in the column (`Mittelwert`).
+        pl.when(pl.col("name_statistic") != SAMPLE)
+        .then(pl.col("name_statistic"))
+        .otherwise(pl.col("statistic"))
+        .alias("statistic"),
+        (
+            (pl.col("name_statistic") != SAMPLE)
+            & (pl.col("statistic") != SAMPLE)
+            & (pl.col("name_statistic") != pl.col("statistic"))
+        ).alias("_statistic_clash"),
+    )
+
+
+def _conflicts(rows: pl.DataFrame, existing: pl.DataFrame) -> tuple[pl.DataFrame, ...]:
+    """Split new rows into (new, already present, conflicting)."""
+    # Two cells of the table with one key: the same value once, different values never.
+    within = rows.group_by(KEY).agg(
+        pl.struct("value_text", "unit").n_unique().alias("_variants"), pl.len().alias("_n")
+    )
+    rows = rows.join(within, on=KEY, how="left", nulls_equal=True, maintain_order="left")
+    inner = rows.filter(pl.col("_variants") > 1).with_columns(
+        pl.lit("another cell of the table has the same key and another value").alias("why")
+    )
+    rows = rows.filter(pl.col("_variants") == 1).unique(KEY, keep="first", maintain_order=True)
+    old = existing.select(
+        *KEY,
+        pl.col("value_text").alias("_old_text"),
+        pl.col("unit").fill_null("").alias("_old_unit"),
+    )
+    rows = rows.join(old, on=KEY, how="left", nulls_equal=True, maintain_order="left")
+    there = pl.col("_old_text").is_not_null()
+    same = (pl.col("_old_text") == pl.col("value_text")) & (pl.col("_old_unit") == pl.col("unit"))
+    clash = rows.filter(there & ~same).with_columns(
+        pl.format(
+            "the data directory has {} {} for this key", pl.col("_old_text"), pl.col("_old_unit")
+        ).alias("why")
+    )
+    conflicts = pl.concat([inner, clash], how="diagonal_relaxed").drop(
+        "_variants", "_n", "_old_text", "_old_unit", strict=False
+    )
+    present = rows.filter(there & same).drop("_variants", "_n", "_old_text", "_old_unit")
+    new = rows.filter(~there).drop("_variants", "_n", "_old_text", "_old_unit")
+    return new, present, conflicts
+
+
+def plan(
+    table_path: Path,
+    target: Target,
+    sheet: str | None = None,
+    encoding: str = "utf-8",
+    progress: StepPrinter | None = None,
+) -> ImportResult:
+    """Work out what importing the table would do; write nothing."""
+    progress = progress or StepPrinter(enabled=False)
+    with progress.step("Reading the data directory"):
+        tables = _typed_tables(target.data_dir)
+    with progress.step(f"Reading {table_path}"):
+        raw = read_table(table_path, sheet, encoding)
+        lay = layouts.layout(raw)
+        values = layouts.values(raw, lay)
+    dates = [c.sampled_at for c in lay.columns if c.sampled_at is not None]
+    if target.sampled_at is None and not dates:
+        raise TargetError("the table has no date columns: give the sample date (--sampled-at)")
+    _check_target(target, tables, dates + ([target.sampled_at] if target.sampled_at else []))
+    with progress.step("Matching names and units"):
+        index = index_for(tables.get("parameters"))
+        pairs = values.select("name", pl.col("unit").fill_null("")).unique(maintain_order=True)
+        matched = match_frame(pairs, index).rename({"statistic": "name_statistic"})
+    rows = contract_rows(values, matched, target)
+    clash = (pl.col("status") == MATCHED) & pl.col("_statistic_clash")
+    withheld = pl.concat(
+        [
+            rows.filter(pl.col("status") != MATCHED),
+            rows.filter(clash).with_columns(
+                pl.lit("ambiguous").alias("status"),
+                pl.format(
+                    "the name says {}, the column {}", pl.col("name_statistic"), pl.col("statistic")
+                ).alias("reason"),
+            ),
+        ]
+    )
+    ready = rows.filter((pl.col("status") == MATCHED) & ~pl.col("_statistic_clash"))
+    ready = ready.with_columns(pl.col("unit_read").alias("unit"))
+    new, present, conflicts = _conflicts(ready, tables["measurements"])
+    return ImportResult(
+        source=f"{table_path} ({raw.kind})",
+        layout=lay,
+        matches=matched,
+        new=new,
+        present=present,
+        conflicts=conflicts,
+        withheld=withheld,
+        empty_rows=layouts.rows_without_values(raw, lay),
+        reporting_limits=values.height - values["reporting_limit"].null_count(),
+        notes=list(lay.notes),
+    )
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+def _csv_lines(rows: pl.DataFrame, columns: list[str], delimiter: str, newline: str) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator=newline)
+    for row in rows.select(columns).iter_rows():
+        writer.writerow(["" if v is None else str(v) for v in row])
+    return buffer.getvalue()
+
+
+def _needed_columns(frame: pl.DataFrame) -> list[str]:
+    """The declared columns the new rows need: required ones and those they fill."""
+    needed = []
+    for column in MEASUREMENTS.columns:
+        values = frame[column.name]
+        filled = values.is_not_null()
+        if column.default is not None:
+            filled &= values.cast(pl.String) != str(column.default)
+        if column.required or filled.any():
+            needed.append(column.name)
+    return needed
+
+
+def _staged_measurements(existing: Path | None, rows: pl.DataFrame, staging: Path) -> Path:
+    """Write the measurements file with `rows` appended into `staging`; return its path."""
+    declared = MEASUREMENTS.names
+    frame = rows.select(declared).with_columns(pl.col("sampled_at").cast(pl.String))
+    if existing is not None and existing.suffix == ".parquet":
+        out = staging / existing.name
+        old = pl.read_parquet(existing)
+        new = frame.cast({c: t for c, t in old.schema.items() if c in declared}, strict=False)
+        pl.concat([old, new], how="diagonal_relaxed").write_parquet(out)
+        return out
+    out = staging / "measurements.csv"
+    if existing is None:
+        out.write_text(",".join(declared) + "\n" + _csv_lines(frame, declared, ",", "\n"), "utf-8")
+        return out
+    data = existing.read_bytes()
+    first, _, rest = data.partition(b"\n")
+    newline = "\r\n" if first.endswith(b"\r") else "\n"
+    header_text = first.decode("utf-8-sig").strip()
+    delimiter = sniff_separator(header_text)
+    header = [h.strip() for h in next(csv.reader([header_text], delimiter=delimiter))]
+    added = [c for c in _needed_columns(frame) if c not in header]
+    if added:  # existing rows read the added columns as empty, i.e. as their defaults
+        extended = first.rstrip(b"\r") + (delimiter + delimiter.join(added)).encode()
+        data = extended + newline.encode() + rest
+    if data and not data.endswith(b"\n"):
+        data += newline.encode()
+    out.write_bytes(data + _csv_lines(frame, header + added, delimiter, newline).encode("utf-8"))
+    return out
+
+
+def write(result: ImportResult, target: Target) -> Path:
+    """Append `result.new` to the data directory after checking the whole result."""
+    data_dir = Path(target.data_dir)
+    found = candidates(data_dir, "measurements")
+    existing = found[0] if found else None
+    staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=data_dir))
+    try:
+        for path in data_dir.iterdir():
+            if path.is_file() and path != existing and path.suffix in (".csv", ".parquet"):
+                (staging / path.name).symlink_to(path.resolve())
+        staged = _staged_measurements(existing, result.new, staging)
+        check = check_tables(staging, ALL_TABLES, reference_dir())
+        if check.problems.height:
+            raise SourceDataError(check.problems)
+        final = data_dir / staged.name
+        os.replace(staged, final)
+        return final
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

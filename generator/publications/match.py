@@ -1,0 +1,280 @@
+"""Match published parameter names and units to the register, conservatively.
+
+A name is mapped to a code only by the alias register (`aliases.csv`, the register's own
+codes and names) after the normalisation rules of `generator.publications.names`; never by
+similarity. Similar names are only offered as suggestions, for a person to decide. Every
+name that is not mapped gets a status and a reason:
+
+* `not_in_register`: the alias register lists the spelling as no register parameter
+  (ion balance, acid capacity to pH 8.2, ...);
+* `different_quantity`: the name is a register parameter, but its markers say another
+  quantity (the dissolved fraction, a value given as N, a total where the register has a
+  single form);
+* `ambiguous`: the markers contradict each other, or the formula belongs to another code;
+* `unsupported_statistic`: an aggregate the contract cannot hold (median, percentile);
+* `no_match`: nothing sure; `suggestions` lists up to three codes.
+
+A name that is matched can still fail on its unit (`unit_error`): unknown, missing where
+the parameter has one, or known but not convertible to the parameter's register unit.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import polars as pl
+
+from generator import units
+from generator.publications.aliases import AliasIndex
+from generator.publications.names import ParsedName, formula, parse
+
+MATCHED = "matched"
+STATUSES: dict[str, str] = {
+    MATCHED: "The name is a register parameter and the unit fits it.",
+    "unit_error": "The name is sure, but the unit is unknown, missing where the parameter has "
+    "one, or does not fit the parameter.",
+    "not_in_register": "The alias register says this name is no register parameter.",
+    "different_quantity": "The name is a register parameter, but its markers say another "
+    "quantity (dissolved fraction, a value given as N or P, ...).",
+    "ambiguous": "The markers contradict each other, or the formula belongs to another code.",
+    "unsupported_statistic": "The name is an aggregate the contract has no value for (median, "
+    "percentile, number of samples).",
+    "no_match": "No sure match; suggestions, if any, are printed, never applied.",
+}
+
+# What a value of these parameters is given as; another basis is another quantity.
+BASES: dict[str, tuple[str, ...]] = {
+    "nitrat": ("NO3",),
+    "nitrit": ("NO2",),
+    "ammonium": ("NH4",),
+    "phosphat": ("PO4",),
+    "silikat": ("SiO2",),
+    "oxidierbarkeit": ("O2",),
+    "calcitloesekapazitaet": ("CaCO3",),
+    "freie_kohlensaeure": ("CO2",),
+}
+# `gesamt` after a name that the register holds as a total names the same quantity.
+TOTAL_GROUPS = ("metals",)
+TOTAL_CODES = ("cyanid", "toc", "pestizide_gesamt")
+# `gelöst` is part of these parameters' definition.
+DISSOLVED_CODES = ("doc", "sauerstoff")
+
+SUGGESTIONS = 3
+SUGGESTION_CUTOFF = 0.75
+
+
+@dataclass(frozen=True)
+class Match:
+    """What one published (name, unit) pair is."""
+
+    name: str
+    unit: str
+    code: str
+    """Empty when there is no sure match (or the name is not in the register)."""
+    statistic: str
+    """`sample`, `min`, `mean` or `max`; empty for an unsupported statistic."""
+    canonical_unit: str
+    """The canonical symbol of the unit read; empty when unknown (or none was given)."""
+    status: str
+    reason: str
+    register_unit: str
+    factor: float | None
+    """Multiply a value in the published unit by this to get the register unit."""
+    on_site: bool
+    reporting_limit: str
+    unit_text: str
+    """The unit as read: the unit column, else the unit printed in the name."""
+    suggestions: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.status == MATCHED
+
+
+def _suggest(parsed: ParsedName, index: AliasIndex) -> tuple[str, ...]:
+    """Up to three codes whose known spellings look like the name (never applied)."""
+    found: list[str] = list(parsed.formulas)
+    keys = [k for k, e in index.entries.items() if e.code]
+    for probe in (parsed.base_key, parsed.full_key):
+        for k in difflib.get_close_matches(probe, keys, n=20, cutoff=SUGGESTION_CUTOFF):
+            found.append(index.entries[k].code)
+    return tuple(dict.fromkeys(found))[:SUGGESTIONS]
+
+
+def _name_status(parsed: ParsedName, index: AliasIndex) -> tuple[str, str, str]:
+    """Return (code, status, reason) for the name alone."""
+    whole = index.get(parsed.full_key)
+    if whole is not None:  # the spelling as printed is known, markers and all
+        return whole.code, MATCHED if whole.code else "not_in_register", whole.note
+    entry = index.get(parsed.base_key)
+    if entry is None:
+        code = formula(parsed.base)
+        if code and parsed.base_key == parsed.full_key:  # the name is only a formula (SO4)
+            return code, MATCHED, f"the formula {parsed.base} names it"
+        return "", "no_match", "no alias, register name or code matches the name"
+    if not entry.code:
+        return "", "not_in_register", entry.note
+    code = entry.code
+    if parsed.conflicts:
+        return "", "ambiguous", "; ".join(parsed.conflicts)
+    other = [c for c in parsed.formulas if c != code]
+    if other:
+        return "", "ambiguous", f"the name says {code}, but its formula is that of {other[0]}"
+    if parsed.basis and parsed.basis.casefold() not in [b.casefold() for b in BASES.get(code, ())]:
+        given = " or ".join(BASES.get(code, ())) or "itself"
+        return (
+            "",
+            "different_quantity",
+            (
+                f"the value is given as {parsed.basis}; the register gives {code} as {given}, "
+                "and no conversion is printed with it"
+            ),
+        )
+    if parsed.fraction == "total" and not (
+        index.group(code) in TOTAL_GROUPS or code in TOTAL_CODES
+    ):
+        return "", "different_quantity", f"a total; the register's {code} is not defined as one"
+    if parsed.fraction == "dissolved" and code not in DISSOLVED_CODES:
+        return (
+            "",
+            "different_quantity",
+            (
+                f"the dissolved (filtered) fraction; the register's {code} is the total, as the "
+                "ordinance means it"
+            ),
+        )
+    if parsed.unsupported_statistic:
+        return (
+            "",
+            "unsupported_statistic",
+            (f"{parsed.unsupported_statistic} is not one of sample, min, mean, max"),
+        )
+    return code, MATCHED, entry.note
+
+
+def _unit_text(parsed: ParsedName, unit: str) -> tuple[str, str]:
+    """Return (unit as read, problem or '') from the unit column and the name."""
+    column = unit.strip()
+    if column and parsed.unit and units.canonical(column) != units.canonical(parsed.unit):
+        return column, f"the name gives the unit {parsed.unit}, the unit column {column}"
+    return (column or parsed.unit or ""), ""
+
+
+def match_one(name: str, unit: str | None, index: AliasIndex) -> Match:
+    """Match one published name and unit (see the module doc)."""
+    unit = unit or ""
+    parsed = parse(name)
+    code, status, reason = _name_status(parsed, index)
+    unit_text, unit_problem = _unit_text(parsed, unit)
+    symbol = units.canonical(unit_text)
+    register_unit = index.unit(code) if code else ""
+    factor = units.factor(unit_text, register_unit, code) if code else None
+    if status == MATCHED:
+        shown = unit_text or "(none)"
+        if unit_problem:
+            status, reason = "unit_error", unit_problem
+        elif symbol is None:
+            status, reason = "unit_error", f"unknown unit {unit_text!r}"
+        elif factor is None and not unit_text:
+            status, reason = "unit_error", f"no unit given; {code} is published in {register_unit}"
+        elif factor is None:
+            status, reason = (
+                "unit_error",
+                (
+                    f"the unit {shown} does not fit {code} "
+                    f"(register unit {register_unit or '(none)'})"
+                ),
+            )
+    statistic = "" if status == "unsupported_statistic" else (parsed.statistic or "sample")
+    return Match(
+        name=name,
+        unit=unit,
+        code=code,
+        statistic=statistic,
+        canonical_unit=symbol or "",
+        status=status,
+        reason=reason,
+        register_unit=register_unit,
+        factor=factor if status == MATCHED else None,
+        on_site=parsed.on_site,
+        reporting_limit=parsed.reporting_limit or "",
+        unit_text=unit_text,
+        suggestions=_suggest(parsed, index) if status == "no_match" else (),
+    )
+
+
+MATCH_COLUMNS = (
+    "name",
+    "unit",
+    "code",
+    "statistic",
+    "canonical_unit",
+    "status",
+    "reason",
+    "register_unit",
+    "factor",
+    "on_site",
+    "reporting_limit",
+    "suggestions",
+)
+"""The columns of `match_frame` (and of `trinkwasser parameters match`), in order."""
+
+
+def match_pairs(
+    pairs: Iterable[tuple[str, str | None]], index: AliasIndex
+) -> dict[tuple[str, str], Match]:
+    """Match each distinct (name, unit) pair once."""
+    return {
+        (name, unit or ""): match_one(name, unit, index)
+        for name, unit in dict.fromkeys((n, u or "") for n, u in pairs)
+    }
+
+
+def match_frame(frame: pl.DataFrame, index: AliasIndex) -> pl.DataFrame:
+    """Return one row per row of `frame` (columns `name`, `unit`): `MATCH_COLUMNS`, `unit_read`.
+
+    Python looks at each distinct (name, unit) pair once; the rows are joined back.
+    """
+    pairs = frame.select(pl.col("name"), pl.col("unit").fill_null("")).unique(maintain_order=True)
+    matches = match_pairs(pairs.iter_rows(), index)
+    table = pl.DataFrame(
+        [
+            {
+                "name": m.name,
+                "unit": m.unit,
+                "code": m.code,
+                "statistic": m.statistic,
+                "canonical_unit": m.canonical_unit,
+                "status": m.status,
+                "reason": m.reason,
+                "register_unit": m.register_unit,
+                "factor": m.factor,
+                "on_site": m.on_site,
+                "reporting_limit": m.reporting_limit,
+                "suggestions": " ".join(m.suggestions),
+                "unit_read": m.unit_text,
+            }
+            for m in matches.values()
+        ],
+        schema={
+            "name": pl.String,
+            "unit": pl.String,
+            "code": pl.String,
+            "statistic": pl.String,
+            "canonical_unit": pl.String,
+            "status": pl.String,
+            "reason": pl.String,
+            "register_unit": pl.String,
+            "factor": pl.Float64,
+            "on_site": pl.Boolean,
+            "reporting_limit": pl.String,
+            "suggestions": pl.String,
+            "unit_read": pl.String,
+        },
+    )
+    keyed = frame.select(pl.col("name"), pl.col("unit").fill_null(""))
+    return keyed.join(table, on=["name", "unit"], how="left", maintain_order="left").select(
+        *MATCH_COLUMNS, "unit_read"
+    )

@@ -1,0 +1,361 @@
+"""Read a parameter name as suppliers print it: the name, and what is printed around it.
+
+`Nitrat (NO3-) [mg/l] Mittelwert`, `Quecksilber [Bestimmungsgrenze 0,0001]`,
+`pH-Wert (vor Ort)`, `Eisen, gesamt`, `Nitrat-N`: a published name carries the parameter
+and, around it, markers: a unit, a reporting limit, a statistic, an on-site marker, the
+element symbol or ion formula, a fraction (gesamt, gelöst) or the basis a value is given
+as (als N). `parse` peels those markers off (in brackets, or after the name) and returns
+the rest as `base`; `key` turns a name into the form names are compared in.
+
+Nothing here decides which parameter a name is; `generator.publications.match` does, and
+only where the alias register says so.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from generator import units
+
+# ---------------------------------------------------------------------------- keys
+
+
+def key(text: str) -> str:
+    """Return the form names are compared in: `Härte`, `HAERTE` and `Harte` are one key.
+
+    Compatibility characters are decomposed (`²` is `2`), accents dropped, case folded,
+    `ae`/`oe`/`ue`/`ss` read as `a`/`o`/`u`/`s` (so a lost umlaut still matches), a
+    temperature `22 °C` or `22 Grad C` is `22c`, `bei`/`bis` before a number or pH is
+    dropped, and everything but letters and digits is removed (`1,2-Dichlorethan` and
+    `1.2 Dichlorethan` are one key).
+    """
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    text = re.sub(r"(\d)\s*(?:°|º|˚|grad)?\s*(?:c|celsius)\b", r"\1c", text)
+    text = re.sub(r"\b(?:bei|bis)\s+(?=\d|ph\b)", "", text)
+    for a, b in (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s")):
+        text = text.replace(a, b)
+    return re.sub(r"[^a-z0-9]+", "", text)
+
+
+# ---------------------------------------------------------------------------- markers
+
+STATISTIC_MARKERS: dict[str, str] = {
+    "mittelwert": "mean",
+    "mittel": "mean",
+    "mittelw": "mean",
+    "durchschnitt": "mean",
+    "durchschnittswert": "mean",
+    "mw": "mean",
+    "ø": "mean",
+    "minimum": "min",
+    "min": "min",
+    "minimalwert": "min",
+    "minwert": "min",
+    "kleinster wert": "min",
+    "maximum": "max",
+    "max": "max",
+    "maximalwert": "max",
+    "maxwert": "max",
+    "hochstwert": "max",
+    "grosster wert": "max",
+}
+"""Statistic markers (in the form `_marker` compares) -> statistic of the contract."""
+
+UNSUPPORTED_STATISTICS = ("median", "perzentil", "90 perzentil", "p90", "anzahl", "n")
+"""Statistics the contract has no value for: such a name is reported, never imported."""
+
+ON_SITE_MARKERS = ("vor ort", "vor ort gemessen", "vor ort messung", "feldmessung", "feld")
+LAB_MARKERS = ("labor", "im labor", "labormessung")
+TOTAL_MARKERS = ("gesamt", "ges", "insgesamt", "total")
+DISSOLVED_MARKERS = ("gelost", "gelöst", "geloest", "filtriert", "filtrierbar")
+_LIMIT_WORDS = r"(?:BG|NG|NWG|BSG|Bestimmungsgrenze|Nachweisgrenze)"
+_REPORTING_LIMIT = re.compile(
+    rf"(?i)^{_LIMIT_WORDS}\s*[:=]?\s*<?\s*(?P<number>[0-9][0-9.,]*)\s*(?P<unit>.*?)\s*$"
+)
+_BASIS = re.compile(r"(?i)^(?:als|as|ber\.? als|berechnet als)\s+(?P<basis>[A-Za-z0-9]+)$")
+_BASIS_SUFFIX = re.compile(r"-(?P<basis>N|P)$")
+_FOOTNOTES = re.compile(r"(?:\s*(?:\*+|[⁰¹²³⁴⁵⁶⁷⁸⁹]+\)?)|\s+\d\))+$")
+_BRACKETS = re.compile(r"(?:^|(?<=[\s,;]))[\(\[]([^\(\)\[\]]*)[\)\]]")
+
+
+def _marker(text: str) -> str:
+    """The form markers are compared in: lower case, no dots, single spaces, no dashes."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("-", " ").replace(".", " ")
+    return re.sub(r"\s+", " ", text).strip(" ,;:")
+
+
+# Ion formulas by register code: (formula, charge). A bracket or trailing token such as
+# `(Ni)`, `(SO4 2-)`, `SO4²⁻` or `(NO3-)` is read as the formula of that code; one that
+# names another code's formula makes the name ambiguous (reported, never resolved).
+FORMULAS: dict[str, tuple[tuple[str, str], ...]] = {
+    "aluminium": (("Al", "3+"),),
+    "ammonium": (("NH4", "+"),),
+    "antimon": (("Sb", ""),),
+    "arsen": (("As", ""),),
+    "barium": (("Ba", "2+"),),
+    "beryllium": (("Be", ""),),
+    "blei": (("Pb", ""),),
+    "bor": (("B", ""),),
+    "bromat": (("BrO3", "-"),),
+    "bromid": (("Br", "-"),),
+    "cadmium": (("Cd", ""),),
+    "calcium": (("Ca", "2+"),),
+    "carbonat": (("CO3", "2-"),),
+    "chlorat": (("ClO3", "-"),),
+    "chlorid": (("Cl", "-"),),
+    "chrom": (("Cr", ""),),
+    "chrom_vi": (("CrVI", ""), ("Cr6+", "")),
+    "cyanid": (("CN", "-"),),
+    "eisen": (("Fe", ""),),
+    "fluorid": (("F", "-"),),
+    "freie_kohlensaeure": (("CO2", ""),),
+    "hydrogencarbonat": (("HCO3", "-"),),
+    "iodid": (("I", "-"), ("J", "-")),
+    "kalium": (("K", "+"),),
+    "kobalt": (("Co", ""),),
+    "kupfer": (("Cu", ""),),
+    "lithium": (("Li", "+"),),
+    "magnesium": (("Mg", "2+"),),
+    "mangan": (("Mn", ""),),
+    "molybdaen": (("Mo", ""),),
+    "natrium": (("Na", "+"),),
+    "nickel": (("Ni", ""),),
+    "nitrat": (("NO3", "-"),),
+    "nitrit": (("NO2", "-"),),
+    "phosphat": (("PO4", "3-"),),
+    "quecksilber": (("Hg", ""),),
+    "sauerstoff": (("O2", ""),),
+    "selen": (("Se", ""),),
+    "silber": (("Ag", "+"),),
+    "silikat": (("SiO2", ""),),
+    "strontium": (("Sr", "2+"),),
+    "sulfat": (("SO4", "2-"),),
+    "thallium": (("Tl", ""),),
+    "titan": (("Ti", ""),),
+    "uran": (("U", ""),),
+    "vanadium": (("V", ""),),
+    "zink": (("Zn", "2+"),),
+    "zinn": (("Sn", ""),),
+}
+
+# The chlorite ion is ClO2-, chlorine dioxide is ClO2: only the charge tells them apart.
+_EXTRA_FORMULAS = {"ClO2-": "chlorit", "ClO2": "chlordioxid"}
+
+
+def _formula_index() -> dict[str, str]:
+    index: dict[str, str] = {}
+    for code, spellings in FORMULAS.items():
+        for formula, charge in spellings:
+            for text in {formula, formula + charge}:
+                index[text.casefold()] = code
+    index.update({f.casefold(): code for f, code in _EXTRA_FORMULAS.items()})
+    return index
+
+
+FORMULA_CODES = _formula_index()
+"""Normalised formula (see `formula`) -> register code."""
+
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻₀₁₂₃₄₅₆₇₈₉", "0123456789+-0123456789")
+
+
+def formula(text: str) -> str | None:
+    """Return the code whose formula `text` is (`SO4 2-`, `SO₄²⁻`, `SO4--`, `Ni`), or None."""
+    text = text.translate(_SUPERSCRIPT).replace("\u2212", "-").replace("−", "-")
+    text = re.sub(r"[\s^()\[\]]", "", text)
+    text = re.sub(r"(?<![+-])(\+\+\+|---)$", lambda m: "3" + m.group(1)[0], text)
+    text = re.sub(r"(?<![+-])(\+\+|--)$", lambda m: "2" + m.group(1)[0], text)
+    text = re.sub(r"(?<=[A-Za-z0-9])1([+-])$", r"\1", text)
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*[+-]?", text):
+        return None
+    return FORMULA_CODES.get(text.casefold())
+
+
+def _unit(text: str) -> str | None:
+    """Return `text` if it is a unit spelling worth peeling off a name, else None."""
+    text = text.strip()
+    # One letter (`C`, `K`) is more often an element than a unit, and a dimensionless
+    # spelling (`pH`, `-`) says nothing a name needs.
+    if len(text) < 2 or re.search(r"(?i)\bph\b", text):
+        return None
+    symbol = units.canonical(text)
+    return text if symbol else None
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True)
+class ParsedName:
+    """A published name split into its parameter part and the markers around it."""
+
+    text: str
+    """The name as published."""
+    base: str
+    """What is left when the markers are peeled off."""
+    statistic: str | None = None
+    """`min`, `mean` or `max` from a marker; None without one."""
+    unsupported_statistic: str | None = None
+    """A statistic the contract has no value for (`Median`), as published."""
+    on_site: bool = False
+    unit: str | None = None
+    """A unit printed in the name, as printed."""
+    reporting_limit: str | None = None
+    """The number of `Bestimmungsgrenze 0,0001` in the name, as printed."""
+    formulas: tuple[str, ...] = ()
+    """Codes of the element symbols or ion formulas printed with the name."""
+    fraction: str | None = None
+    """`total` or `dissolved` (from gesamt, gelöst, filtriert)."""
+    basis: str | None = None
+    """What a value is given as (`N` of `Nitrat als N` or `Nitrat-N`)."""
+    conflicts: tuple[str, ...] = ()
+    """Markers that contradict each other (two statistics, two units), in words."""
+
+    @property
+    def full_key(self) -> str:
+        return key(_FOOTNOTES.sub("", self.text))
+
+    @property
+    def base_key(self) -> str:
+        return key(self.base)
+
+
+@dataclass
+class _Found:
+    statistic: list[str]
+    unsupported: list[str]
+    on_site: bool
+    units: list[str]
+    limits: list[str]
+    formulas: list[str]
+    fractions: list[str]
+    bases: list[str]
+
+
+def _classify(part: str, found: _Found) -> bool:
+    """Record `part` if it is a marker; return whether it was one."""
+    m = _marker(part)
+    if not m:
+        return False
+    if m in STATISTIC_MARKERS:
+        found.statistic.append(STATISTIC_MARKERS[m])
+    elif m in UNSUPPORTED_STATISTICS or re.fullmatch(r"\d+ ?(?:%|perzentil)", m):
+        found.unsupported.append(part.strip())
+    elif m in ON_SITE_MARKERS:
+        found.on_site = True
+    elif m in LAB_MARKERS:
+        pass  # a laboratory reading is the parameter itself
+    elif key(m) in {key(x) for x in TOTAL_MARKERS}:
+        found.fractions.append("total")
+    elif key(m) in {key(x) for x in DISSOLVED_MARKERS}:
+        found.fractions.append("dissolved")
+    elif limit := _REPORTING_LIMIT.match(part.strip()):
+        found.limits.append(limit["number"])
+        if limit["unit"]:
+            if _unit(limit["unit"]) is None:
+                return False
+            found.units.append(limit["unit"])
+    elif basis := _BASIS.match(part.strip()):
+        found.bases.append(basis["basis"])
+    elif code := formula(part):
+        found.formulas.append(code)
+    elif unit := _unit(part):
+        found.units.append(unit)
+    else:
+        return False
+    return True
+
+
+def _bracket(inner: str, found: _Found) -> bool:
+    """Peel a bracketed segment whose every comma-separated part is a marker."""
+    # A comma before a digit is a decimal comma (`BG 0,0001`), not a separator.
+    parts = [p for p in re.split(r";|,(?!\d)", inner) if p.strip()]
+    if not parts:
+        return False
+    trial = _Found([], [], False, [], [], [], [], [])
+    if not all(_classify(p, trial) for p in parts):
+        return False
+    found.statistic += trial.statistic
+    found.unsupported += trial.unsupported
+    found.on_site |= trial.on_site
+    found.units += trial.units
+    found.limits += trial.limits
+    found.formulas += trial.formulas
+    found.fractions += trial.fractions
+    found.bases += trial.bases
+    return True
+
+
+def _peel_brackets(text: str, found: _Found) -> str:
+    def replace(m: re.Match[str]) -> str:
+        return " " if _bracket(m.group(1), found) else m.group(0)
+
+    return _BRACKETS.sub(replace, text)
+
+
+def _peel_tail(text: str, found: _Found) -> str:
+    """Peel markers after the name: `Nitrat mg/l`, `Eisen, gesamt`, `pH-Wert vor Ort`."""
+    while True:
+        text = text.strip(" ,;:/")
+        if suffix := _BASIS_SUFFIX.search(text):
+            found.bases.append(suffix["basis"])
+            text = text[: suffix.start()]
+            continue
+        limit = re.search(rf"(?i)[\s,;]+({_LIMIT_WORDS}\s*[:=]?\s*<?\s*[0-9].*)$", text)
+        if limit and _bracket(limit.group(1), found):
+            text = text[: limit.start()]
+            continue
+        words = text.split(" ")
+        for n in range(min(4, len(words) - 1), 0, -1):
+            tail = " ".join(words[-n:])
+            head = " ".join(words[:-n]).rstrip(" ,;")
+            # `Koloniezahl 22 °C`: a unit after a number is a method detail, not the unit.
+            if re.search(r"\d$", head) and _unit(tail):
+                continue
+            if tail.casefold().startswith("in ") and _unit(tail[3:]):
+                found.units.append(tail[3:].strip())
+                text = head
+                break
+            if _bracket(tail, found):
+                text = head
+                break
+        else:
+            return text
+
+
+def parse(text: str) -> ParsedName:
+    """Split a published name into its parameter part and markers (see the module doc)."""
+    clean = re.sub(r"\s+", " ", unicodedata.normalize("NFC", text).replace("\u00a0", " "))
+    clean = _FOOTNOTES.sub("", clean.strip()).strip()
+    found = _Found([], [], False, [], [], [], [], [])
+    base = clean
+    for _ in range(3):  # brackets may hide a tail marker and the other way round
+        before = base
+        base = _peel_tail(_peel_brackets(base, found), found)
+        base = re.sub(r"\s+", " ", base).strip(" ,;:-")
+        if base == before:
+            break
+    if not base:  # a name that is only markers (`(Ni)`) names what its markers say
+        base = clean
+    conflicts = []
+    if len(set(found.statistic)) > 1:
+        conflicts.append("the name gives more than one statistic")
+    if len({units.canonical(u) for u in found.units}) > 1:
+        conflicts.append(f"the name gives more than one unit ({', '.join(found.units)})")
+    if len(set(found.fractions)) > 1:
+        conflicts.append("the name says both gesamt and gelöst")
+    return ParsedName(
+        text=text,
+        base=base,
+        statistic=found.statistic[0] if found.statistic else None,
+        unsupported_statistic=found.unsupported[0] if found.unsupported else None,
+        on_site=found.on_site,
+        unit=found.units[0] if found.units else None,
+        reporting_limit=found.limits[0] if found.limits else None,
+        formulas=tuple(dict.fromkeys(found.formulas)),
+        fraction=found.fractions[0] if found.fractions else None,
+        basis=found.bases[0] if found.bases else None,
+        conflicts=tuple(conflicts),
+    )

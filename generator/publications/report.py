@@ -1,0 +1,95 @@
+"""What `trinkwasser import` prints: what it matched, what it did not, and why."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from generator.publications.importer import ImportResult
+from generator.publications.layouts import IGNORED, REPORTING_LIMIT
+from generator.publications.match import MATCHED
+from generator.publications.read import ROW
+
+LIST_AT_MOST = 50
+
+
+def _rows(frame: pl.DataFrame) -> str:
+    rows = sorted(set(frame[ROW].to_list()))
+    shown = ", ".join(str(r) for r in rows[:8])
+    return f"row {shown}" if len(rows) == 1 else f"rows {shown}{' ...' if len(rows) > 8 else ''}"
+
+
+def _limited(lines: list[str]) -> list[str]:
+    if len(lines) <= LIST_AT_MOST:
+        return lines
+    return [*lines[:LIST_AT_MOST], f"  ... and {len(lines) - LIST_AT_MOST} more"]
+
+
+def format_report(result: ImportResult, dry_run: bool) -> str:
+    """Return the report as lines of text."""
+    lay = result.layout
+    lines = [f"Read {result.source}: header in row {lay.header_line}, {lay.kind}."]
+    ignored = [c for c in lay.columns if c.role == IGNORED and c.header]
+    if ignored:
+        lines.append(
+            "Ignored columns: " + "; ".join(f"{c.header!r} ({c.why})" for c in ignored) + "."
+        )
+    lines += [f"Note: {n}." for n in result.notes]
+    if result.reporting_limits:
+        column = next(c.header for c in lay.columns if c.role == REPORTING_LIMIT)
+        lines.append(
+            f"Note: {result.reporting_limits} reporting limit(s) in column {column!r} are not "
+            "imported: the contract has no column for them (a value printed as '< BG' stays "
+            "'< BG')."
+        )
+    matched = result.matches.filter(pl.col("status") == MATCHED)
+    lines.append(
+        f"\nMatched {matched.height} of {result.matches.height} published name/unit pairs:"
+    )
+    for m in matched.sort("code").iter_rows(named=True):
+        unit = m["unit_read"] or "(no unit)"
+        marks = [m["name_statistic"]] if m["name_statistic"] != "sample" else []
+        if m["on_site"]:
+            marks.append("on site")
+        if m["reporting_limit"]:
+            marks.append(f"reporting limit {m['reporting_limit']} in the name")
+        extra = f" [{', '.join(marks)}]" if marks else ""
+        lines.append(
+            f"  {m['name']!r} {unit} -> {m['code']} ({m['register_unit'] or 'no unit'}){extra}"
+        )
+    withheld = result.withheld
+    if withheld.height:
+        lines.append(f"\nNot imported: {withheld.height} value(s) that need a decision:")
+        by_name = withheld.group_by("name", "unit", "status", "reason", maintain_order=True).agg(
+            pl.col(ROW), pl.col("suggestions").first()
+        )
+        out = []
+        for w in by_name.iter_rows(named=True):
+            rows = _rows(pl.DataFrame({ROW: w[ROW]}))
+            unit = f" [{w['unit']}]" if w["unit"] else ""
+            hint = f" Perhaps: {', '.join(w['suggestions'].split())}?" if w["suggestions"] else ""
+            out.append(f"  {rows}: {w['name']!r}{unit}: {w['status']}: {w['reason']}.{hint}")
+        lines += _limited(out)
+    if result.conflicts.height:
+        lines.append(f"\nConflicts: {result.conflicts.height} value(s) not written:")
+        lines += _limited(
+            [
+                f"  row {c[ROW]}: {c['parameter']} {c['sampled_at']} {c['statistic']}"
+                f"{' at ' + c['sample_point'] if c['sample_point'] else ''}: "
+                f"{c['value_text']!r}: {c['why']}"
+                for c in result.conflicts.iter_rows(named=True)
+            ]
+        )
+    if result.empty_rows.height:
+        names = ", ".join(repr(n) for n in result.empty_rows["name"].head(6).to_list())
+        more = " ..." if result.empty_rows.height > 6 else ""
+        lines.append(f"\nRows without any value (headings, notes): {names}{more}")
+    verb = "Would append" if dry_run else "Appended"
+    lines.append(
+        f"\n{verb} {result.new.height} row(s); {result.present.height} already present; "
+        f"{result.conflicts.height} conflict(s); {result.withheld.height} value(s) not imported."
+    )
+    if dry_run:
+        lines.append("Dry run: nothing was written.")
+    elif result.written is not None:
+        lines.append(f"Wrote {result.written}.")
+    return "\n".join(lines)
