@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from generator.api import routes
+from generator.api import routes, verdicts
 from generator.api.fields import (
     Resource,
     boolean,
@@ -28,21 +28,8 @@ from generator.api.fields import (
 )
 from generator.api.qualifiers import QUALIFIERS
 
-STATES: dict[str, str] = {
-    "below_limit": "The value is at or below the limit.",
-    "exceeds_limit": "The value is above the limit.",
-    "within_range": "The value lies inside the permitted range (pH).",
-    "outside_range": "The value lies outside the permitted range (pH).",
-    "below_reporting_limit": "Below a reporting limit that is itself at or below the limit.",
-    "not_detected": "The laboratory did not detect the substance.",
-    "not_assessable": "The published value cannot be compared with the limit (e.g. '< x' "
-    "with x above the limit, '< BG' without a number, or a text value).",
-    "no_limit": "No limit applies to this parameter on the reference date.",
-    "unit_mismatch": "The units of value and limit cannot be converted into each other.",
-    "requirement": "The ordinance sets a qualitative requirement, not a number.",
-    "not_measured": "No value of this parameter has been published for the zone.",
-}
-"""What the `state` of a current value means (derive's classification yields these)."""
+STATES: dict[str, str] = {state: v.meaning for state, v in verdicts.STATES.items()}
+"""What the `state` of a value means (derive's classification yields these)."""
 
 AMBIGUITY_REASONS = {
     "split": "more than one zone covers a material share of the PLZ",
@@ -53,6 +40,21 @@ PLZ_PATTERN = r"^\d{5}$"
 DOC_URL = "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
 SUPPLIER_NAME = "Wasserwerke Kleinstadt"
 ZONE_NAME = "Kleinstadt Mitte"
+
+OBLIGATION = Resource(
+    "Obligation",
+    "A duty the ODbL places on whoever republishes the mapping, in the licence's words.",
+    (
+        string("section", "Section of the ODbL.", "4.4"),
+        string("title", "Title of the section.", "Share alike"),
+        string(
+            "text",
+            "The licence's words, shortened only where marked with '…'.",
+            "Any Derivative Database that You Publicly Use must be only under the terms of: "
+            "i. This License; …",
+        ),
+    ),
+)
 
 ATTRIBUTION = Resource(
     "Attribution",
@@ -77,6 +79,11 @@ ATTRIBUTION = Resource(
             "source",
             "Where the mapping comes from.",
             "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
+        ),
+        many(
+            "obligations",
+            "Obligation",
+            "Share-alike and keep-open duties of the ODbL (sections 4.4, 4.6, 4.7).",
         ),
     ),
 )
@@ -131,12 +138,10 @@ LOOKUP = Resource(
     ),
 )
 
+LIMIT_KIND_MEANINGS = {kind: v.meaning for kind, v in verdicts.KINDS.items()}
+
 _LIMIT_FIELDS = (
-    string(
-        "kind",
-        "grenzwert (binding limit), indicator, range, requirement or richtwert.",
-        "grenzwert",
-    ),
+    string("kind", "What kind of value it is.", "grenzwert", enum=LIMIT_KIND_MEANINGS),
     number("value", "The limit, or null for a range or a requirement.", 10.0, nullable=True),
     number("value_min", "Lower end of a range.", None, nullable=True),
     number("value_max", "Upper end of a range.", None, nullable=True),
@@ -164,10 +169,11 @@ LIMIT_VERSION = Resource(
     (
         *_LIMIT_FIELDS,
         string("limit_value", "The value as set: number, min..max range or text.", "10"),
-        string("note", "Conditions attached to the value.", None, nullable=True),
+        string("note", "Conditions attached to the value (English).", None, nullable=True),
+        string("note_de", "The same conditions in German.", None, nullable=True),
         uri(
             "source_url",
-            "Text of the annex.",
+            "Text of the annex (or of the guidance value).",
             "https://www.gesetze-im-internet.de/trinkwv_2023/anlage_2.html",
             nullable=True,
         ),
@@ -200,6 +206,94 @@ MEASUREMENT = Resource(
 _NOT_MEASURED = ("sampled_at", "value_text", "qualifier")
 """Fields of a data point that a current value without any published value has as null."""
 
+SUM_COUNTED: dict[str, str] = {
+    "added": "quantified and added to the sum",
+    "below_reporting_limit": "below the reporting limit: not added (the ordinance's rule for "
+    "its sums); for the nitrate rule anywhere between 0 and the reporting limit",
+    "not_detected": "not detected: adds nothing",
+    "lower_bound": "`> x`: x is added, the true value may be higher",
+    "uncertain": "a metabolite whose relevance is open: not added, but in `value_max`",
+    "no_number": "no comparable number: counts as not published",
+}
+"""How a member of a computed sum counts (`counted`)."""
+
+SUM_MEMBER = Resource(
+    "SumMember",
+    "One published value that is a member of a computed sum, from the same sample.",
+    (
+        string("parameter", "Parameter code of the member.", "pfoa"),
+        string("name_de", "German name of the member.", "Perfluoroctansäure (PFOA)"),
+        string("value_text", "The value exactly as published.", "0,05"),
+        string("unit", "Unit as published.", "µg/l", nullable=True),
+        string("qualifier", _QUALIFIER, "number", enum=QUALIFIERS),
+        number("normalized_value", "The value in the register unit.", 0.05, nullable=True),
+        number(
+            "normalized_reporting_limit",
+            "The reporting limit in the register unit.",
+            None,
+            nullable=True,
+        ),
+        number("weight", "Factor the member enters the sum with (1 for plain sums).", 1.0),
+        string("counted", "How the member counts.", "added", enum=SUM_COUNTED),
+    ),
+)
+
+COMPUTED_SUM = Resource(
+    "ComputedSum",
+    "A sum the ordinance defines, computed from its members in one sample (same zone, date, "
+    "sample point and document).",
+    (
+        number("value", "Sum of the added members, in `unit`.", 0.12),
+        number(
+            "value_max",
+            "The largest the sum can be from its members (open metabolites and, for the "
+            "nitrate rule, `< x` as x included); null when a member is only a lower bound.",
+            0.12,
+            nullable=True,
+        ),
+        string("unit", "Unit of the sum (null for the nitrate rule).", "µg/l", nullable=True),
+        many("members", "SumMember", "The published members of the sample, by code."),
+        many(
+            "missing",
+            string("", "", None),
+            "Members the sum needs that the sample does not state as a number, `< x` or "
+            "`n.n.` (empty where the ordinance sums only what was analysed).",
+            [],
+        ),
+        string(
+            "rule",
+            "How members count.",
+            "Sum of the quantified members; results below the limit of quantification are "
+            "not added.",
+        ),
+        string("legal_basis", "Where the sum is defined.", "TrinkwV 2023, Anlage 2 Teil I"),
+        number(
+            "reported_value",
+            "The sum as published in the same sample (register unit), if any.",
+            None,
+            nullable=True,
+        ),
+        boolean(
+            "consistent",
+            "Whether the members agree with the published sum within `tolerance`; null "
+            "without a published sum.",
+            None,
+            nullable=True,
+        ),
+        number(
+            "tolerance",
+            "How far (relative) the members may exceed the published sum before the two "
+            "count as inconsistent.",
+            0.1,
+        ),
+    ),
+)
+
+ORIGINS = {
+    "published": "the value was published by the supplier",
+    "computed": "the value is a sum computed from its published members (see `computed`)",
+}
+
 CURRENT_VALUE = Resource(
     "CurrentValue",
     "The latest data point of a parameter up to `as_of`, classified against the limits.",
@@ -208,6 +302,7 @@ CURRENT_VALUE = Resource(
         string("name_de", "German name of the parameter.", "Blei"),
         string("name_en", "English name of the parameter.", "Lead"),
         string("group", "Group of the parameter.", "metals"),
+        string("origin", "Where the value comes from.", "published", enum=ORIGINS),
         string("state", "Classification against `limit`.", "below_limit", enum=STATES),
         one("limit", "Limit", "The limit valid on `as_of`, or null.", nullable=True),
         string(
@@ -230,10 +325,90 @@ CURRENT_VALUE = Resource(
             },
         ),
         one("provenance", "Document", "The document the value is taken from.", nullable=True),
+        one(
+            "computed",
+            "ComputedSum",
+            "For a sum: how its members add up in the same sample (for a published sum, the "
+            "cross-check); null otherwise.",
+            nullable=True,
+        ),
+        string(
+            "note_de",
+            "Why the state is what it is, in German, where the comparison alone does not say "
+            "it (sums, metabolites, values that cannot be assessed); null otherwise.",
+            None,
+            nullable=True,
+        ),
         link(
             "measurements_url",
-            "This parameter's series.",
+            "This parameter's series (published values only, never computed sums).",
             routes.url("zone_measurements", zone_id=11, parameter="blei"),
+        ),
+    ),
+)
+
+CHECK = Resource(
+    "Check",
+    "A rule of the ordinance over several parameters, checked on one sample: "
+    "nitrate/50 + nitrite/3 must not exceed 1 (Anlage 2).",
+    (
+        string("code", "Id of the rule.", "nitrat_nitrit"),
+        string("name_de", "German name.", "Nitrat/50 + Nitrit/3"),
+        string("name_en", "English name.", "Nitrate/50 + nitrite/3"),
+        date("sampled_at", "Date of the sample.", "2026-03-10"),
+        string("sample_point", "Where the sample was taken, if published.", None, nullable=True),
+        string("state", "Classification against `limit`.", "below_limit", enum=STATES),
+        one("limit", "Limit", "The value the rule must not exceed."),
+        one("computed", "ComputedSum", "The members and how they add up."),
+        one("provenance", "Document", "The document of the sample.", nullable=True),
+        string("note_de", "The check in a German sentence.", None, nullable=True),
+    ),
+)
+
+ZONE_SUMMARY = Resource(
+    "ZoneSummary",
+    "The zone's verdict over its current values and checks, as the site shows it.",
+    (
+        string("status", "The verdict.", "complies", enum=verdicts.SUMMARY_STATUSES),
+        integer(
+            "assessed",
+            "Number of values (and checks) compared with a value: complying or above it.",
+            5,
+        ),
+        many(
+            "exceeds_limit",
+            string("", "", None),
+            "Codes of the values above a binding limit (state `exceeds_limit`).",
+            [],
+        ),
+        many(
+            "exceeds_other",
+            string("", "", None),
+            "Codes of the values above an indicator, action, parameter, reference or "
+            "guidance value.",
+            [],
+        ),
+        many(
+            "not_assessable",
+            string("", "", None),
+            "Codes of the published values that cannot be compared (`not_assessable`, "
+            "`relevance_unclear`, `unit_mismatch`).",
+            [],
+        ),
+        many(
+            "announced",
+            string("", "", None),
+            "Codes of the values above a stricter value already announced.",
+            ["blei"],
+        ),
+        string(
+            "title_de", "The verdict as a German headline.", "Alle 5 bewerteten Werte eingehalten"
+        ),
+        string(
+            "text_de",
+            "The verdict in German sentences, naming the values concerned.",
+            "Keiner der bewerteten Werte liegt über seinem Grenz-, Indikator- oder "
+            "Orientierungswert.",
         ),
     ),
 )
@@ -266,8 +441,15 @@ ZONE = Resource(
             ["76437"],
         ),
         date("as_of", "The reference date of the classification (the build's).", "2026-11-23"),
+        one("summary", "ZoneSummary", "The verdict over the current values and checks."),
         many("current_values", "CurrentValue", "The latest value per parameter."),
+        many("checks", "Check", "Rules over several parameters, on the latest sample with both."),
         link("measurements_url", "Every data point.", routes.url("zone_measurements", zone_id=11)),
+        one(
+            "attribution",
+            "Attribution",
+            "The ODbL credit: the `plz` list republishes the PLZ-to-zone mapping.",
+        ),
     ),
 )
 
@@ -320,7 +502,12 @@ PARAMETER = Resource(
         string("group", "Group of the parameter.", "metals"),
         string("cas_number", "CAS registry number, where one exists.", "7439-92-1", nullable=True),
         string("annex", "Annex of the TrinkwV 2023 listing it.", "Anlage 2 Teil II", nullable=True),
-        boolean("has_limit", "Whether the ordinance sets a limit for it.", True),
+        boolean(
+            "has_limit",
+            "Whether the ordinance sets a value for it (a guidance value of the "
+            "Umweltbundesamt does not count).",
+            True,
+        ),
         link("limits_url", "Its limits.", routes.url("parameter_limits", code="blei")),
     ),
 )
@@ -334,6 +521,39 @@ PARAMETER_REGISTER = Resource(
     ),
 )
 
+PESTICIDE_STATUS = Resource(
+    "PesticideStatus",
+    "How the ordinance's values for pesticides apply to this substance, with the source.",
+    (
+        string("decision", "The decision.", "active_substance", enum=verdicts.PESTICIDE_DECISIONS),
+        string(
+            "legal_basis",
+            "Where the decision rests.",
+            "TrinkwV 2023, Anlage 2 Teil I, Parameter „Pestizide“",
+        ),
+        string(
+            "note_de",
+            "The decision in a German sentence.",
+            "Grenzwert von 0,1 µg/l für jeden einzelnen Pestizid-Wirkstoff (TrinkwV 2023, "
+            "Anlage 2 Teil I).",
+        ),
+        string("source_title", "Title of the main source.", None, nullable=True),
+        uri(
+            "source_url",
+            "Address of the main source.",
+            "https://www.gesetze-im-internet.de/trinkwv_2023/anlage_2.html",
+            nullable=True,
+        ),
+        string("source_date", "Date of the main source, as known.", "2023-06-20", nullable=True),
+        string(
+            "confidence",
+            "two_sources, one_source or assumed (no source on the classification).",
+            "two_sources",
+            nullable=True,
+        ),
+    ),
+)
+
 PARAMETER_LIMITS = Resource(
     "ParameterLimits",
     "Every version of the limits of one parameter (valid_from / valid_until).",
@@ -343,6 +563,18 @@ PARAMETER_LIMITS = Resource(
         string("name_en", "English name.", "Lead"),
         string("unit", "Register unit of the parameter.", "µg/l", nullable=True),
         many("limits", "LimitVersion", "Every version, oldest first."),
+        one(
+            "pesticide_status",
+            "PesticideStatus",
+            "For pesticides and their metabolites: how the ordinance applies; null otherwise.",
+            nullable=True,
+        ),
+        many(
+            "sums",
+            string("", "", None),
+            "Codes of the sums of the ordinance this parameter is a member of.",
+            [],
+        ),
     ),
 )
 
@@ -360,6 +592,21 @@ EXPORT_ROW = Resource(
     ),
 )
 
+EXPORT_CSV_ROW = Resource(
+    "ExportCsvRow",
+    "One row of the CSV export: the pair, and the ODbL credit, so that every copy of the "
+    "file carries it.",
+    (
+        *EXPORT_ROW.fields,
+        string(
+            "attribution",
+            "The ODbL credit and the licence's address (the same on every row).",
+            "© Trinkwasserdaten, Kartendaten © OpenStreetMap-Mitwirkende (ODbL), "
+            "https://opendatacommons.org/licenses/odbl/1-0/",
+        ),
+    ),
+)
+
 EXPORT = Resource(
     "Export",
     "The complete PLZ-to-zone mapping (ODbL); never measured values.",
@@ -373,6 +620,7 @@ EXPORT = Resource(
 RESOURCES: dict[str, Resource] = {
     r.name: r
     for r in (
+        OBLIGATION,
         ATTRIBUTION,
         DOCUMENT,
         LOOKUP_ZONE,
@@ -380,7 +628,11 @@ RESOURCES: dict[str, Resource] = {
         LIMIT,
         LIMIT_VERSION,
         MEASUREMENT,
+        SUM_MEMBER,
+        COMPUTED_SUM,
         CURRENT_VALUE,
+        CHECK,
+        ZONE_SUMMARY,
         ZONE_SUPPLIER,
         ZONE,
         MEASUREMENTS,
@@ -388,8 +640,10 @@ RESOURCES: dict[str, Resource] = {
         SUPPLIER,
         PARAMETER,
         PARAMETER_REGISTER,
+        PESTICIDE_STATUS,
         PARAMETER_LIMITS,
         EXPORT_ROW,
+        EXPORT_CSV_ROW,
         EXPORT,
     )
 }
