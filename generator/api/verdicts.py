@@ -112,6 +112,25 @@ PESTICIDE_DECISIONS: dict[str, str] = {
 }
 """How the ordinance's pesticide values apply to a register code (reference/pesticides.csv)."""
 
+PESTICIDE_DECISIONS_DE: dict[str, str] = {
+    "active_substance": "Pestizid-Wirkstoff: Es gilt der Grenzwert für jedes einzelne Pestizid "
+    "(TrinkwV 2023, Anlage 2 Teil I).",
+    "active_substance_strict": "Für diesen Wirkstoff gilt der strengere Grenzwert für Aldrin, "
+    "Dieldrin, Heptachlor und Heptachlorepoxid (TrinkwV 2023, Anlage 2 Teil I).",
+    "relevant_metabolite": "Relevanter Metabolit: Es gilt der Grenzwert für jedes einzelne "
+    "Pestizid (TrinkwV 2023, Anlage 2 Teil I).",
+    "non_relevant_metabolite": "Nicht relevanter Metabolit: Für diesen Stoff gilt kein "
+    "gesetzlicher Grenzwert, und er zählt nicht zu „Pestizide-gesamt“.",
+    "non_relevant_metabolite_gow": "Nicht relevanter Metabolit: Für diesen Stoff gilt kein "
+    "gesetzlicher Grenzwert, und er zählt nicht zu „Pestizide-gesamt“. Das Umweltbundesamt nennt "
+    "einen gesundheitlichen Orientierungswert; er ist kein Grenzwert.",
+    "unclear": "Ob dieser Abbaustoff für Trinkwasser als relevant gilt, ist nicht abschließend "
+    "bewertet. Deshalb bewertet diese Website seine Werte nicht, weder als eingehalten noch als "
+    "überschritten, und rechnet sie nicht in „Pestizide-gesamt“ ein.",
+    "aggregate": "Wert der Verordnung für Pestizide als Gruppe; er gilt für die einzelnen Stoffe.",
+}
+"""The decision as the parameter page states it, before the reasons of the decision."""
+
 
 @dataclass(frozen=True)
 class State:
