@@ -240,9 +240,15 @@ def current_values(
         values.join(docs, on="document_id", how="left")
         .join(names, on="parameter", how="left")
         .with_columns(
-            routes.url_expr(
-                "zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter")
-            ).alias("measurements_url")
+            # A computed sum has no series of its own: its members are in the zone's.
+            pl.when(pl.col("origin") == "computed")
+            .then(routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")))
+            .otherwise(
+                routes.url_expr(
+                    "zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter")
+                )
+            )
+            .alias("measurements_url")
         )
         .sort("zone_id", "parameter")
     )

@@ -193,7 +193,7 @@ def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     # intact, unlike a comment line), key-value metadata of the Parquet file.
     csv = (
         rows.with_columns(pl.lit(credit_line(config)).alias("attribution"))
-        .select(resources.EXPORT_CSV_ROW.names)
+        .select(resources.export_csv_row().names)
         .write_csv()
         .encode()
     )
@@ -224,7 +224,7 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str
     schemas = {
         fmt: {"fields": fields.table_schema(row), "primaryKey": ["plz", "zone_id"]}
         for fmt, row in (
-            ("csv", resources.EXPORT_CSV_ROW),
+            ("csv", resources.export_csv_row()),
             ("json", resources.EXPORT_ROW),
             ("parquet", resources.EXPORT_ROW),
         )

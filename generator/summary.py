@@ -128,9 +128,25 @@ def summaries(
     state_category = {s: v.category for s, v in verdicts.STATES.items()}
     above = {k: v.above_de for k, v in verdicts.KINDS.items()}
     kind = pl.col("limit").struct.field("kind")
-    shown = pl.concat_str(
+    published = pl.concat_str(
         pl.col("value_text"), pl.lit(" "), pl.col("unit").fill_null("")
     ).str.strip_chars()
+    computed = pl.col("computed").struct.field
+    # Say which number the verdict rests on where it is not the published one.
+    shown = (
+        pl.when(pl.col("origin") == "computed")
+        .then(pl.concat_str(published, pl.lit(", berechnet")))
+        .when(computed("consistent").not_())
+        .then(
+            pl.format(
+                "{}; die Einzelstoffe ergeben {} {}",
+                published,
+                number_expr(computed("value")),
+                computed("unit").fill_null(""),
+            )
+        )
+        .otherwise(published)
+    )
     items = pl.concat(
         [
             values.select(

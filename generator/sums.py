@@ -27,6 +27,7 @@ published measurement series. Everything is polars over the whole measurement ta
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 import polars as pl
@@ -221,7 +222,9 @@ def rules_frame() -> pl.DataFrame:
     )
 
 
-def computed(measurements: pl.DataFrame, member_table: pl.DataFrame, as_of: object) -> pl.DataFrame:
+def computed(
+    measurements: pl.DataFrame, member_table: pl.DataFrame, as_of: dt.date
+) -> pl.DataFrame:
     """Return one row per sample and sum (or check) that can be computed from its members.
 
     `measurements` is the normalised series (`normalized_value`, `qualifier`, ...). Columns:
@@ -297,7 +300,16 @@ def computed(measurements: pl.DataFrame, member_table: pl.DataFrame, as_of: obje
             blocking.max().alias("blocking_rl"),
             (c == "lower_bound").any().alias("_lower_bound"),
             pl.col("parameter").filter(c != "no_number").alias("_stated"),
-            pl.format("{} {}", pl.col("name_de"), pl.col("value_text"))
+            pl.concat_str(
+                pl.col("name_de"),
+                pl.lit(" "),
+                pl.col("value_text"),
+                pl.when(
+                    ~pl.col("value_text").str.contains(pl.col("unit").fill_null(""), literal=True)
+                )
+                .then(pl.concat_str(pl.lit(" "), pl.col("unit")))
+                .otherwise(pl.lit("")),
+            )
             .filter(c.is_in(["added", "lower_bound"]))
             .str.join(", ")
             .alias("added_text"),
@@ -403,18 +415,17 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
     inconsistent = pl.col("_s_value") > reported * (1 + TOLERANCE)
     has_sum = pl.col("_s_value").is_not_null()
     consistent = pl.when(has_sum & reported.is_not_null()).then(~inconsistent)
-    in_struct = {c: pl.col(f"_c_{c}") for c in struct_cols}
     pub = pub.with_columns(
         pl.lit("published").alias("origin"),
         pl.when(has_sum)
         .then(
             document(
                 resources.COMPUTED_SUM,
+                prefix="_c_",
                 unit=pl.col("sum_unit"),
                 reported_value=reported,
                 consistent=consistent,
                 tolerance=pl.lit(TOLERANCE),
-                **in_struct,
             )
         )
         .alias("computed"),

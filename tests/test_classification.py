@@ -77,7 +77,9 @@ def state_of(
         ("not detected", "not_detected", None, None, "not_detected"),
         ("text value", "text", None, None, "not_assessable"),
         ("range below", "range", 0.08, None, "below_limit"),
-        ("range reaching above", "range", 0.3, None, "not_assessable"),
+        ("range up to the limit", "range", 0.1, None, "below_limit"),
+        # A range is judged by its upper bound, the conservative value.
+        ("range across the limit", "range", 0.3, None, "exceeds_limit"),
         ("> x above the limit", "above", 0.5, None, "exceeds_limit"),
         ("> x below the limit", "above", 0.05, None, "not_assessable"),
     ],

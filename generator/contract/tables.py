@@ -303,7 +303,16 @@ PESTICIDES = Table(
     meaning="How the ordinance's values for pesticides apply to each pesticide and metabolite "
     "of the register, with the sources of each decision.",
     columns=(
-        Column("code", STR, True, "Parameter code.", "desphenylchloridazon", (InRegister(),)),
+        # No register check: a data directory that brings its own register keeps the packaged
+        # decisions, and codes its register lacks are ignored.
+        Column(
+            "code",
+            STR,
+            True,
+            "Parameter code (ignored where the register has no such code).",
+            "desphenylchloridazon",
+            (CODE,),
+        ),
         Column(
             "decision",
             STR,
