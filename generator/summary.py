@@ -87,15 +87,17 @@ def checks(
             pl.format(
                 " bis {}, weil ein Wert unter der Bestimmungsgrenze liegt und hier zwischen 0 "
                 "und der Grenze zählt",
-                number_expr(pl.col("value_max")),
+                number_expr(pl.col("value_max").round_sig_figs(3)),
             )
         )
         .otherwise(pl.lit(""))
     )
+    shown = pl.col("value").round_sig_figs(3)
     note = pl.format(
-        "{} = {}{}; die Verordnung erlaubt höchstens {}.",
+        "{} {} {}{}; die Verordnung erlaubt höchstens {}.",
         pl.col("name_de"),
-        number_expr(pl.col("value")),
+        pl.when(shown == pl.col("value")).then(pl.lit("=")).otherwise(pl.lit("≈")),
+        number_expr(shown),
         bounds,
         number_expr(lim),
     )
@@ -166,7 +168,7 @@ def summaries(
                 "state",
                 pl.lit(None, pl.String).alias("future_state"),
                 pl.lit("grenzwert").alias("kind"),
-                number_expr(pl.col("value")).alias("shown"),
+                number_expr(pl.col("value").round_sig_figs(3)).alias("shown"),
                 "note_de",
             ),
         ],
@@ -195,7 +197,7 @@ def summaries(
                 pl.col("kind").replace_strict(above, default=""),
             )
         )
-        .when(pl.col("_category") == verdicts.NOT_ASSESSABLE)
+        .when(pl.col("_category").is_in([verdicts.NOT_ASSESSABLE, verdicts.NO_COMPARISON]))
         .then(pl.format("{} ({}: {})", pl.col("name"), pl.col("shown"), reason))
     )
     per_zone = (
@@ -212,6 +214,7 @@ def summaries(
             _names(verdicts.EXCEEDS_LIMIT).alias("_limit_text"),
             _names(verdicts.EXCEEDS_OTHER).alias("_other_text"),
             _names(verdicts.NOT_ASSESSABLE).alias("_na_text"),
+            _names(verdicts.NO_COMPARISON).alias("_nc_text"),
         )
     )
     frame = (
@@ -253,7 +256,13 @@ def summaries(
         .then(pl.col("_limit_text"))
         .when(pl.col("status") == "exceeds_other")
         .then(pl.col("_other_text"))
-        .otherwise(pl.col("_na_text"))
+        # Nothing assessable: say why for each value, whether it cannot be compared or
+        # has nothing to be compared with.
+        .otherwise(
+            pl.concat_list(pl.col("_na_text"), pl.col("_nc_text"))
+            .list.eval(pl.element().filter(pl.element() != ""))
+            .list.join(", ")
+        )
     )
     body = _worded({s: (t, t) for s, t in verdicts.SUMMARY_TEXTS_DE.items()}, count, listed)
     also_other = pl.when((pl.col("status") == "exceeds_limit") & (n_other > 0)).then(

@@ -300,6 +300,7 @@ def computed(
             blocking.max().alias("blocking_rl"),
             (c == "lower_bound").any().alias("_lower_bound"),
             pl.col("parameter").filter(c != "no_number").alias("_stated"),
+            ((c != "no_number") & ~pl.col("open")).sum().alias("_stated_certain"),
             pl.concat_str(
                 pl.col("name_de"),
                 pl.lit(" "),
@@ -325,10 +326,11 @@ def computed(
     missing = pl.col("_needed").list.set_difference(pl.col("_stated")).list.sort()
     grouped = grouped.with_columns(missing.alias("missing"))
     has_missing = pl.col("missing").list.len() > 0
-    # A sum of nothing but missing or unquantified members says nothing: not computed. A
-    # check needs all its members: nitrate alone is judged by its own limit.
-    keep = ((pl.col("n_quantified") > 0) & ~(pl.col("_check") & has_missing)) | (
-        ~has_missing & (pl.col("_stated").list.len() > 0)
+    # A sum of nothing but missing or unquantified members says nothing: not computed; nor
+    # is a pesticide total of open metabolites alone. A check needs all its members:
+    # nitrate alone is judged by its own limit.
+    keep = ((pl.col("n_added") > 0) & ~(pl.col("_check") & has_missing)) | (
+        ~has_missing & (pl.col("_stated_certain") > 0)
     )
     return grouped.filter(keep).select(
         *SAMPLE,

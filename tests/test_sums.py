@@ -205,7 +205,7 @@ def test_the_nitrate_rule(tiny_data, nitrate, nitrite, state, value, value_max):
     assert check["computed"]["value_max"] == pytest.approx(value_max)
     assert (check["limit"]["kind"], check["limit"]["value"]) == ("grenzwert", 1.0)
     assert check["provenance"]["document_id"] == "zs-2026"
-    assert check["note_de"].startswith("Nitrat/50 + Nitrit/3 = ")
+    assert check["note_de"].startswith("Nitrat/50 + Nitrit/3 ")
 
 
 def test_nitrate_alone_makes_no_check(tiny_data):
