@@ -273,3 +273,16 @@ def test_api_page_and_openapi_say_the_values_are_not_official(golden):
     spec = json.loads((golden / "v1/openapi.json").read_text(encoding="utf-8"))
     description = spec["info"]["description"]
     assert "suppliers' own publications" in description and "not official" in description
+
+
+def test_the_bundled_sample_shows_a_computed_sum_and_pesticides(sample_build):
+    def values(zone_id: int) -> dict:
+        doc = zone_doc(sample_build, zone_id)
+        return {v["parameter"]: v for v in doc["current_values"]}
+
+    pfas = values(404)["pfas_summe_20"]
+    assert pfas["origin"] == "computed" and len(pfas["computed"]["members"]) == 20
+    hochzone = values(103)
+    assert hochzone["desethylatrazin"]["state"] == "exceeds_limit"
+    assert hochzone["metolachlor_esa"]["state"] == "relevance_unclear"
+    assert values(105)["desphenylchloridazon"]["state"] == "no_limit"
