@@ -312,9 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", "--output", type=Path, default=REFERENCE / "limits.csv")
     parser.add_argument("--notes-de", type=Path, default=SOURCES / "limit_notes_de.csv")
     parser.add_argument("--pesticides", type=Path, default=SOURCES / "pesticides.csv")
-    parser.add_argument(
-        "--pesticides-out", type=Path, default=REFERENCE / "pesticides.csv"
-    )
+    parser.add_argument("--pesticides-out", type=Path, default=REFERENCE / "pesticides.csv")
     args = parser.parse_args(argv)
     register = read_register(args.parameters)
     rows = derive(args.source, register, read_notes_de(args.notes_de))
