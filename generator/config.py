@@ -10,7 +10,9 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
+from generator.api import odbl
 from generator.errors import ConfigError
 
 DEFAULT_FILE = "trinkwasser.toml"
@@ -29,9 +31,10 @@ class Config:
     key_prefix: str = "twd_"
 
     @property
-    def attribution(self) -> dict[str, str]:
+    def attribution(self) -> dict[str, Any]:
         """The ODbL credit that travels with every representation of the PLZ mapping."""
         return {
+            "obligations": [o.as_json() for o in odbl.OBLIGATIONS],
             "license": "ODbL-1.0",
             "license_name": "Open Data Commons Open Database License (ODbL) 1.0",
             "license_url": self.license_url,

@@ -13,12 +13,16 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator import units
-from generator.api import resources, routes
+from generator import summary, sums, units
+from generator.api import resources, routes, verdicts
 from generator.api.resources import SAMPLE
+from generator.classify import SIG_FIGS, classify
 from generator.encode import document
+from generator.german import number_expr
 from generator.load import SourceData
 from generator.values import parse_limit_values, parse_values
+
+__all__ = ["KEY_PARAMETERS", "MATERIAL_SHARE", "Derived", "classify", "derive", "with_values"]
 
 # Ambiguity rule (documented in docs/api.md): a lookup is ambiguous when more than one
 # zone covers a material share of the PLZ, or when the best assignment is uncertain.
@@ -28,13 +32,12 @@ LOW_CONFIDENCE = 0.5
 # Shown on every zone even when never measured there, so "no data" is visible.
 KEY_PARAMETERS = ("pfas_summe_20", "pfas_summe_4", "nitrat", "blei")
 
-SIG_FIGS = 12  # converted values are rounded so unit factors leave no float noise
-
 
 @dataclass(frozen=True)
 class Derived:
     lookups: pl.DataFrame
     zones: pl.DataFrame
+    """With `summary` (the verdict) and `checks` (rules over several parameters)."""
     current_values: pl.DataFrame
     measurements: pl.DataFrame
     suppliers: pl.DataFrame
@@ -132,116 +135,6 @@ def lookups(export: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _limits_for(
-    limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Return (current, future) limits per code, converted to the register unit."""
-    pairs = (
-        limits.select("unit")
-        .unique()
-        .join(params.select(pl.col("unit").alias("parameter_unit")).unique(), how="cross")
-    )
-    pairs = units.factor_frame(pairs, "unit", "parameter_unit")
-    conv = (
-        limits.join(params.select("code", pl.col("unit").alias("parameter_unit")), on="code")
-        .join(pairs, on=["unit", "parameter_unit"], how="left")
-        .select(
-            "code",
-            "kind",
-            "valid_from",
-            "valid_until",
-            "legal_basis",
-            "requirement",
-            pl.col("factor").is_null().alias("unit_mismatch"),
-            _round(pl.col("value") * pl.col("factor")).alias("value"),
-            _round(pl.col("value_min") * pl.col("factor")).alias("value_min"),
-            _round(pl.col("value_max") * pl.col("factor")).alias("value_max"),
-            pl.col("parameter_unit").alias("unit"),
-        )
-    )
-    in_force = (pl.col("valid_from") <= as_of) & (
-        pl.col("valid_until").is_null() | (pl.col("valid_until") >= as_of)
-    )
-    current = conv.filter(in_force).sort("code", "valid_from").unique("code", keep="last")
-    future = (
-        conv.filter(pl.col("valid_from") > as_of)
-        .sort("code", "valid_from")
-        .unique("code", keep="first")
-    )
-    return current, future
-
-
-def _classify(prefix: str) -> pl.Expr:
-    """Return the state of each row against the limit columns named `{prefix}*`."""
-    v = pl.col("normalized_value")
-    rl = pl.col("normalized_reporting_limit")
-    q = pl.col("qualifier")
-    lim = pl.col(f"{prefix}value")
-    lo, hi = pl.col(f"{prefix}value_min"), pl.col(f"{prefix}value_max")
-    kind = pl.col(f"{prefix}kind")
-    numeric = q == "number"
-    return (
-        pl.when(kind.is_null())
-        .then(pl.lit("no_limit"))
-        .when(pl.col(f"{prefix}unit_mismatch"))
-        .then(pl.lit("unit_mismatch"))
-        .when(kind == "requirement")
-        .then(pl.lit("requirement"))
-        .when(q == "not_detected")
-        .then(pl.lit("not_detected"))
-        .when(kind == "range")
-        .then(
-            pl.when(numeric & (v >= lo) & (v <= hi))
-            .then(pl.lit("within_range"))
-            .when(numeric)
-            .then(pl.lit("outside_range"))
-            .otherwise(pl.lit("not_assessable"))
-        )
-        .when(numeric)
-        .then(pl.when(v <= lim).then(pl.lit("below_limit")).otherwise(pl.lit("exceeds_limit")))
-        .when(q == "below_reporting_limit")
-        .then(
-            pl.when(rl <= lim)
-            .then(pl.lit("below_reporting_limit"))
-            .otherwise(pl.lit("not_assessable"))
-        )
-        .when((q == "range") & (v <= lim))
-        .then(pl.lit("below_limit"))
-        .when((q == "above") & (v >= lim))
-        .then(pl.lit("exceeds_limit"))
-        .otherwise(pl.lit("not_assessable"))
-    )
-
-
-def _limit_struct(prefix: str) -> pl.Expr:
-    return pl.when(pl.col(f"{prefix}kind").is_not_null()).then(
-        document(resources.LIMIT, prefix=prefix)
-    )
-
-
-def classify(
-    values: pl.DataFrame, limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date
-) -> pl.DataFrame:
-    """Add `state`, `limit`, `future_state`, `future_limit` to rows of (parameter, values).
-
-    `values` needs: parameter, qualifier, normalized_value, normalized_reporting_limit.
-    The future columns are set only where a different limit is already announced.
-    """
-    current, future = _limits_for(limits, params, as_of)
-    cur = current.rename({c: f"cur_{c}" for c in current.columns if c != "code"})
-    fut = future.rename({c: f"fut_{c}" for c in future.columns if c != "code"})
-    joined = values.join(cur, left_on="parameter", right_on="code", how="left").join(
-        fut, left_on="parameter", right_on="code", how="left"
-    )
-    has_future = pl.col("fut_kind").is_not_null()
-    return joined.with_columns(
-        _classify("cur_").alias("state"),
-        _limit_struct("cur_").alias("limit"),
-        pl.when(has_future).then(_classify("fut_")).alias("future_state"),
-        _limit_struct("fut_").alias("future_limit"),
-    ).drop([c for c in joined.columns if c.startswith(("cur_", "fut_"))])
-
-
 def _normalized(measurements: pl.DataFrame) -> pl.DataFrame:
     return measurements.with_columns(
         _round(pl.col("value_std")).alias("normalized_value"),
@@ -249,13 +142,55 @@ def _normalized(measurements: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date) -> pl.DataFrame:
+def _notes_de(pesticides: pl.DataFrame) -> pl.Expr:
+    """Why a state is what it is, in German, where the comparison alone does not say it."""
+    reasons = verdicts.NOTES_DE
+    decided = pesticides.select(pl.col("code"), pl.col("note_de"))
+    decision_note = pl.col("parameter").replace_strict(
+        decided["code"], decided["note_de"], default=None, return_dtype=pl.String
+    )
+    kind = pl.col("limit").struct.field("kind")
+    decision = pl.col("_decision")
+    # A decision explains itself where no Grenzwert of the ordinance speaks: open or
+    # non-relevant metabolites, and the guidance value of one.
+    explains = decision.is_in(["unclear", "non_relevant_metabolite"]) | (
+        kind == "orientierungswert"
+    )
+    blocking = pl.when(pl.col("sum_blocking_rl") > pl.col("limit").struct.field("value")).then(
+        pl.format(
+            " Ein Einzelstoff ist nur als „< {}“ angegeben, über dem Grenzwert: Eine Einhaltung "
+            "lässt sich so nicht zeigen.",
+            number_expr(pl.col("sum_blocking_rl")),
+        )
+    )
+    sum_note = pl.concat_str(pl.col("sum_note"), blocking.fill_null(""))
+    return (
+        pl.when(pl.col("state") == "not_measured")
+        .then(None)
+        .when(pl.col("sum_note").is_not_null())
+        .then(sum_note)
+        .when(explains)
+        .then(decision_note)
+        .otherwise(
+            pl.col("reason").replace_strict(
+                list(reasons), list(reasons.values()), default=None, return_dtype=pl.String
+            )
+        )
+    )
+
+
+def current_values(
+    data: SourceData, measurements: pl.DataFrame, as_of: dt.date, computed: pl.DataFrame
+) -> pl.DataFrame:
     """Return the latest sample per zone and parameter, classified, with provenance.
 
     `measurements` is the sorted series of `measurement_rows`, so the last row of each
-    (zone, parameter) group up to `as_of` is the latest sample.
+    (zone, parameter) group up to `as_of` is the latest sample. `computed` holds the sums
+    computed from their members (`sums.computed`): they cross-check published sums, and
+    where a zone publishes only the members, the computed sum is the current value.
     """
-    latest = _latest(measurements.filter(pl.col("sampled_at") <= as_of))
+    latest = _latest(measurements.filter(pl.col("sampled_at") <= as_of)).drop("normalized_unit")
+    latest = sums.with_sums(latest, computed, data.parameters)
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
         data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi"
     )
@@ -264,17 +199,30 @@ def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date)
         .join(key, how="cross")
         .join(latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
     )
-    values = pl.concat([latest.drop("normalized_unit"), missing], how="diagonal_relaxed")
+    values = pl.concat([latest, missing], how="diagonal_relaxed")
     values = _aggregate_verdicts(classify(values, data.limits, data.parameters, as_of))
-    values = values.with_columns(
-        pl.when(pl.col("value_text").is_null())
-        .then(pl.lit("not_measured"))
-        .otherwise(pl.col("state"))
-        .alias("state"),
-        pl.when(pl.col("value_text").is_null())
-        .then(None)
-        .otherwise(pl.col("future_state"))
-        .alias("future_state"),
+    decisions = data.pesticides.select(
+        pl.col("code").alias("parameter"), pl.col("decision").alias("_decision")
+    )
+    unmeasured = pl.col("value_text").is_null()
+    unclear = pl.col("_decision") == "unclear"
+    values = (
+        values.join(decisions, on="parameter", how="left")
+        .with_columns(
+            pl.when(unmeasured)
+            .then(pl.lit("not_measured"))
+            .when(unclear)
+            .then(pl.lit("relevance_unclear"))
+            .otherwise(pl.col("state"))
+            .alias("state"),
+            pl.when(unmeasured | unclear)
+            .then(None)
+            .otherwise(pl.col("future_state"))
+            .alias("future_state"),
+            pl.col("origin").fill_null("published"),
+        )
+        .with_columns(_notes_de(data.pesticides).alias("note_de"))
+        .drop("_decision", "reason", "sum_note", "sum_blocking_rl")
     )
     docs = data.documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
     names = data.parameters.select(
@@ -288,9 +236,15 @@ def current_values(data: SourceData, measurements: pl.DataFrame, as_of: dt.date)
         values.join(docs, on="document_id", how="left")
         .join(names, on="parameter", how="left")
         .with_columns(
-            routes.url_expr(
-                "zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter")
-            ).alias("measurements_url")
+            # A computed sum has no series of its own: its members are in the zone's.
+            pl.when(pl.col("origin") == "computed")
+            .then(routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")))
+            .otherwise(
+                routes.url_expr(
+                    "zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter")
+                )
+            )
+            .alias("measurements_url")
         )
         .sort("zone_id", "parameter")
     )
@@ -414,12 +368,33 @@ def suppliers(data: SourceData) -> pl.DataFrame:
 
 
 def parameters(data: SourceData) -> pl.DataFrame:
-    """Return the register with a flag telling whether a limit exists."""
-    with_limit = data.limits.select(pl.col("code").unique())
-    return data.parameters.with_columns(
-        pl.col("code").is_in(with_limit["code"].implode()).alias("has_limit"),
-        routes.url_expr("parameter_limits", code=pl.col("code")).alias("limits_url"),
-    ).sort("code")
+    """Return the register: whether the ordinance sets a value, pesticide status, sums."""
+    with_limit = data.limits.filter(pl.col("kind").is_in(verdicts.ORDINANCE_KINDS))
+    status = data.pesticides.select(
+        "code",
+        document(
+            resources.PESTICIDE_STATUS,
+            source_title=pl.col("source_title"),
+        ).alias("pesticide_status"),
+    )
+    member_of = (
+        sums.members(data.pesticides, data.parameters)
+        .filter(~pl.col("sum_code").is_in(sums.CHECK_CODES) & ~pl.col("open"))
+        .sort("sum_code")
+        .group_by("parameter")
+        .agg(pl.col("sum_code").alias("sums"))
+        .rename({"parameter": "code"})
+    )
+    return (
+        data.parameters.with_columns(
+            pl.col("code").is_in(with_limit["code"].unique().implode()).alias("has_limit"),
+            routes.url_expr("parameter_limits", code=pl.col("code")).alias("limits_url"),
+        )
+        .join(status, on="code", how="left")
+        .join(member_of, on="code", how="left")
+        .with_columns(pl.col("sums").fill_null(pl.lit([], dtype=pl.List(pl.String))))
+        .sort("code")
+    )
 
 
 # ---------------------------------------------------------------------------- published values
@@ -471,10 +446,23 @@ def derive(data: SourceData, as_of: dt.date) -> Derived:
     data = with_values(data)
     export = export_rows(data)
     series = measurement_rows(data)
+    computed = sums.computed(series, sums.members(data.pesticides, data.parameters), as_of)
+    values = current_values(data, series, as_of, computed)
+    zone_checks = summary.checks(computed, data.limits, data.documents, as_of)
+    zone_frame = zones(data)
+    check_lists = zone_checks.group_by("zone_id").agg(document(resources.CHECK).alias("checks"))
+    zone_frame = (
+        zone_frame.join(
+            summary.summaries(zone_frame, values, zone_checks), on="zone_id", how="left"
+        )
+        .join(check_lists, on="zone_id", how="left")
+        .with_columns(pl.col("checks").fill_null([]))
+        .sort("zone_id")
+    )
     return Derived(
         lookups=lookups(export),
-        zones=zones(data),
-        current_values=current_values(data, series, as_of),
+        zones=zone_frame,
+        current_values=values,
         measurements=series,
         suppliers=suppliers(data),
         limits=data.limits.sort("code", "valid_from"),

@@ -38,6 +38,7 @@ class SourceData:
     """Sorted by MEASUREMENT_ORDER; `value_text` exactly as published."""
     parameters: pl.DataFrame
     limits: pl.DataFrame
+    pesticides: pl.DataFrame
 
 
 def sample_data_dir() -> Path:
@@ -46,7 +47,7 @@ def sample_data_dir() -> Path:
 
 
 def reference_dir() -> Path:
-    """Return the directory of the packaged parameter register and limits."""
+    """Return the directory of the packaged reference tables (register, limits, pesticides)."""
     return Path(str(resources.files("generator") / "reference"))
 
 

@@ -341,9 +341,13 @@ def document(config: Config) -> Schema:
                 f"`{KEY_HEADER}` header (request one with "
                 f"`POST {routes.url('access_request')}`) and allow "
                 f"{settings.daily_quota} requests per key and calendar day ({TIMEZONE}). "
-                "Licensing is split: the PLZ-to-zone mapping (export and the zone assignment "
-                "in lookups) is ODbL 1.0 and carries its attribution; measured values, "
-                "history and provenance are not openly licensed."
+                "Measured values come from the suppliers' own publications (each with its "
+                "document in `provenance`); they are not official data, and the "
+                "classifications (`state`, `summary`) are not an official assessment. "
+                "Licensing is split: the PLZ-to-zone mapping (export, the zone assignment "
+                "in lookups and the PLZ list of a zone) is ODbL 1.0 and carries its "
+                "attribution; measured values, history and provenance are not openly "
+                "licensed."
             ),
             "contact": {"name": config.operator, "email": config.contact},
             "license": {"name": "ODbL-1.0 (PLZ-to-zone mapping)", "url": config.license_url},

@@ -54,12 +54,16 @@ def lookup_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     yield from _lines(paths, _encode(d.lookups, doc))
 
 
-def zone_files(d: Derived, as_of: dt.date) -> Iterator[tuple[str, bytes]]:
+def zone_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
     per_zone = d.current_values.group_by("zone_id", maintain_order=True).agg(
         document(resources.CURRENT_VALUE).alias("current_values")
     )
     zones = d.zones.join(per_zone, on="zone_id", how="left")
-    doc = document(resources.ZONE, as_of=pl.lit(as_of))
+    doc = document(
+        resources.ZONE,
+        as_of=pl.lit(as_of),
+        attribution=constant(resources.ATTRIBUTION, config.attribution),
+    )
     # Encoded in batches: all zone documents at once would hold a gigabyte of text.
     for batch in zones.iter_slices(ZONE_BATCH):
         paths = (routes.file_path("zone", zone_id=z) for z in batch["zone_id"])
@@ -166,11 +170,37 @@ def parameter_files(d: Derived) -> Iterator[tuple[str, bytes]]:
 # ---------------------------------------------------------------------------- export
 
 
+def credit_line(config: Config) -> str:
+    """The ODbL credit with the licence's address, as a copy of the file carries it."""
+    return f"{config.attribution['credit']}, {config.license_url}"
+
+
+def parquet_metadata(config: Config) -> dict[str, str]:
+    """Key-value metadata of the Parquet export: licence, credit and obligations."""
+    attribution = config.attribution
+    return {
+        "license": attribution["license"],
+        "license_url": attribution["license_url"],
+        "attribution": attribution["credit"],
+        "source": attribution["source"],
+        "obligations": json_text(attribution["obligations"]),
+    }
+
+
 def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     rows = d.export.select(resources.EXPORT_ROW.names)
-    csv = rows.write_csv().encode()
+    # The credit travels inside each copy: a column of the CSV (every reader keeps the rows
+    # intact, unlike a comment line), key-value metadata of the Parquet file.
+    csv = (
+        rows.with_columns(pl.lit(credit_line(config)).alias("attribution"))
+        .select(resources.export_csv_row().names)
+        .write_csv()
+        .encode()
+    )
     parquet = io.BytesIO()
-    rows.write_parquet(parquet, compression="zstd", statistics=False)
+    rows.write_parquet(
+        parquet, compression="zstd", statistics=False, metadata=parquet_metadata(config)
+    )
     encoded = ",".join(_encode(rows, document(resources.EXPORT_ROW)))
     files = {
         routes.file_path("export", format="csv"): csv,
@@ -191,9 +221,13 @@ def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
 
 def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str, Any]:
     """Describe the export as a Frictionless Data Package (licence and credit included)."""
-    schema = {
-        "fields": fields.table_schema(resources.EXPORT_ROW),
-        "primaryKey": ["plz", "zone_id"],
+    schemas = {
+        fmt: {"fields": fields.table_schema(row), "primaryKey": ["plz", "zone_id"]}
+        for fmt, row in (
+            ("csv", resources.export_csv_row()),
+            ("json", resources.EXPORT_ROW),
+            ("parquet", resources.EXPORT_ROW),
+        )
     }
     formats = {
         "csv": "text/csv",
@@ -211,7 +245,7 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str
             "mediatype": formats[fmt],
             "bytes": len(payload),
             "hash": "sha256:" + file_digest(payload),
-            "schema": schema,
+            "schema": schemas[fmt],
         }
         if fmt == "csv":
             resource["encoding"] = "utf-8"
@@ -219,6 +253,11 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str
         if fmt == "json":
             resource["description"] = (
                 "The rows are in the `rows` member; `attribution` carries the ODbL credit."
+            )
+        if fmt == "parquet":
+            resource["description"] = (
+                "The key-value metadata of the file carries the licence, the credit and the "
+                "obligations."
             )
         described.append(resource)
     return {
@@ -243,6 +282,7 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str
             }
         ],
         "attribution": config.attribution["credit"],
+        "obligations": config.attribution["obligations"],
         "resources": described,
     }
 
@@ -253,7 +293,7 @@ def render_all(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     yield from export_files(d, config)
     yield from lookup_files(d, config)
     yield from supplier_files(d)
-    yield from zone_files(d, as_of)
+    yield from zone_files(d, as_of, config)
     yield from measurement_files(d)
     yield routes.open_file("openapi"), json_bytes(openapi.document(config))
     yield from site.site_files(d, as_of, config)

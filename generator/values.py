@@ -77,13 +77,16 @@ from generator.api.qualifiers import (
     RANGE,
     TEXT,
 )
+from generator.api.verdicts import LIMIT_KINDS, NUMERIC_LIMIT_KINDS
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
-# QUALIFIERS is re-exported: the parser and its vocabulary are read together.
+# QUALIFIERS and the limit kinds are re-exported: the parser and its vocabulary are read together.
 __all__ = [
     "ABOVE",
     "BELOW_REPORTING_LIMIT",
+    "LIMIT_KINDS",
+    "NUMERIC_LIMIT_KINDS",
     "NOT_DETECTED",
     "NOT_DETERMINED",
     "NUMBER",
@@ -273,8 +276,6 @@ def parse_value(text: str | None) -> tuple[float | None, str, float | None]:
 
 # ---------------------------------------------------------------------------- limit values
 
-LIMIT_KINDS = ("grenzwert", "indicator", "range", "requirement", "richtwert")
-NUMERIC_LIMIT_KINDS = ("grenzwert", "indicator", "richtwert")
 # Limits are written by us (generator/reference/) or by a data provider who overrides them,
 # in one plain notation: a number with a decimal point, or `min..max` for kind `range`.
 _LIMIT_RANGE_RE = r"^(-?[0-9.]+)\.\.(-?[0-9.]+)$"

@@ -91,6 +91,7 @@ def test_which_series_get_a_chart(later_data):
         (12, "arsen"),
         (21, "pfas_summe_20"),
         (21, "pfas_summe_4"),
+        (22, "pfas_summe_20"),
     }
 
 

@@ -77,7 +77,9 @@ def state_of(
         ("not detected", "not_detected", None, None, "not_detected"),
         ("text value", "text", None, None, "not_assessable"),
         ("range below", "range", 0.08, None, "below_limit"),
-        ("range reaching above", "range", 0.3, None, "not_assessable"),
+        ("range up to the limit", "range", 0.1, None, "below_limit"),
+        # A range is judged by its upper bound, the conservative value.
+        ("range across the limit", "range", 0.3, None, "exceeds_limit"),
         ("> x above the limit", "above", 0.5, None, "exceeds_limit"),
         ("> x below the limit", "above", 0.05, None, "not_assessable"),
     ],
@@ -166,3 +168,129 @@ def test_every_state_is_documented():
     doc = (Path(__file__).parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
     for state in STATES:
         assert f"`{state}`" in doc
+
+
+# ---------------------------------------------------------------------------- kinds of values
+
+
+@pytest.mark.parametrize(
+    ("case", "parameter", "value", "state", "kind", "limit"),
+    [
+        ("pesticide at the limit", "atrazin", 0.1, "below_limit", "grenzwert", 0.1),
+        ("pesticide just above", "atrazin", 0.1000001, "exceeds_limit", "grenzwert", 0.1),
+        ("single pesticide above 0.1", "bentazon", 0.12, "exceeds_limit", "grenzwert", 0.1),
+        ("relevant metabolite above", "desethylatrazin", 0.11, "exceeds_limit", "grenzwert", 0.1),
+        ("aldrin at 0.03", "aldrin", 0.03, "below_limit", "grenzwert", 0.03),
+        # 0.05 would comply with the general 0.1: aldrin's own value is stricter.
+        ("aldrin above 0.03", "aldrin", 0.05, "exceeds_limit", "grenzwert", 0.03),
+        ("heptachlor epoxide above", "heptachlorepoxid", 0.031, "exceeds_limit", "grenzwert", 0.03),
+        ("non-relevant metabolite", "desphenylchloridazon", 5.0, "no_limit", None, None),
+        ("guidance value kept", "dimethylsulfamid", 1.0, "below_limit", "orientierungswert", 1.0),
+        (
+            "guidance value exceeded",
+            "dimethylsulfamid",
+            1.5,
+            "exceeds_guidance",
+            "orientierungswert",
+            1.0,
+        ),
+        (
+            "Legionella at the action value",
+            "legionella",
+            100.0,
+            "below_limit",
+            "massnahmenwert",
+            100.0,
+        ),
+        ("Legionella above", "legionella", 150.0, "exceeds_guidance", "massnahmenwert", 100.0),
+        ("radon above", "radon_222", 120.0, "exceeds_guidance", "parameterwert", 100.0),
+        (
+            "coliphages above",
+            "somatische_coliphagen",
+            60.0,
+            "exceeds_guidance",
+            "referenzwert",
+            50.0,
+        ),
+        ("iron above", "eisen", 0.35, "exceeds_indicator", "indicator", 0.2),
+        ("pH outside", "ph_wert", 9.6, "outside_range", "range", None),
+        ("lead above", "blei", 11.0, "exceeds_limit", "grenzwert", 10.0),
+    ],
+)
+def test_the_kind_of_value_decides_what_above_means(
+    reference, case, parameter, value, state, kind, limit
+):
+    row = state_of(reference, parameter, "number", value)
+    assert row["state"] == state, case
+    assert (row["limit"] or {}).get("kind") == kind, case
+    assert (row["limit"] or {}).get("value") == limit, case
+
+
+@pytest.mark.parametrize(
+    ("case", "qualifier", "value", "rl", "state", "reason"),
+    [
+        ("< x above the limit", "below_reporting_limit", None, 0.5, "not_assessable", "rl_above"),
+        ("< BG", "below_reporting_limit", None, None, "not_assessable", "rl_missing"),
+        ("> x below", "above", 0.05, None, "not_assessable", "above_below"),
+        ("text", "text", None, None, "not_assessable", "no_number"),
+        ("range across", "range", 0.3, None, "exceeds_limit", "range_above"),
+        ("plain number", "number", 0.05, None, "below_limit", None),
+    ],
+)
+def test_a_verdict_that_needs_words_gets_a_reason(
+    reference, case, qualifier, value, rl, state, reason
+):
+    row = state_of(reference, "pfas_summe_20", qualifier, value, rl)
+    assert (row["state"], row["reason"]) == (state, reason), case
+
+
+def test_a_range_across_a_guidance_value_is_above_it(reference):
+    row = state_of(reference, "legionella", "range", 300.0)
+    assert row["state"] == "exceeds_guidance"
+
+
+@pytest.mark.parametrize(
+    ("case", "assess", "state"),
+    [
+        ("complete sum below", {}, "below_limit"),
+        ("members missing", {"assess_incomplete": True}, "not_assessable"),
+        ("an open member would lift it above", {"assess_upper": 0.12}, "not_assessable"),
+        ("an open member keeps it below", {"assess_upper": 0.1}, "below_limit"),
+        (
+            "a member's reporting limit above the limit",
+            {"assess_blocking_rl": 0.5},
+            "not_assessable",
+        ),
+        ("a member's reporting limit at the limit", {"assess_blocking_rl": 0.1}, "below_limit"),
+    ],
+)
+def test_a_sum_complies_only_when_its_members_show_it(reference, case, assess, state):
+    ref_limits, params = reference
+    columns = {
+        "parameter": ["pfas_summe_20"],
+        "qualifier": ["number"],
+        "normalized_value": [0.08],
+        "normalized_reporting_limit": [None],
+        "assess_value": [0.08],
+        "assess_upper": [assess.get("assess_upper", 0.08)],
+        "assess_blocking_rl": [assess.get("assess_blocking_rl")],
+        "assess_incomplete": [assess.get("assess_incomplete", False)],
+    }
+    values = pl.DataFrame(
+        columns,
+        schema={
+            "parameter": pl.String,
+            "qualifier": pl.String,
+            "normalized_value": pl.Float64,
+            "normalized_reporting_limit": pl.Float64,
+            "assess_value": pl.Float64,
+            "assess_upper": pl.Float64,
+            "assess_blocking_rl": pl.Float64,
+            "assess_incomplete": pl.Boolean,
+        },
+    )
+    row = classify(values, ref_limits, params, AS_OF).row(0, named=True)
+    assert row["state"] == state, case
+    # Above the limit it is exceeded whatever the members leave open.
+    values = values.with_columns(pl.lit(0.12).alias("assess_value"))
+    assert classify(values, ref_limits, params, AS_OF)["state"][0] == "exceeds_limit"

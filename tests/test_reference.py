@@ -86,8 +86,15 @@ LIMIT_COLUMNS = [
     "valid_until",
     "legal_basis",
     "note",
+    "note_de",
     "source_url",
 ]
+ORDINANCE_BASIS = re.compile(r"^TrinkwV 2023, Anlage \d Teil [IV]+$")
+PESTICIDE_LIMITS = {
+    "active_substance": "0.1",
+    "relevant_metabolite": "0.1",
+    "active_substance_strict": "0.03",
+}
 
 CODE = re.compile(r"^[a-z][a-z0-9_]*$")
 CAS = re.compile(r"^(\d{2,7})-(\d{2})-(\d)$")
@@ -291,7 +298,9 @@ def test_limit_columns() -> None:
 
 
 def test_limits_row_count_and_order(limits: list[dict[str, str]]) -> None:
-    assert len(limits) == 75
+    # 75 rows of the ordinance, 71 substances with a pesticide limit, one guidance value.
+    assert len(limits) == 147
+    assert sum(1 for row in limits if ORDINANCE_BASIS.match(row["legal_basis"])) == 75
     keys = [(row["code"], row["valid_from"]) for row in limits]
     assert keys == sorted(keys)
     assert len(set(keys)) == len(keys)
@@ -318,7 +327,8 @@ def test_limit_annex_matches_register(
     limits: list[dict[str, str]], register: dict[str, dict[str, str]]
 ) -> None:
     for row in limits:
-        assert row["legal_basis"] == f"TrinkwV 2023, {register[row['code']]['annex']}"
+        if ORDINANCE_BASIS.match(row["legal_basis"]):
+            assert row["legal_basis"] == f"TrinkwV 2023, {register[row['code']]['annex']}"
 
 
 def test_limit_values_are_normalised(limits: list[dict[str, str]]) -> None:
@@ -331,13 +341,78 @@ def test_limit_values_are_normalised(limits: list[dict[str, str]]) -> None:
 
 
 def test_kinds(limits: list[dict[str, str]]) -> None:
-    assert {row["kind"] for row in limits} <= {
+    assert {row["kind"] for row in limits} == {
         "grenzwert",
         "indicator",
         "range",
         "requirement",
-        "richtwert",
+        "massnahmenwert",
+        "parameterwert",
+        "referenzwert",
+        "orientierungswert",
     }
+    kinds = {row["code"]: row["kind"] for row in limits}
+    # The ordinance's own terms (Anlage 3 Teil II, Anlage 4 Teil I, Anlage 2 Teil II).
+    assert kinds["legionella"] == "massnahmenwert"
+    assert kinds["radon_222"] == kinds["tritium"] == kinds["richtdosis"] == "parameterwert"
+    assert kinds["somatische_coliphagen"] == "referenzwert"
+    assert kinds["thm_referenzwert_wasserwerksausgang"] == "referenzwert"
+
+
+def test_every_note_has_a_german_translation(limits: list[dict[str, str]]) -> None:
+    for row in limits:
+        assert bool(row["note"]) == bool(row["note_de"]), row["code"]
+    by_code = {row["code"]: row for row in limits}
+    assert by_code["legionella"]["note_de"].startswith("Technischer Maßnahmenwert")
+
+
+# --- pesticides.csv: how the pesticide values apply to each substance ------------------------
+
+
+@pytest.fixture(scope="module")
+def pesticides() -> list[dict[str, str]]:
+    return read("pesticides.csv")
+
+
+def test_every_pesticide_and_metabolite_has_one_decision(
+    pesticides: list[dict[str, str]], register: dict[str, dict[str, str]]
+) -> None:
+    codes = [row["code"] for row in pesticides]
+    assert codes == sorted(set(codes))
+    in_groups = {c for c, r in register.items() if r["group"] in ("pesticides", "metabolites")}
+    assert set(codes) == in_groups and len(codes) == 87
+    for row in pesticides:
+        assert row["note_de"] and row["legal_basis"], row["code"]
+        if row["decision"] != "unclear":
+            assert row["source_url"].startswith("http"), row["code"]
+
+
+def test_pesticide_decisions_give_the_limits(
+    pesticides: list[dict[str, str]], limits: list[dict[str, str]]
+) -> None:
+    by_code: dict[str, list[dict[str, str]]] = {}
+    for row in limits:
+        by_code.setdefault(row["code"], []).append(row)
+    for row in pesticides:
+        code, decision = row["code"], row["decision"]
+        rows = by_code.get(code, [])
+        if decision in PESTICIDE_LIMITS:
+            assert [(r["kind"], r["limit_value"], r["unit"]) for r in rows] == [
+                ("grenzwert", PESTICIDE_LIMITS[decision], "µg/l")
+            ], code
+            assert rows[0]["legal_basis"].startswith("TrinkwV 2023, Anlage 2 Teil I, Pestizide")
+        elif decision == "non_relevant_metabolite_gow":
+            assert [r["kind"] for r in rows] == ["orientierungswert"], code
+            assert (
+                rows[0]["source_url"].startswith("http")
+                and "Umweltbundesamt" in (rows[0]["legal_basis"])
+            )
+        elif decision in ("non_relevant_metabolite", "unclear"):
+            assert rows == [], code
+    decided = {row["code"]: row["decision"] for row in pesticides}
+    assert decided["aldrin"] == decided["heptachlorepoxid"] == "active_substance_strict"
+    assert decided["dimethylsulfamid"] == "non_relevant_metabolite_gow"
+    assert decided["metolachlor_esa"] == decided["chlorthalonil_r417888"] == "unclear"
 
 
 def test_validity_periods_do_not_overlap(limits: list[dict[str, str]]) -> None:
@@ -438,9 +513,13 @@ def test_make_limits_reproduces_limits_csv_from_the_printed_values(
     make_limits, limits, tmp_path
 ) -> None:
     # Every converted row keeps the ordinance's printed value in its note; turning those
-    # back into a source table and running the script again must give limits.csv unchanged.
+    # back into a source table and running the script again must give limits.csv (and
+    # pesticides.csv) unchanged. The substances' rows come from the decisions, not the source.
+    back = {v: "richtwert" for v in ("massnahmenwert", "parameterwert", "referenzwert")}
     source = []
     for row in limits:
+        if not ORDINANCE_BASIS.match(row["legal_basis"]):
+            continue
         printed = PRINTED.match(row["note"])
         value, unit, note = (
             (printed["value"], printed["unit"], printed["note"])
@@ -450,12 +529,42 @@ def test_make_limits_reproduces_limits_csv_from_the_printed_values(
         annex = row["legal_basis"].removeprefix("TrinkwV 2023, ")
         source.append(source_row(row["code"], value, unit, annex=annex, note=note,
                                  valid_from=row["valid_from"], valid_until=row["valid_until"],
-                                 kind=row["kind"], source_url=row["source_url"]))  # fmt: skip
+                                 kind=back.get(row["kind"], row["kind"]),
+                                 source_url=row["source_url"]))  # fmt: skip
     assert sum(1 for row in limits if PRINTED.match(row["note"])) >= 40
-    out = tmp_path / "limits.csv"
-    args = [str(write_source(tmp_path / "source.csv", source[::-1])), "-o", str(out)]
+    out, decisions = tmp_path / "limits.csv", tmp_path / "pesticides.csv"
+    args = [str(write_source(tmp_path / "source.csv", source[::-1])), "-o", str(out),
+            "--pesticides-out", str(decisions)]  # fmt: skip
     assert make_limits.main(args) == 0
     assert out.read_bytes() == (REFERENCE / "limits.csv").read_bytes()
+    assert decisions.read_bytes() == (REFERENCE / "pesticides.csv").read_bytes()
+
+
+def test_make_limits_refuses_a_stale_german_note(make_limits, tmp_path) -> None:
+    notes = {("blei", "2023-06-24"): {"note_en": "Old text.", "note_de": "Alter Text."}}
+    source = write_source(tmp_path / "s.csv", [source_row("blei", "10", "µg/l", note="New.")])
+    with pytest.raises(ValueError, match="translates another English note"):
+        make_limits.derive(source, {"blei": "µg/l"}, notes)
+
+
+def test_make_limits_names_values_that_are_no_limits(make_limits, tmp_path) -> None:
+    register = {"legionella": "count/100 ml", "radon_222": "Bq/l"}
+    rows = make_limits.derive(
+        write_source(tmp_path / "s.csv", [
+            source_row("legionella", "100", "count/100 ml", kind="richtwert",
+                       annex="Anlage 3 Teil II"),
+            source_row("radon_222", "100", "Bq/l", kind="richtwert", annex="Anlage 4 Teil I"),
+        ]),
+        register,
+    )  # fmt: skip
+    assert [r["kind"] for r in rows] == ["massnahmenwert", "parameterwert"]
+    with pytest.raises(ValueError, match="no term for a value that is no limit"):
+        make_limits.derive(
+            write_source(tmp_path / "t.csv", [
+                source_row("radon_222", "100", "Bq/l", kind="richtwert", annex="Anlage 9")
+            ]),
+            register,
+        )  # fmt: skip
 
 
 def test_make_limits_converts_into_the_register_unit(make_limits, tmp_path) -> None:

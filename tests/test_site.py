@@ -228,7 +228,8 @@ def test_zone_page_values_badges_and_provenance(golden_site):
     assert cell(pfas, "Wert").startswith("0,14 µg/l")
     assert cell(pfas, "Grenzwert") == "Grenzwert 0,1 µg/l"
     badge = find(pfas, "span", **{"class": "badge bad"})[0]
-    assert text_of(badge) == "✕ überschritten"  # a shape and a word, not colour alone
+    # A shape and words, not colour alone; and which value it is above.
+    assert text_of(badge) == "✕ Grenzwert überschritten"
     source = find(pfas, "a")[-1]
     assert source.get("href") == "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
     assert "Stand 30.06.2026, abgerufen 02.07.2026" in cell(pfas, "Quelle")
@@ -236,9 +237,10 @@ def test_zone_page_values_badges_and_provenance(golden_site):
     assert "Ab 12.01.2028: Grenzwert 0,02 µg/l" in cell(rows["Summe PFAS-4"], "Grenzwert")
     lead = td(rows["Blei"], "Bewertung")
     badges = [text_of(b) for b in find(lead, "span") if "badge" in (b.get("class") or "").split()]
-    assert badges == ["✓ eingehalten", "✕ überschritten"] and "ab 12.01.2028:" in text_of(lead)
+    assert badges == ["✓ eingehalten", "✕ Grenzwert überschritten"]
+    assert "ab 12.01.2028:" in text_of(lead)
     summary = by_id(tree, "fazit")
-    assert text_of(summary) == "✕ 1 Wert überschreitet den Grenzwert"
+    assert text_of(summary) == "✕ 1 Wert über dem Grenzwert"
 
 
 def test_zone_page_chart_draws_the_limit_as_it_came_into_force(golden_site):

@@ -136,10 +136,19 @@ def test_no_limit_at_all_is_null():
         # A requirement is words even when its text reads as a number.
         (("requirement", 0.0, None, None, "0", None), "Anforderung: 0"),
         (("requirement", None, None, None, None, None), "Anforderung"),
-        (("indicator", None, None, None, None, "mg/l"), "Indikatorwert"),
+        (("indicator", None, None, None, None, "mg/l"), "Grenzwert für Indikatorparameter"),
         (
-            ("richtwert", 2e-05, None, None, None, "count/100 ml"),
+            ("referenzwert", 2e-05, None, None, None, "count/100 ml"),
             "Referenzwert 0,00002 Anzahl/100 ml",
+        ),
+        (
+            ("massnahmenwert", 100.0, None, None, None, "count/100 ml"),
+            "technischer Maßnahmenwert 100 Anzahl/100 ml",
+        ),
+        (("parameterwert", 100.0, None, None, None, "Bq/l"), "Parameterwert 100 Bq/l"),
+        (
+            ("orientierungswert", 1.0, None, None, None, "µg/l"),
+            "gesundheitlicher Orientierungswert (UBA) 1 µg/l",
         ),
     ],
 )

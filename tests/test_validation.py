@@ -33,7 +33,7 @@ def test_clean_data_loads(tiny_data):
     data, problems = check(tiny_data)
     assert problems.height == 0
     assert data is not None
-    assert data.measurements.height == 22
+    assert data.measurements.height == 42
 
 
 def test_missing_table(tiny_data):
@@ -252,7 +252,7 @@ def test_duplicate_measurement_key(tiny_data):
         unit="mg/l",
         document_id="wk-2026",
     )
-    assert has(problems_of(tiny_data), "measurements", "duplicate_key", row=23)
+    assert has(problems_of(tiny_data), "measurements", "duplicate_key", row=43)
 
 
 def test_area_share_outside_range(tiny_data):
@@ -385,7 +385,7 @@ def test_parquet_tables_are_read(tiny_data):
         )
         (tiny_data / f"{name}.csv").unlink()
     data = load(tiny_data)
-    assert data.measurements.height == 22
+    assert data.measurements.height == 42
 
 
 def test_every_problem_reported_at_once_and_cli_exit_status(tiny_data):

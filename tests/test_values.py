@@ -320,7 +320,7 @@ def test_unreadable_limit_value() -> None:
 
     frame = pl.DataFrame(
         {
-            "kind": ["grenzwert", "indicator", "range", "range", "requirement", "richtwert"],
+            "kind": ["grenzwert", "indicator", "range", "range", "requirement", "referenzwert"],
             "limit_value": ["0.1", "viel", "6.5..9.5", "7", "klar", "0,5"],
         }
     )

@@ -76,8 +76,8 @@ def number(name: str, description: str, example: Any, **kw: Any) -> Field:
     return Field(name, "number", description, example, **kw)
 
 
-def boolean(name: str, description: str, example: Any) -> Field:
-    return Field(name, "boolean", description, example)
+def boolean(name: str, description: str, example: Any, **kw: Any) -> Field:
+    return Field(name, "boolean", description, example, **kw)
 
 
 def share(name: str, description: str, example: float) -> Field:

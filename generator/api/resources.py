@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from generator.api import routes
+from generator.api import routes, verdicts
 from generator.api.fields import (
     Resource,
     boolean,
@@ -27,24 +27,12 @@ from generator.api.fields import (
     uri,
 )
 from generator.api.qualifiers import QUALIFIERS
-
-STATES: dict[str, str] = {
-    "below_limit": "The value is at or below the limit.",
-    "exceeds_limit": "The value is above the limit.",
-    "within_range": "The value lies inside the permitted range (pH).",
-    "outside_range": "The value lies outside the permitted range (pH).",
-    "below_reporting_limit": "Below a reporting limit that is itself at or below the limit.",
-    "not_detected": "The laboratory did not detect the substance.",
-    "not_assessable": "The published value cannot be compared with the limit (e.g. '< x' "
-    "with x above the limit, '< BG' without a number, a text value, or an aggregate that "
-    "cannot show the limit was kept: a mean or minimum below it, or any single aggregate "
-    "against a range).",
-    "no_limit": "No limit applies to this parameter on the reference date.",
-    "unit_mismatch": "The units of value and limit cannot be converted into each other.",
-    "requirement": "The ordinance sets a qualitative requirement, not a number.",
-    "not_measured": "No value of this parameter has been published for the zone.",
-}
-"""What the `state` of a current value means (derive's classification yields these)."""
+from generator.api.verdict_resources import CHECK as CHECK
+from generator.api.verdict_resources import COMPUTED_SUM as COMPUTED_SUM
+from generator.api.verdict_resources import PESTICIDE_STATUS as PESTICIDE_STATUS
+from generator.api.verdict_resources import STATES as STATES
+from generator.api.verdict_resources import SUM_MEMBER as SUM_MEMBER
+from generator.api.verdict_resources import ZONE_SUMMARY as ZONE_SUMMARY
 
 SAMPLE = "sample"
 STATISTICS: dict[str, str] = {
@@ -64,6 +52,21 @@ PLZ_PATTERN = r"^\d{5}$"
 DOC_URL = "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
 SUPPLIER_NAME = "Wasserwerke Kleinstadt"
 ZONE_NAME = "Kleinstadt Mitte"
+
+OBLIGATION = Resource(
+    "Obligation",
+    "A duty the ODbL places on whoever republishes the mapping, in the licence's words.",
+    (
+        string("section", "Section of the ODbL.", "4.4"),
+        string("title", "Title of the section.", "Share alike"),
+        string(
+            "text",
+            "The licence's words, shortened only where marked with '…'.",
+            "Any Derivative Database that You Publicly Use must be only under the terms of: "
+            "i. This License; …",
+        ),
+    ),
+)
 
 ATTRIBUTION = Resource(
     "Attribution",
@@ -88,6 +91,11 @@ ATTRIBUTION = Resource(
             "source",
             "Where the mapping comes from.",
             "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
+        ),
+        many(
+            "obligations",
+            "Obligation",
+            "Share-alike and keep-open duties of the ODbL (sections 4.4, 4.6, 4.7).",
         ),
     ),
 )
@@ -142,12 +150,10 @@ LOOKUP = Resource(
     ),
 )
 
+LIMIT_KIND_MEANINGS = {kind: v.meaning for kind, v in verdicts.KINDS.items()}
+
 _LIMIT_FIELDS = (
-    string(
-        "kind",
-        "grenzwert (binding limit), indicator, range, requirement or richtwert.",
-        "grenzwert",
-    ),
+    string("kind", "What kind of value it is.", "grenzwert", enum=LIMIT_KIND_MEANINGS),
     number("value", "The limit, or null for a range or a requirement.", 10.0, nullable=True),
     number("value_min", "Lower end of a range.", None, nullable=True),
     number("value_max", "Upper end of a range.", None, nullable=True),
@@ -175,10 +181,11 @@ LIMIT_VERSION = Resource(
     (
         *_LIMIT_FIELDS,
         string("limit_value", "The value as set: number, min..max range or text.", "10"),
-        string("note", "Conditions attached to the value.", None, nullable=True),
+        string("note", "Conditions attached to the value (English).", None, nullable=True),
+        string("note_de", "The same conditions in German.", None, nullable=True),
         uri(
             "source_url",
-            "Text of the annex.",
+            "Text of the annex (or of the guidance value).",
             "https://www.gesetze-im-internet.de/trinkwv_2023/anlage_2.html",
             nullable=True,
         ),
@@ -218,6 +225,11 @@ MEASUREMENT = Resource(
 _NOT_MEASURED = ("sampled_at", "value_text", "qualifier", "statistic")
 """Fields of a data point that a current value without any published value has as null."""
 
+ORIGINS = {
+    "published": "the value was published by the supplier",
+    "computed": "the value is a sum computed from its published members (see `computed`)",
+}
+
 CURRENT_VALUE = Resource(
     "CurrentValue",
     "The latest data point of a parameter up to `as_of`, classified against the limits.",
@@ -234,6 +246,7 @@ CURRENT_VALUE = Resource(
         string("name_de", "German name of the parameter.", "Blei"),
         string("name_en", "English name of the parameter.", "Lead"),
         string("group", "Group of the parameter.", "metals"),
+        string("origin", "Where the value comes from.", "published", enum=ORIGINS),
         string("state", "Classification against `limit`.", "below_limit", enum=STATES),
         one("limit", "Limit", "The limit valid on `as_of`, or null.", nullable=True),
         string(
@@ -256,9 +269,24 @@ CURRENT_VALUE = Resource(
             },
         ),
         one("provenance", "Document", "The document the value is taken from.", nullable=True),
+        one(
+            "computed",
+            "ComputedSum",
+            "For a sum: how its members add up in the same sample (for a published sum, the "
+            "cross-check); null otherwise.",
+            nullable=True,
+        ),
+        string(
+            "note_de",
+            "Why the state is what it is, in German, where the comparison alone does not say "
+            "it (sums, metabolites, values that cannot be assessed); null otherwise.",
+            None,
+            nullable=True,
+        ),
         link(
             "measurements_url",
-            "This parameter's series.",
+            "This parameter's series; for a computed sum the zone's series, which holds its "
+            "members (series hold published values only).",
             routes.url("zone_measurements", zone_id=11, parameter="blei"),
         ),
     ),
@@ -292,8 +320,15 @@ ZONE = Resource(
             ["76437"],
         ),
         date("as_of", "The reference date of the classification (the build's).", "2026-11-23"),
+        one("summary", "ZoneSummary", "The verdict over the current values and checks."),
         many("current_values", "CurrentValue", "The latest value per parameter."),
+        many("checks", "Check", "Rules over several parameters, on the latest sample with both."),
         link("measurements_url", "Every data point.", routes.url("zone_measurements", zone_id=11)),
+        one(
+            "attribution",
+            "Attribution",
+            "The ODbL credit: the `plz` list republishes the PLZ-to-zone mapping.",
+        ),
     ),
 )
 
@@ -346,7 +381,12 @@ PARAMETER = Resource(
         string("group", "Group of the parameter.", "metals"),
         string("cas_number", "CAS registry number, where one exists.", "7439-92-1", nullable=True),
         string("annex", "Annex of the TrinkwV 2023 listing it.", "Anlage 2 Teil II", nullable=True),
-        boolean("has_limit", "Whether the ordinance sets a limit for it.", True),
+        boolean(
+            "has_limit",
+            "Whether the ordinance sets a value for it (a guidance value of the "
+            "Umweltbundesamt does not count).",
+            True,
+        ),
         link("limits_url", "Its limits.", routes.url("parameter_limits", code="blei")),
     ),
 )
@@ -369,6 +409,18 @@ PARAMETER_LIMITS = Resource(
         string("name_en", "English name.", "Lead"),
         string("unit", "Register unit of the parameter.", "µg/l", nullable=True),
         many("limits", "LimitVersion", "Every version, oldest first."),
+        one(
+            "pesticide_status",
+            "PesticideStatus",
+            "For pesticides and their metabolites: how the ordinance applies; null otherwise.",
+            nullable=True,
+        ),
+        many(
+            "sums",
+            string("", "", None),
+            "Codes of the sums of the ordinance this parameter is a member of.",
+            [],
+        ),
     ),
 )
 
@@ -386,6 +438,27 @@ EXPORT_ROW = Resource(
     ),
 )
 
+CSV_ATTRIBUTION = string(
+    "attribution",
+    "The ODbL credit and the licence's address (the same on every row).",
+    "© Trinkwasserdaten, Kartendaten © OpenStreetMap-Mitwirkende (ODbL), "
+    "https://opendatacommons.org/licenses/odbl/1-0/",
+)
+
+
+def export_csv_row() -> Resource:
+    """Return the row of the CSV export: `EXPORT_ROW`, then the ODbL credit.
+
+    A column rather than a comment line, so that every copy of the file carries the credit
+    and every CSV reader still reads the rows as they are.
+    """
+    return Resource(
+        "ExportCsvRow",
+        "One row of the CSV export, with the ODbL credit.",
+        (*EXPORT_ROW.fields, CSV_ATTRIBUTION),
+    )
+
+
 EXPORT = Resource(
     "Export",
     "The complete PLZ-to-zone mapping (ODbL); never measured values.",
@@ -399,6 +472,7 @@ EXPORT = Resource(
 RESOURCES: dict[str, Resource] = {
     r.name: r
     for r in (
+        OBLIGATION,
         ATTRIBUTION,
         DOCUMENT,
         LOOKUP_ZONE,
@@ -406,7 +480,11 @@ RESOURCES: dict[str, Resource] = {
         LIMIT,
         LIMIT_VERSION,
         MEASUREMENT,
+        SUM_MEMBER,
+        COMPUTED_SUM,
         CURRENT_VALUE,
+        CHECK,
+        ZONE_SUMMARY,
         ZONE_SUPPLIER,
         ZONE,
         MEASUREMENTS,
@@ -414,6 +492,7 @@ RESOURCES: dict[str, Resource] = {
         SUPPLIER,
         PARAMETER,
         PARAMETER_REGISTER,
+        PESTICIDE_STATUS,
         PARAMETER_LIMITS,
         EXPORT_ROW,
         EXPORT,

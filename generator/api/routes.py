@@ -388,9 +388,23 @@ OPEN_FILES: dict[str, str] = {
 """Open files of the tree that back no route: served as they are, at `/` + their path."""
 
 
+ODBL_OPEN_FILES = ("export_parquet", "datapackage")
+"""Open files that carry (or describe) the ODbL mapping: they are answered with its licence."""
+
+
 def open_file(name: str) -> str:
     """Return the build path of an open file that is no route, e.g. open_file("openapi")."""
     return OPEN_FILES[name]
+
+
+def odbl_files() -> list[str]:
+    """Return `fnmatch` globs of the files answered with the ODbL licence link.
+
+    The files of ODbL routes (`plz-zonen.{format}` becomes `plz-zonen.*`, which covers the
+    Parquet export too) and the open files of `ODBL_OPEN_FILES`, such as the data package.
+    """
+    globs = {re.sub(r"\{\w+\}", "*", r.file) for r in ROUTES if r.license == "odbl" and r.file}
+    return sorted(globs | {OPEN_FILES[name] for name in ODBL_OPEN_FILES})
 
 
 def api_dirs() -> tuple[str, ...]:

@@ -131,6 +131,7 @@ def routes_document(settings: GateSettings) -> dict[str, Any]:
         },
         "files": {
             "hidden_dir": http.HIDDEN_DIR,
+            "odbl": routes.odbl_files(),
             "segment": {
                 "pattern": http.FILE_SEGMENT_PATTERN,
                 "max_bytes": http.FILE_SEGMENT_MAX_BYTES,

@@ -178,12 +178,14 @@ def _reference_rows(name: str) -> int:
 def _tables() -> str:
     parts = ["## Tables\n"]
     parts += [_table(t) for t in ALL_TABLES]
-    names = " and ".join(f"`{t.name}`" for t in REFERENCE_TABLES)
+    names = ", ".join(f"`{t.name}`" for t in REFERENCE_TABLES[:-1])
+    names += f" and `{REFERENCE_TABLES[-1].name}`"
     text = (
-        f"{names} ship with the package (`generator/reference/`, "
-        f"{_reference_rows('parameters')} parameters and {_reference_rows('limits')} limit rows "
-        "of the TrinkwV 2023); a data directory may replace either by its own table of the "
-        "same shape."
+        f"{names} ship with the package (`generator/reference/`: "
+        f"{_reference_rows('parameters')} parameters, {_reference_rows('limits')} rows of "
+        "values of the TrinkwV 2023 and guidance values, "
+        f"{_reference_rows('pesticides')} pesticide decisions); a data directory may replace "
+        "any of them by its own table of the same shape."
     )
     parts.append(_wrap(text) + "\n")
     return "\n".join(parts)

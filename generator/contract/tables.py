@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from generator import values
 from generator.api import resources, routes
+from generator.api.verdicts import PESTICIDE_DECISIONS
 from generator.contract import rules
 from generator.contract.constraints import (
     Choices,
@@ -303,13 +304,51 @@ LIMITS = Table(
             (NotBefore("valid_from"),),
         ),
         Column("legal_basis", STR, True, "Where the value is set.", "TrinkwV 2023, Anlage 2"),
-        Column("note", STR, False, "Conditions attached to the value.", ""),
-        Column("source_url", STR, False, "Text of the annex.", ""),
+        Column("note", STR, False, "Conditions attached to the value (English).", ""),
+        Column("note_de", STR, False, "The same conditions in German.", ""),
+        Column("source_url", STR, False, "Text of the annex (or of the guidance value).", ""),
     ),
     key=("code", "valid_from"),
     rules=(NonOverlapping("code", start="valid_from", end="valid_until"),),
     if_absent=PACKAGED,
 )
 
-REFERENCE_TABLES: tuple[Table, ...] = (PARAMETERS, LIMITS)
+PESTICIDES = Table(
+    name="pesticides",
+    meaning="How the ordinance's values for pesticides apply to each pesticide and metabolite "
+    "of the register, with the sources of each decision.",
+    columns=(
+        # No register check: a data directory that brings its own register keeps the packaged
+        # decisions, and codes its register lacks are ignored.
+        Column(
+            "code",
+            STR,
+            True,
+            "Parameter code (ignored where the register has no such code).",
+            "desphenylchloridazon",
+            (CODE,),
+        ),
+        Column(
+            "decision",
+            STR,
+            True,
+            "active_substance, active_substance_strict, relevant_metabolite, "
+            "non_relevant_metabolite, non_relevant_metabolite_gow, unclear or aggregate.",
+            "non_relevant_metabolite",
+            (Choices(tuple(PESTICIDE_DECISIONS)),),
+        ),
+        Column("legal_basis", STR, True, "Where the decision rests.", "TrinkwV 2023, Anlage 2"),
+        Column("note_de", STR, True, "The decision in a German sentence.", "Kein Grenzwert."),
+        Column("source_title", STR, False, "Title of the main source.", ""),
+        Column("source_url", STR, False, "Address of the main source.", "", (URL,)),
+        Column("source_date", STR, False, "Date of the main source, as known.", "2019"),
+        Column("confidence", STR, False, "two_sources, one_source or assumed.", "one_source"),
+        Column("second_source_url", STR, False, "Address of a second source.", "", (URL,)),
+        Column("quote", STR, False, "The passages the decision rests on.", ""),
+    ),
+    key=("code",),
+    if_absent=PACKAGED,
+)
+
+REFERENCE_TABLES: tuple[Table, ...] = (PARAMETERS, LIMITS, PESTICIDES)
 ALL_TABLES: tuple[Table, ...] = TABLES + REFERENCE_TABLES

@@ -6,7 +6,6 @@ validation (422) -> key (401/403) -> quota (429) -> resource (404 with a clear d
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from fnmatch import fnmatchcase
 from typing import Any
@@ -37,11 +36,8 @@ class ApiGate:
         self.manners = manners
         self.state = state
         self.settings = settings
-        # Open files of ODbL routes get the licence link when fetched by file name too;
-        # `plz-zonen.{format}` becomes `plz-zonen.*`, which covers the Parquet export as well.
-        self.odbl_files = sorted(
-            re.sub(r"\{\w+\}", "*", r.file) for r in routes.ROUTES if r.license == "odbl" and r.file
-        )
+        # Open files of the mapping get the licence link when fetched by file name too.
+        self.odbl_files = routes.odbl_files()
 
     @staticmethod
     def match(segments: list[str]) -> list[Match]:

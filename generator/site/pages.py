@@ -18,7 +18,7 @@ import jinja2
 import polars as pl
 
 from generator import API_VERSION, __version__, site_assets
-from generator.api import routes
+from generator.api import odbl, routes, verdicts
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
 from generator.site import charts, fragments, text, urls
@@ -167,33 +167,28 @@ def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]
 # ---------------------------------------------------------------------------- zones
 
 
-BAD_STATES = ("exceeds_limit", "outside_range")
-ASSESSED_STATES = (
-    "below_limit",
-    "within_range",
-    "below_reporting_limit",
-    "not_detected",
-    *BAD_STATES,
-)
+ROW_TONES = {state: v.category for state, v in verdicts.STATES.items()}
 
 
 def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> pl.DataFrame:
-    """Return one row per zone: its current values as table rows, and the summary counts."""
+    """Return one row per zone: its current values as table rows, and announced exceedances."""
     order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
     prov = pl.col("provenance").struct.field
     unit = pl.col("unit").fill_null("")
     measured = pl.col("value_text").is_not_null()
     future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
     name = pl.col("name_de").fill_null(pl.col("parameter"))
-    shown = pl.concat_str(pl.col("value_text"), pl.lit(" "), text.unit_expr(unit)).str.strip_chars()
+    category = pl.col("state").replace_strict(ROW_TONES)
     html = fragments.compile_fragment(
         row_fragment,
         {
-            "bad": pl.col("state").is_in(BAD_STATES),
+            "bad": category == verdicts.EXCEEDS_LIMIT,
+            "warn": category == verdicts.EXCEEDS_OTHER,
             "param_url": urls.url_expr("parameter", code=pl.col("parameter")),
             "name": name,
             "measured": measured,
             "missing": ~measured,
+            "computed": pl.col("origin") == "computed",
             "value_text": pl.col("value_text"),
             "unit": pl.when(
                 (unit != "") & ~pl.col("value_text").str.contains(unit, literal=True)
@@ -207,6 +202,7 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             "future_from": future_from,
             "badge": pl.col("state").replace_strict(badges),
             "future_badge": pl.col("future_state").replace_strict(badges, default=None),
+            "note": pl.col("note_de"),
             "doc_url": prov("url"),
             "doc_title": prov("title"),
             "doc_edition": text.date_expr(prov("edition_date")),
@@ -214,8 +210,11 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             "no_doc": prov("url").is_null(),
         },
     )
-    bad = pl.col("state").is_in(BAD_STATES)
-    future_bad = pl.col("future_state").is_in(BAD_STATES)
+    future_bad = (
+        pl.col("future_state")
+        .replace_strict(ROW_TONES, default=None)
+        .is_in([verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER])
+    )
     return (
         cv.with_columns(
             pl.col("parameter")
@@ -226,28 +225,42 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
         .group_by("zone_id", maintain_order=True)
         .agg(
             html.str.join("").alias("values_html"),
-            pl.len().alias("n_values"),
-            bad.sum().alias("n_bad"),
             text.statistic_label(pl.col("statistic")).is_not_null().any().alias("aggregates"),
-            pl.col("state").is_in(ASSESSED_STATES).sum().alias("n_assessed"),
-            pl.format("{} ({})", name, shown).filter(bad).str.join(", ").alias("bad_text"),
             pl.format(
                 "{} läge ab {} über dem neuen Wert ({})",
                 name,
                 future_from,
                 text.limit_expr(pl.col("future_limit")),
             )
-            .filter(future_bad)
+            .filter(future_bad.fill_null(False))
             .str.join("; ")
             .alias("future_text"),
         )
     )
 
 
+def check_items(zones: pl.DataFrame, badges: dict[str, str]) -> pl.DataFrame:
+    """Return `zone_id` and `checks_html`: a zone's checks as list items (zones with any)."""
+    item = pl.format(
+        "<li>{} {} <small>Probe vom {}</small></li>",
+        pl.col("state").replace_strict(badges),
+        text.esc(pl.col("note_de")),
+        text.date_expr(pl.col("sampled_at")),
+    )
+    return (
+        zones.select("zone_id", "checks")
+        .explode("checks")
+        .drop_nulls("checks")
+        .unnest("checks")
+        .group_by("zone_id", maintain_order=True)
+        .agg(item.str.join("").alias("checks_html"))
+    )
+
+
 def _zone_page_values() -> dict[str, pl.Expr]:
     """Return the placeholder values of templates/zone.html, for a frame of whole zones."""
-    n_bad = pl.col("n_bad").fill_null(0)
-    assessed = pl.col("n_assessed").fill_null(0)
+    verdict = pl.col("summary").struct.field
+    status = verdict("status")
     plz_link = pl.format(
         '<a href="{}">{}</a>', urls.url_expr("plz", plz=pl.element()), pl.element()
     )
@@ -259,19 +272,15 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "water_source": pl.col("water_source"),
         "population": text.thousands_expr(pl.col("population")),
         "plz_links": pl.when(plz_links != "").then(plz_links).otherwise(pl.lit("keine bekannt")),
-        "summary_class": pl.when(n_bad > 0)
-        .then(pl.lit("summary-bad"))
-        .otherwise(pl.lit("summary-ok")),
-        "summary_icon": pl.when(n_bad > 0).then(pl.lit("✕")).otherwise(pl.lit("✓")),
-        "summary_title": pl.when(n_bad == 1)
-        .then(pl.lit("1 Wert überschreitet den Grenzwert"))
-        .when(n_bad > 1)
-        .then(pl.format("{} Werte überschreiten den Grenzwert", n_bad))
-        .when(assessed > 0)
-        .then(pl.format("Alle {} bewerteten Werte halten die Grenzwerte ein", assessed))
-        .otherwise(pl.lit("Noch keine bewertbaren Werte")),
-        "bad_text": pl.col("bad_text"),
+        "summary_class": pl.concat_str(
+            pl.lit("summary-"), status.replace_strict(verdicts.SUMMARY_TONES)
+        ),
+        "summary_icon": status.replace_strict(SUMMARY_ICONS),
+        "summary_title": verdict("title_de"),
+        "summary_text": verdict("text_de"),
+        "advice": status.is_in(["exceeds_limit", "exceeds_other"]),
         "future_text": pl.col("future_text"),
+        "checks_html": pl.col("checks_html"),
         "values_html": pl.col("values_html"),
         "no_values": pl.col("values_html").is_null(),
         "aggregates": pl.col("aggregates").fill_null(False),
@@ -280,6 +289,15 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "measurements_api_url": routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")),
         "measurement_count": pl.col("measurement_count"),
     }
+
+
+SUMMARY_ICONS = {
+    "exceeds_limit": "✕",
+    "exceeds_other": "△",
+    "complies": "✓",
+    "not_assessable": "?",
+    "no_data": "–",
+}
 
 
 def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[tuple[str, bytes]]:
@@ -330,9 +348,10 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         values = value_rows(
             d.current_values.filter(pl.col("zone_id").is_in(batch)), row_fragment, badges
         )
+        zones = d.zones.filter(pl.col("zone_id").is_in(batch))
         filled = (
-            d.zones.filter(pl.col("zone_id").is_in(batch))
-            .join(values, on="zone_id", how="left")
+            zones.join(values, on="zone_id", how="left")
+            .join(check_items(zones, badges), on="zone_id", how="left")
             .join(figures, on="zone_id", how="left")
             .join(counts, on="zone_id", how="left")
             .with_columns(pl.col("measurement_count").fill_null(0))
@@ -422,6 +441,7 @@ def parameter_pages(
     d: Derived, env: jinja2.Environment, as_of: dt.date
 ) -> Iterator[tuple[str, bytes]]:
     params = d.parameters.sort("group", "name_de").to_dicts()
+    names = dict(zip(d.parameters["code"], d.parameters["name_de"], strict=True))
     limits = _limit_rows(d)
     groups = sorted({p["group"] for p in params}, key=lambda g: text.GROUPS.get(g, g))
     yield (
@@ -440,9 +460,20 @@ def parameter_pages(
                 if until is not None and until < as_of
                 else "gilt"
             )
+        status = p["pesticide_status"]
+        decision = verdicts.PESTICIDE_DECISIONS_DE[status["decision"]] if status else None
+        member_of = [{"code": c, "name": names.get(c, c)} for c in p["sums"]]
         yield (
             urls.file_path("parameter", code=p["code"]),
-            _html(template.render(parameter=p, limits=rows)),
+            _html(
+                template.render(
+                    parameter=p,
+                    limits=rows,
+                    status=status,
+                    decision=decision,
+                    member_of=member_of,
+                )
+            ),
         )
 
 
@@ -501,7 +532,21 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
             "api.html",
             {"operations": operations, "openapi_url": routes.file_url(routes.open_file("openapi"))},
         ),
-        "license": ("lizenz.html", {}),
+        "license": (
+            "lizenz.html",
+            {
+                "obligations": odbl.OBLIGATIONS,
+                "annexes": sorted(d.parameters["annex"].drop_nulls().unique()),
+                "guidance": [
+                    {"code": r["code"], "name": r["name_de"], "source_url": r["source_url"]}
+                    for r in d.limits.filter(pl.col("kind") == "orientierungswert")
+                    .join(d.parameters.select("code", "name_de"), on="code")
+                    .unique("code")
+                    .sort("code")
+                    .iter_rows(named=True)
+                ],
+            },
+        ),
         "not_found": ("404.html", {}),
     }
     for page, (name, context) in pages.items():

@@ -1,16 +1,21 @@
 """German words for the site, and how numbers and dates are written, in Python and polars.
 
 The API speaks English codes (`below_limit`, `grenzwert`, `count/100 ml`); people read
-German. Every translation lives here so templates and polars expressions share it.
+German. Translations live here so templates and polars expressions share them; the words of
+verdicts (states, kinds of values) are declared with them in `generator.api.verdicts`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from decimal import Decimal
 
 import polars as pl
+
+from generator.api.verdicts import KINDS as VERDICT_KINDS
+from generator.api.verdicts import STATES
+from generator.german import number as number
+from generator.german import number_expr as number_expr
 
 
 @dataclass(frozen=True)
@@ -24,49 +29,12 @@ class Badge:
 
 
 BADGES: dict[str, Badge] = {
-    "below_limit": Badge("eingehalten", "✓", "ok", "Der Wert liegt unter dem Grenzwert."),
-    "exceeds_limit": Badge("überschritten", "✕", "bad", "Der Wert liegt über dem Grenzwert."),
-    "within_range": Badge("im Bereich", "✓", "ok", "Der Wert liegt im zulässigen Bereich."),
-    "outside_range": Badge(
-        "außerhalb", "✕", "bad", "Der Wert liegt außerhalb des zulässigen Bereichs."
-    ),
-    "below_reporting_limit": Badge(
-        "unter Bestimmungsgrenze",
-        "▽",
-        "ok",
-        "Zu wenig, um es genau zu messen; die Bestimmungsgrenze liegt unter dem Grenzwert.",
-    ),
-    "not_detected": Badge(
-        "nicht nachgewiesen", "○", "ok", "Das Labor hat den Stoff nicht gefunden."
-    ),
-    "not_assessable": Badge(
-        "nicht bewertbar",
-        "?",
-        "warn",
-        "Der veröffentlichte Wert lässt keinen Vergleich mit dem Grenzwert zu.",
-    ),
-    "no_limit": Badge("kein Grenzwert", "–", "none", "Für diesen Stoff gilt kein Grenzwert."),
-    "unit_mismatch": Badge(
-        "Einheit passt nicht",
-        "?",
-        "warn",
-        "Die Einheit des Werts lässt sich nicht in die des Grenzwerts umrechnen.",
-    ),
-    "requirement": Badge(
-        "Anforderung", "◇", "none", "Die Verordnung beschreibt eine Eigenschaft statt einer Zahl."
-    ),
-    "not_measured": Badge(
-        "nicht gemessen", "–", "none", "Der Versorger hat dafür keinen Wert veröffentlicht."
-    ),
+    state: Badge(v.label_de, v.icon, v.tone, v.explanation_de) for state, v in STATES.items()
 }
+"""The badge of every state; the words are declared with the states (generator/api/verdicts.py)."""
 
-KINDS: dict[str, str] = {
-    "grenzwert": "Grenzwert",
-    "indicator": "Indikatorwert",
-    "range": "zulässiger Bereich",
-    "requirement": "Anforderung",
-    "richtwert": "Referenzwert",
-}
+KINDS: dict[str, str] = {kind: v.name_de for kind, v in VERDICT_KINDS.items()}
+"""What the ordinance (or the UBA) calls each kind of value."""
 
 GROUPS: dict[str, str] = {
     "chemistry": "Allgemeine Chemie",
@@ -96,20 +64,6 @@ ISO_DATE = "%d.%m.%Y"
 def unit(symbol: str | None) -> str:
     """Return a unit as a German reader expects it."""
     return UNITS.get(symbol or "", symbol or "")
-
-
-def number(value: float | None) -> str:
-    """Write a number the German way: 0.1 -> '0,1', 2790.0 -> '2790', 2e-05 -> '0,00002'.
-
-    The digits are the shortest that read back as the same float (Python's `repr`, and what
-    polars prints, so `number_expr` agrees), written without an exponent.
-    """
-    if value is None:
-        return ""
-    text = format(Decimal(repr(float(value))), "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return ("0" if text == "-0" else text).replace(".", ",")
 
 
 def thousands(value: int) -> str:
@@ -153,43 +107,6 @@ def esc(expr: pl.Expr) -> pl.Expr:
     """Escape text for HTML inside a polars expression (null stays null)."""
     # One pass for all four characters (Aho-Corasick), three times faster than four passes.
     return expr.str.replace_many(["&", "<", ">", '"'], ["&amp;", "&lt;", "&gt;", "&quot;"])
-
-
-_EXPONENT_TEXT = r"^(-?)(\d)(?:\.(\d+))?e([+-]?\d+)$"
-
-
-def _without_exponent(text: pl.Expr) -> pl.Expr:
-    """Rewrite `1.5e-7` as `0.00000015` and `1e+16` as `10000000000000000`."""
-    field = text.str.extract_groups(_EXPONENT_TEXT).struct.field
-    digits = pl.concat_str(field("2"), field("3").fill_null(""))
-    point = field("4").cast(pl.Int64) + 1  # position of the decimal point in `digits`
-    # Zeros in front for a point left of the digits, behind for one right of them.
-    padded = digits.str.pad_start(
-        digits.str.len_chars().cast(pl.Int64) + (-point).clip(0), "0"
-    ).str.pad_end(point.clip(0), "0")
-    integer = padded.str.head(point.clip(0))
-    fraction = padded.str.slice(point.clip(0)).str.strip_chars_end("0")
-    return pl.concat_str(
-        field("1"),
-        pl.when(integer == "").then(pl.lit("0")).otherwise(integer),
-        pl.when(fraction != "").then(pl.concat_str(pl.lit("."), fraction)).otherwise(pl.lit("")),
-    )
-
-
-def number_expr(expr: pl.Expr) -> pl.Expr:
-    """Write numbers the German way in polars, exactly as `number` does (null stays null)."""
-    # polars prints the shortest digits that read back as the same float, like `repr`:
-    # `2790.0`, `0.000015`, and for very large or small numbers `1e+16`, `1e-7`. The
-    # rewrite of those runs only on them (null elsewhere), so it costs nothing per row.
-    text = expr.cast(pl.Float64).cast(pl.String)
-    exponent = _without_exponent(pl.when(text.str.contains("e", literal=True)).then(text))
-    plain = pl.coalesce(exponent, text).str.strip_suffix(".0")
-    return (
-        pl.when(plain == "-0")
-        .then(pl.lit("0"))
-        .otherwise(plain)
-        .str.replace(".", ",", literal=True)
-    )
 
 
 def limit_expr(lim: pl.Expr) -> pl.Expr:

@@ -69,7 +69,7 @@ export interface RouteTable {
     messages: Record<string, string>;
   };
   http: Http;
-  files: { hidden_dir: string; segment: { pattern: string; max_bytes: number } };
+  files: { hidden_dir: string; odbl: string[]; segment: { pattern: string; max_bytes: number } };
   ids: { alphabet: string; request: { prefix: string; length: number } };
 }
 
@@ -136,14 +136,9 @@ export function matchRoute(route: Route, segments: string[]): Record<string, str
   return params;
 }
 
-/** `fnmatch` globs of the open files that carry the ODbL mapping, as the Python gate builds them. */
+/** The open files answered with the ODbL licence: `fnmatch` globs from routes.json (routes.odbl_files). */
 export function odbLicensed(table: RouteTable): RegExp[] {
-  const globs = new Set<string>();
-  for (const route of table.routes) {
-    if (route.license !== "odbl" || !route.file) continue;
-    globs.add(route.file.replace(/\{\w+\}/g, "*"));
-  }
-  return [...globs].map((glob) =>
+  return table.files.odbl.map((glob) =>
     new RegExp("^" + glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$", "s")
   );
 }

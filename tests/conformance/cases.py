@@ -568,6 +568,7 @@ CASES: list[Case] = [
         "/v1/export/datapackage.json",
         200,
         json={"name": "trinkwasser-plz-zonen"},
+        expect_headers={"content-type": JSON, "link": LICENSE},
     ),
     Case(
         "file-csv-export",

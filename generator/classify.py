@@ -1,0 +1,203 @@
+"""Classification: each value against the value valid on the reference date, and the next one.
+
+The kind of the value decides what "above" means (generator/api/verdicts.py): a Grenzwert
+gives `exceeds_limit`, the value of an indicator parameter `exceeds_indicator`, an action,
+parameter, reference or guidance value `exceeds_guidance`. Computed sums bring three more
+columns (see generator/sums.py) that keep a verdict from claiming compliance the members do
+not show. Everything is one polars expression per column.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import polars as pl
+
+from generator import units
+from generator.api import resources, verdicts
+from generator.encode import document
+
+SIG_FIGS = 12  # converted values are rounded so unit factors leave no float noise
+
+ASSESS: dict[str, type[pl.DataType]] = {
+    "assess_value": pl.Float64,
+    "assess_qualifier": pl.String,
+    "assess_upper": pl.Float64,
+    "assess_blocking_rl": pl.Float64,
+    "assess_incomplete": pl.Boolean,
+}
+"""Optional columns of a row to classify. Where set, `assess_value`/`assess_qualifier` replace
+the published number (a sum whose members add up to more); compliance cannot be shown when
+`assess_upper` or `assess_blocking_rl` is above the value, or `assess_incomplete` is true."""
+
+EXCEEDED = {kind: v.exceeded for kind, v in verdicts.KINDS.items() if v.exceeded}
+
+
+def _round(expr: pl.Expr) -> pl.Expr:
+    return expr.round_sig_figs(SIG_FIGS)
+
+
+def _limits_for(
+    limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return (current, future) limits per code, converted to the register unit."""
+    pairs = (
+        limits.select("unit")
+        .unique()
+        .join(params.select(pl.col("unit").alias("parameter_unit")).unique(), how="cross")
+    )
+    pairs = units.factor_frame(pairs, "unit", "parameter_unit")
+    conv = (
+        limits.join(params.select("code", pl.col("unit").alias("parameter_unit")), on="code")
+        .join(pairs, on=["unit", "parameter_unit"], how="left")
+        .select(
+            "code",
+            "kind",
+            "valid_from",
+            "valid_until",
+            "legal_basis",
+            "requirement",
+            pl.col("factor").is_null().alias("unit_mismatch"),
+            _round(pl.col("value") * pl.col("factor")).alias("value"),
+            _round(pl.col("value_min") * pl.col("factor")).alias("value_min"),
+            _round(pl.col("value_max") * pl.col("factor")).alias("value_max"),
+            pl.col("parameter_unit").alias("unit"),
+        )
+    )
+    in_force = (pl.col("valid_from") <= as_of) & (
+        pl.col("valid_until").is_null() | (pl.col("valid_until") >= as_of)
+    )
+    current = conv.filter(in_force).sort("code", "valid_from").unique("code", keep="last")
+    future = (
+        conv.filter(pl.col("valid_from") > as_of)
+        .sort("code", "valid_from")
+        .unique("code", keep="first")
+    )
+    return current, future
+
+
+def _classify(prefix: str) -> pl.Expr:
+    """Return the state of each row against the limit columns named `{prefix}*`."""
+    v = pl.col("_v")
+    rl = pl.col("normalized_reporting_limit")
+    q = pl.col("_q")
+    lim = pl.col(f"{prefix}value")
+    lo, hi = pl.col(f"{prefix}value_min"), pl.col(f"{prefix}value_max")
+    kind = pl.col(f"{prefix}kind")
+    above = kind.replace_strict(EXCEEDED, default=None, return_dtype=pl.String)
+    numeric = q == "number"
+    # Compliance of a sum is shown only when nothing about its members could lift it above.
+    unbounded = pl.col("assess_upper").is_null() & pl.col("assess_value").is_not_null()
+    cannot_show = (
+        pl.col("assess_incomplete").fill_null(False)
+        | (pl.col("assess_upper") > lim).fill_null(False)
+        | unbounded
+        | (pl.col("assess_blocking_rl") > lim).fill_null(False)
+    )
+    return (
+        pl.when(kind.is_null())
+        .then(pl.lit("no_limit"))
+        .when(pl.col(f"{prefix}unit_mismatch"))
+        .then(pl.lit("unit_mismatch"))
+        .when(kind == "requirement")
+        .then(pl.lit("requirement"))
+        .when(q == "not_detected")
+        .then(pl.lit("not_detected"))
+        .when(kind == "range")
+        .then(
+            pl.when(numeric & (v >= lo) & (v <= hi))
+            .then(pl.lit("within_range"))
+            .when(numeric)
+            .then(pl.lit("outside_range"))
+            .otherwise(pl.lit("not_assessable"))
+        )
+        .when(numeric)
+        .then(
+            pl.when(v > lim)
+            .then(above)
+            .when(cannot_show)
+            .then(pl.lit("not_assessable"))
+            .otherwise(pl.lit("below_limit"))
+        )
+        .when(q == "below_reporting_limit")
+        .then(
+            pl.when(rl <= lim)
+            .then(pl.lit("below_reporting_limit"))
+            .otherwise(pl.lit("not_assessable"))
+        )
+        # A range is judged by its upper bound, the conservative value (values.py).
+        .when(q == "range")
+        .then(pl.when(v > lim).then(above).otherwise(pl.lit("below_limit")))
+        .when((q == "above") & (v >= lim))
+        .then(above)
+        .otherwise(pl.lit("not_assessable"))
+    )
+
+
+def _reason(prefix: str, state: str) -> pl.Expr:
+    """Return the key of `verdicts.NOTES_DE` explaining `state` where the value alone cannot."""
+    q = pl.col("_q")
+    s = pl.col(state)
+    lim = pl.col(f"{prefix}value")
+    return (
+        pl.when(s.is_in(verdicts.states_in(verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER)))
+        .then(pl.when(q == "range").then(pl.lit("range_above")))
+        .when(s == "not_assessable")
+        .then(
+            pl.when(pl.col(f"{prefix}kind") == "range")
+            .then(pl.lit("range_in_range"))
+            .when((q == "below_reporting_limit") & pl.col("normalized_reporting_limit").is_null())
+            .then(pl.lit("rl_missing"))
+            .when((q == "below_reporting_limit") & (pl.col("normalized_reporting_limit") > lim))
+            .then(pl.lit("rl_above"))
+            .when(q == "above")
+            .then(pl.lit("above_below"))
+            .when(~q.is_in(["number", "range"]))
+            .then(pl.lit("no_number"))
+        )
+    )
+
+
+def _limit_struct(prefix: str) -> pl.Expr:
+    return pl.when(pl.col(f"{prefix}kind").is_not_null()).then(
+        document(resources.LIMIT, prefix=prefix)
+    )
+
+
+def classify(
+    values: pl.DataFrame, limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date
+) -> pl.DataFrame:
+    """Add `state`, `limit`, `future_state`, `future_limit`, `reason` to rows of values.
+
+    `values` needs: parameter, qualifier, normalized_value, normalized_reporting_limit, and
+    may carry the `ASSESS` columns. The future columns are set only where a different limit
+    is already announced; `reason` is a key of `verdicts.NOTES_DE` or null.
+    """
+    current, future = _limits_for(limits, params, as_of)
+    cur = current.rename({c: f"cur_{c}" for c in current.columns if c != "code"})
+    fut = future.rename({c: f"fut_{c}" for c in future.columns if c != "code"})
+    absent = [
+        pl.lit(None, dtype).alias(c) for c, dtype in ASSESS.items() if c not in values.columns
+    ]
+    joined = (
+        values.with_columns(absent)
+        .join(cur, left_on="parameter", right_on="code", how="left")
+        .join(fut, left_on="parameter", right_on="code", how="left")
+        .with_columns(
+            pl.coalesce("assess_value", "normalized_value").alias("_v"),
+            pl.coalesce("assess_qualifier", "qualifier").alias("_q"),
+        )
+    )
+    has_future = pl.col("fut_kind").is_not_null()
+    helpers = [c for c in joined.columns if c.startswith(("cur_", "fut_"))]
+    helpers += ["_v", "_q", *ASSESS]
+    return (
+        joined.with_columns(
+            _classify("cur_").alias("state"),
+            _limit_struct("cur_").alias("limit"),
+            pl.when(has_future).then(_classify("fut_")).alias("future_state"),
+            _limit_struct("fut_").alias("future_limit"),
+        )
+        .with_columns(_reason("cur_", "state").alias("reason"))
+        .drop(helpers)
+    )

@@ -1,0 +1,62 @@
+"""Numbers written the German way (decimal comma), in Python and in polars, one rule.
+
+The site and the German sentences of the API (zone summaries, notes on values) both write
+numbers; they share this module so the two never disagree.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import polars as pl
+
+
+def number(value: float | None) -> str:
+    """Write a number the German way: 0.1 -> '0,1', 2790.0 -> '2790', 2e-05 -> '0,00002'.
+
+    The digits are the shortest that read back as the same float (Python's `repr`, and what
+    polars prints, so `number_expr` agrees), written without an exponent.
+    """
+    if value is None:
+        return ""
+    text = format(Decimal(repr(float(value))), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return ("0" if text == "-0" else text).replace(".", ",")
+
+
+_EXPONENT_TEXT = r"^(-?)(\d)(?:\.(\d+))?e([+-]?\d+)$"
+
+
+def _without_exponent(text: pl.Expr) -> pl.Expr:
+    """Rewrite `1.5e-7` as `0.00000015` and `1e+16` as `10000000000000000`."""
+    field = text.str.extract_groups(_EXPONENT_TEXT).struct.field
+    digits = pl.concat_str(field("2"), field("3").fill_null(""))
+    point = field("4").cast(pl.Int64) + 1  # position of the decimal point in `digits`
+    # Zeros in front for a point left of the digits, behind for one right of them.
+    padded = digits.str.pad_start(
+        digits.str.len_chars().cast(pl.Int64) + (-point).clip(0), "0"
+    ).str.pad_end(point.clip(0), "0")
+    integer = padded.str.head(point.clip(0))
+    fraction = padded.str.slice(point.clip(0)).str.strip_chars_end("0")
+    return pl.concat_str(
+        field("1"),
+        pl.when(integer == "").then(pl.lit("0")).otherwise(integer),
+        pl.when(fraction != "").then(pl.concat_str(pl.lit("."), fraction)).otherwise(pl.lit("")),
+    )
+
+
+def number_expr(expr: pl.Expr) -> pl.Expr:
+    """Write numbers the German way in polars, exactly as `number` does (null stays null)."""
+    # polars prints the shortest digits that read back as the same float, like `repr`:
+    # `2790.0`, `0.000015`, and for very large or small numbers `1e+16`, `1e-7`. The
+    # rewrite of those runs only on them (null elsewhere), so it costs nothing per row.
+    text = expr.cast(pl.Float64).cast(pl.String)
+    exponent = _without_exponent(pl.when(text.str.contains("e", literal=True)).then(text))
+    plain = pl.coalesce(exponent, text).str.strip_suffix(".0")
+    return (
+        pl.when(plain == "-0")
+        .then(pl.lit("0"))
+        .otherwise(plain)
+        .str.replace(".", ",", literal=True)
+    )

@@ -1,0 +1,304 @@
+"""A zone's verdict: its checks over several parameters, and the summary of all its values.
+
+The summary is what the site's headline says and what the API's `summary` object holds, so
+both say the same: "all values comply" only when at least one value was compared and none
+is above its value; a zone with nothing comparable gets a neutral verdict that says why;
+values above an indicator, action, parameter, reference or guidance value are named as what
+they are, never counted as limit exceedances. The words come from generator/api/verdicts.py.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import polars as pl
+
+from generator import sums
+from generator.api import resources, verdicts
+from generator.encode import document
+from generator.german import number_expr
+
+_LIST = pl.List(pl.String)
+
+
+def checks(
+    computed: pl.DataFrame, limits: pl.DataFrame, documents: pl.DataFrame, as_of: dt.date
+) -> pl.DataFrame:
+    """Return the latest check per zone and rule (`sums.CHECKS`), classified, as `Check` rows."""
+    rules = pl.DataFrame(
+        {
+            "sum_code": [r.code for r in sums.CHECKS],
+            "name_de": [r.name_de for r in sums.CHECKS],
+            "name_en": [r.name_en for r in sums.CHECKS],
+            "_limit": [r.limit for r in sums.CHECKS],
+            "_limit_of": [r.limit_of for r in sums.CHECKS],
+        }
+    )
+    # The rule is in force as long as the limit of its parameter is (nitrate's, since 2023).
+    since = (
+        limits.filter(pl.col("valid_until").is_null())
+        .group_by("code")
+        .agg(pl.col("valid_from").min())
+        .select(pl.col("code").alias("_limit_of"), pl.col("valid_from"))
+    )
+    latest = (
+        computed.filter(pl.col("sum_code").is_in(sums.CHECK_CODES))
+        .sort(
+            ["zone_id", "sum_code", "sampled_at", "sample_point", "document_id"], nulls_last=False
+        )
+        .group_by(["zone_id", "sum_code"], maintain_order=True)
+        .last()
+        .join(rules, on="sum_code")
+        .join(since, on="_limit_of", how="left")
+    )
+    lim = pl.col("_limit")
+    state = (
+        pl.when(pl.col("valid_from").is_null() | (pl.col("valid_from") > as_of))
+        .then(pl.lit("no_limit"))
+        .when(pl.col("value") > lim)
+        .then(pl.lit("exceeds_limit"))
+        .when(pl.col("incomplete") | pl.col("value_max").is_null() | (pl.col("value_max") > lim))
+        .then(pl.lit("not_assessable"))
+        .otherwise(pl.lit("below_limit"))
+    )
+    limit = document(
+        resources.LIMIT,
+        kind=pl.lit("grenzwert"),
+        value=lim,
+        value_min=pl.lit(None, pl.Float64),
+        value_max=pl.lit(None, pl.Float64),
+        requirement=pl.lit(None, pl.String),
+        unit=pl.lit(None, pl.String),
+        valid_until=pl.lit(None, pl.Date),
+    )
+    computed_struct = document(
+        resources.COMPUTED_SUM,
+        unit=pl.lit(None, pl.String),
+        reported_value=pl.lit(None, pl.Float64),
+        consistent=pl.lit(None, pl.Boolean),
+        tolerance=pl.lit(sums.TOLERANCE),
+    )
+    bounds = (
+        pl.when(pl.col("value_max").is_null())
+        .then(pl.lit(" (oder mehr: ein Wert ist nur als „> x“ angegeben)"))
+        .when(pl.col("value_max") > pl.col("value"))
+        .then(
+            pl.format(
+                " bis {}, weil ein Wert unter der Bestimmungsgrenze liegt und hier zwischen 0 "
+                "und der Grenze zählt",
+                number_expr(pl.col("value_max").round_sig_figs(3)),
+            )
+        )
+        .otherwise(pl.lit(""))
+    )
+    shown = pl.col("value").round_sig_figs(3)
+    note = pl.format(
+        "{} {} {}{}; die Verordnung erlaubt höchstens {}.",
+        pl.col("name_de"),
+        pl.when(shown == pl.col("value")).then(pl.lit("=")).otherwise(pl.lit("≈")),
+        number_expr(shown),
+        bounds,
+        number_expr(lim),
+    )
+    docs = documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
+    return (
+        latest.with_columns(
+            pl.col("sum_code").alias("code"),
+            state.alias("state"),
+            limit.alias("limit"),
+            computed_struct.alias("computed"),
+            note.alias("note_de"),
+        )
+        .join(docs, on="document_id", how="left")
+        .sort("zone_id", "code")
+    )
+
+
+def _names(category: str) -> pl.Expr:
+    return pl.col("_text").filter(pl.col("_category") == category).str.join(", ")
+
+
+def _codes(category: str) -> pl.Expr:
+    return pl.col("code").filter(pl.col("_category") == category).alias(category)
+
+
+def summaries(
+    zone_ids: pl.DataFrame, values: pl.DataFrame, zone_checks: pl.DataFrame
+) -> pl.DataFrame:
+    """Return `zone_id` and `summary` (a ZoneSummary struct) for every zone of `zone_ids`."""
+    state_category = {s: v.category for s, v in verdicts.STATES.items()}
+    above = {k: v.above_de for k, v in verdicts.KINDS.items()}
+    kind = pl.col("limit").struct.field("kind")
+    published = pl.concat_str(
+        pl.col("value_text"), pl.lit(" "), pl.col("unit").fill_null("")
+    ).str.strip_chars()
+    computed = pl.col("computed").struct.field
+    # Say which number the verdict rests on where it is not the published one.
+    shown = (
+        pl.when(pl.col("origin") == "computed")
+        .then(pl.concat_str(published, pl.lit(", berechnet")))
+        .when(computed("consistent").not_())
+        .then(
+            pl.format(
+                "{}; die Einzelstoffe ergeben {} {}",
+                published,
+                number_expr(computed("value")),
+                computed("unit").fill_null(""),
+            )
+        )
+        .otherwise(published)
+    )
+    items = pl.concat(
+        [
+            values.select(
+                "zone_id",
+                pl.col("parameter").alias("code"),
+                pl.col("name_de").fill_null(pl.col("parameter")).alias("name"),
+                "state",
+                "future_state",
+                kind.alias("kind"),
+                shown.alias("shown"),
+                "note_de",
+            ),
+            zone_checks.select(
+                "zone_id",
+                "code",
+                pl.col("name_de").alias("name"),
+                "state",
+                pl.lit(None, pl.String).alias("future_state"),
+                pl.lit("grenzwert").alias("kind"),
+                number_expr(pl.col("value").round_sig_figs(3)).alias("shown"),
+                "note_de",
+            ),
+        ],
+        how="vertical_relaxed",
+    ).with_columns(
+        pl.col("state").replace_strict(state_category).alias("_category"),
+        pl.col("future_state")
+        .replace_strict(state_category, default=None)
+        .is_in([verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER])
+        .fill_null(False)
+        .alias("_announced"),
+    )
+    reason = pl.coalesce(
+        pl.col("note_de"),
+        pl.col("state").replace_strict({s: v.label_de for s, v in verdicts.STATES.items()}),
+    ).str.strip_chars_end(".")
+    text = (
+        pl.when(pl.col("_category") == verdicts.EXCEEDS_LIMIT)
+        .then(pl.format("{} ({})", pl.col("name"), pl.col("shown")))
+        .when(pl.col("_category") == verdicts.EXCEEDS_OTHER)
+        .then(
+            pl.format(
+                "{} ({}, {})",
+                pl.col("name"),
+                pl.col("shown"),
+                pl.col("kind").replace_strict(above, default=""),
+            )
+        )
+        .when(pl.col("_category").is_in([verdicts.NOT_ASSESSABLE, verdicts.NO_COMPARISON]))
+        .then(pl.format("{} ({}: {})", pl.col("name"), pl.col("shown"), reason))
+    )
+    per_zone = (
+        items.with_columns(text.alias("_text"))
+        .sort("zone_id", "code")
+        .group_by("zone_id", maintain_order=True)
+        .agg(
+            pl.col("_category").is_in(verdicts.ASSESSED_CATEGORIES).sum().alias("assessed"),
+            (pl.col("_category") != verdicts.NOT_MEASURED).sum().alias("_published"),
+            _codes(verdicts.EXCEEDS_LIMIT),
+            _codes(verdicts.EXCEEDS_OTHER),
+            _codes(verdicts.NOT_ASSESSABLE),
+            pl.col("code").filter(pl.col("_announced")).alias("announced"),
+            _names(verdicts.EXCEEDS_LIMIT).alias("_limit_text"),
+            _names(verdicts.EXCEEDS_OTHER).alias("_other_text"),
+            _names(verdicts.NOT_ASSESSABLE).alias("_na_text"),
+            _names(verdicts.NO_COMPARISON).alias("_nc_text"),
+        )
+    )
+    frame = (
+        zone_ids.select("zone_id")
+        .join(per_zone, on="zone_id", how="left")
+        .with_columns(
+            pl.col("assessed", "_published").fill_null(0),
+            *(
+                pl.col(c).fill_null(pl.lit([], dtype=_LIST))
+                for c in ("exceeds_limit", "exceeds_other", "not_assessable", "announced")
+            ),
+        )
+    )
+    n_limit = pl.col("exceeds_limit").list.len()
+    n_other = pl.col("exceeds_other").list.len()
+    n_na = pl.col("not_assessable").list.len()
+    status = (
+        pl.when(n_limit > 0)
+        .then(pl.lit("exceeds_limit"))
+        .when(n_other > 0)
+        .then(pl.lit("exceeds_other"))
+        .when(pl.col("assessed") > 0)
+        .then(pl.lit("complies"))
+        .when(pl.col("_published") > 0)
+        .then(pl.lit("not_assessable"))
+        .otherwise(pl.lit("no_data"))
+    )
+    frame = frame.with_columns(status.alias("status"))
+    count = (
+        pl.when(pl.col("status") == "exceeds_limit")
+        .then(n_limit)
+        .when(pl.col("status") == "exceeds_other")
+        .then(n_other)
+        .otherwise(pl.col("assessed"))
+    )
+    title = _worded({s: t for s, t in verdicts.SUMMARY_TITLES_DE.items()}, count, pl.lit(""))
+    listed = (
+        pl.when(pl.col("status") == "exceeds_limit")
+        .then(pl.col("_limit_text"))
+        .when(pl.col("status") == "exceeds_other")
+        .then(pl.col("_other_text"))
+        # Nothing assessable: say why for each value, whether it cannot be compared or
+        # has nothing to be compared with.
+        .otherwise(
+            pl.concat_list(pl.col("_na_text"), pl.col("_nc_text"))
+            .list.eval(pl.element().filter(pl.element() != ""))
+            .list.join(", ")
+        )
+    )
+    body = _worded({s: (t, t) for s, t in verdicts.SUMMARY_TEXTS_DE.items()}, count, listed)
+    also_other = pl.when((pl.col("status") == "exceeds_limit") & (n_other > 0)).then(
+        _fill(verdicts.ALSO_OTHER_DE, list=pl.col("_other_text"))
+    )
+    assessed = pl.col("status").is_in(["exceeds_limit", "exceeds_other", "complies"])
+    also_na = pl.when(assessed & (n_na > 0)).then(
+        _fill(verdicts.ALSO_NOT_ASSESSABLE_DE, list=pl.col("_na_text"))
+    )
+    text_de = pl.concat_str([body, also_other.fill_null(""), also_na.fill_null("")])
+    return frame.select(
+        "zone_id",
+        document(resources.ZONE_SUMMARY, title_de=title, text_de=text_de).alias("summary"),
+    )
+
+
+def _fill(template: str, **parts: pl.Expr) -> pl.Expr:
+    """Fill the `{name}` placeholders of a template with expressions (row by row)."""
+    pieces: list[pl.Expr] = []
+    for i, chunk in enumerate(re.split(r"\{(\w+)\}", template)):
+        pieces.append(parts[chunk].fill_null("") if i % 2 else pl.lit(chunk))
+    return pl.concat_str(pieces)
+
+
+def _worded(templates: dict[str, tuple[str, str]], count: pl.Expr, listed: pl.Expr) -> pl.Expr:
+    """Fill the template of each status: singular for a count of 1, else plural."""
+    n = count.cast(pl.String)
+    chosen = pl.lit(None, pl.String)
+    for status, (one, many) in templates.items():
+        chosen = (
+            pl.when(pl.col("status") == status)
+            .then(
+                pl.when(count == 1)
+                .then(_fill(one, n=n, list=listed))
+                .otherwise(_fill(many, n=n, list=listed))
+            )
+            .otherwise(chosen)
+        )
+    return chosen
