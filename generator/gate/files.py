@@ -9,7 +9,7 @@ import hashlib
 import os
 import stat
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -39,9 +39,18 @@ class FileServer:
         return path
 
     def file(
-        self, rel: str, headers: Mapping[str, str], cache: str, extra: Headers
+        self,
+        rel: str,
+        headers: Mapping[str, str],
+        cache: str,
+        extra: Headers,
+        transform: Callable[[bytes], bytes] | None = None,
     ) -> Response | None:
-        """Answer a file of the build with ETag/304 handling; None if there is no such file."""
+        """Answer a file of the build with ETag/304 handling; None if there is no such file.
+
+        With `transform`, the answer is `transform(bytes of the file)`, its ETag from those
+        bytes (a filtered series).
+        """
         path = self.inside(rel)
         if path is None:
             return None
@@ -58,10 +67,16 @@ class FileServer:
         if not stat.S_ISREG(info.st_mode):
             fh.close()
             return None
-        small = info.st_size <= STREAM_ABOVE
+        small = info.st_size <= STREAM_ABOVE or transform is not None
         body = fh.read() if small else b""
-        cache_key = (str(path), info.st_ino, info.st_mtime_ns, info.st_size)
-        etag = self._etags.get(cache_key) or self._remember_etag(cache_key, body if small else fh)
+        if transform is not None:
+            body = transform(body)
+            etag = _etag(hashlib.sha256(body))
+        else:
+            cache_key = (str(path), info.st_ino, info.st_mtime_ns, info.st_size)
+            etag = self._etags.get(cache_key) or self._remember_etag(
+                cache_key, body if small else fh
+            )
         if small:
             fh.close()
         out = [*self.manners.base(http.content_type(rel), cache), header("etag", etag), *extra]
@@ -86,8 +101,12 @@ class FileServer:
             for chunk in iter(lambda: content.read(CHUNK), b""):
                 digest.update(chunk)
             content.seek(0)
-        etag = f'"{digest.hexdigest()[:32]}"'
+        etag = _etag(digest)
         self._etags[cache_key] = etag
         if len(self._etags) > ETAG_CACHE_SIZE:
             self._etags.popitem(last=False)
         return etag
+
+
+def _etag(digest: hashlib._Hash) -> str:
+    return f'"{digest.hexdigest()[:32]}"'

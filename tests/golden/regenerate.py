@@ -9,8 +9,9 @@ import datetime as dt
 import json
 import re
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from generator.api import series
 from generator.build import build
 from generator.config import Config
 from generator.write import MANIFEST
@@ -38,9 +39,18 @@ _EXAMPLE = re.compile(r"(<!-- example: (?P<ref>[^ ]+) -->\n)(```json\n.*?```\n)?
 
 
 def example(ref: str, root: Path = EXPECTED) -> object:
-    """Return the JSON value an example marker refers to: `path[#key/index/...]`."""
+    """Return the JSON value an example marker refers to: `path[?parameter=CODE][#key/...]`.
+
+    `?parameter=CODE` on a zone's series file is the gates' filtered answer.
+    """
     path, _, pointer = ref.partition("#")
-    value = json.loads((root / path).read_text(encoding="utf-8"))
+    path, _, query = path.partition("?")
+    data = (root / path).read_bytes()
+    if query:
+        code = query.removeprefix("parameter=")
+        zone_id = PurePosixPath(path).parent.name
+        data = series.filter_series(data, code, {"zone_id": zone_id})
+    value = json.loads(data)
     for part in filter(None, pointer.split("/")):
         value = value[int(part)] if isinstance(value, list) else value[part]
     return value
