@@ -110,7 +110,7 @@ def _picks(code: str) -> Callable[[bytes], bool]:
 
 
 def _cited(item: bytes) -> object:
-    return json.loads(item)[CITES]
+    return json.loads(item).get(CITES)
 
 
 def filter_series(body: bytes, code: str, values: dict[str, str]) -> bytes:

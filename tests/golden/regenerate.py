@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from generator.api import series
 from generator.build import build
 from generator.config import Config
-from generator.write import MANIFEST
+from generator.write import state_dir
 
 HERE = Path(__file__).parent
 INPUT = HERE / "input"
@@ -25,11 +25,11 @@ AS_OF = dt.date(2026, 11, 23)
 def build_golden(out: Path) -> Path:
     """Build the golden input into `out`, leaving out what is not compared.
 
-    Left out: the manifest (it hashes the code) and static/, a verbatim copy of the
-    repository's static/ assets (the site tests check those).
+    Left out: the build's manifest beside the tree (it hashes the code) and static/, a
+    verbatim copy of the repository's static/ assets (the site tests check those).
     """
     build(INPUT, out, AS_OF, Config(), force=True)
-    (out / MANIFEST).unlink()
+    shutil.rmtree(state_dir(out))
     shutil.rmtree(out / "static")
     return out
 
