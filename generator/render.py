@@ -245,6 +245,21 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str
     }
 
 
+def api_file_count(d: Derived) -> int:
+    """Return how many files `render_all` yields for the API (the site's come on top)."""
+    one_per_zone = 2  # the zone and its series
+    export = 4  # JSON, CSV, Parquet, datapackage.json
+    register_and_openapi = 2
+    return (
+        d.lookups.height
+        + one_per_zone * d.zones.height
+        + d.suppliers.height
+        + d.parameters.height
+        + export
+        + register_and_openapi
+    )
+
+
 def render_all(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
     """Yield (path, bytes) for every file of the API tree."""
     yield from parameter_files(d)
