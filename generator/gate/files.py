@@ -1,4 +1,5 @@
-"""Files of the build directory as answers: confined to it, with ETag, 304 and streaming.
+"""Files of the build directory as answers: confined to it, with ETag, 304 and streaming,
+compressed for clients that accept it (`compress.py`).
 
 Both the API routes (their backing files) and the static site go through `FileServer.file`.
 """
@@ -15,6 +16,7 @@ from typing import BinaryIO
 
 from generator.api import http
 from generator.api.messages import fill
+from generator.gate import compress
 from generator.gate.responses import Headers, Manners, Response, etag_matches, header
 
 STREAM_ABOVE = 1 << 20  # bytes; smaller files are read in one go
@@ -29,6 +31,7 @@ class FileServer:
         self.root = Path(root).resolve()
         self.manners = manners
         self._etags: OrderedDict[tuple[str, int, int, int], str] = OrderedDict()
+        self._compressed = compress.Cache()
 
     def inside(self, rel: str) -> Path | None:
         """Return the path of `rel` in the build directory, or None if it would leave it."""
@@ -67,19 +70,33 @@ class FileServer:
         if not stat.S_ISREG(info.st_mode):
             fh.close()
             return None
-        small = info.st_size <= STREAM_ABOVE or transform is not None
+        content_type = http.content_type(rel)
+        compressible = compress.compressible(content_type)
+        encoding = compress.choose(headers.get("accept-encoding", "")) if compressible else None
+        if info.st_size > compress.MAX_BYTES and transform is None:
+            encoding = None
+        # Read whole: small files, filtered series, and files to compress.
+        small = info.st_size <= STREAM_ABOVE or transform is not None or encoding is not None
         body = fh.read() if small else b""
+        cache_key = (str(path), info.st_ino, info.st_mtime_ns, info.st_size)
         if transform is not None:
             body = transform(body)
             etag = _etag(hashlib.sha256(body))
         else:
-            cache_key = (str(path), info.st_ino, info.st_mtime_ns, info.st_size)
             etag = self._etags.get(cache_key) or self._remember_etag(
                 cache_key, body if small else fh
             )
         if small:
             fh.close()
-        out = [*self.manners.base(http.content_type(rel), cache), header("etag", etag), *extra]
+        if len(body) < compress.MIN_BYTES:
+            encoding = None
+        out = [*self.manners.base(content_type, cache), *extra]
+        if compressible:
+            out.append(header("vary", "Accept-Encoding"))
+        if encoding is not None:
+            etag = compress.tagged(etag, encoding)
+            out.append(header("content-encoding", encoding))
+        out.append(header("etag", etag))
         if rel.endswith(http.DOWNLOAD_SUFFIXES):
             disposition = fill(http.CONTENT_DISPOSITION, {"filename": Path(rel).name})
             out.append(header("content-disposition", disposition))
@@ -89,6 +106,11 @@ class FileServer:
             return Response(304, out)
         if not small:
             return Response(200, out, file=fh, length=info.st_size)
+        if encoding is not None:
+            if transform is None:
+                body = self._compressed.get(cache_key, encoding, body)
+            else:
+                body = compress.encode(body, encoding)
         return Response(200, out, body)
 
     def _remember_etag(

@@ -669,6 +669,15 @@ CASES: list[Case] = [
         "http://evil.example/etc/passwd",
         404,
         raw=True,
+    ),
+    # An absolute-form target is read as its path (RFC 9112): the hidden folder stays hidden.
+    Case(
+        "traversal-absolute-form-hidden",
+        "GET",
+        "http://evil.example/_data/v1/lookup/76437.json",
+        404,
+        key="valid",
+        raw=True,
         detail="Not Found",
     ),
     Case("traversal-nul", "GET", "/v1/zones/%00", 404, raw=True, detail="Not Found"),
