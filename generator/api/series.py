@@ -20,13 +20,14 @@ the documents they cite, byte for byte what a per-parameter file held. The edge 
 gate through `routes.json`).
 
 Picking rows needs no parser: in a JSON text a `"` inside a string is always escaped, so
-`,"parameter":"nitrat"` followed by `,` or `}` can only be that key of the row object itself.
+`"parameter":"nitrat"` with `{` or `,` before it and `,` or `}` after it can only be that
+member of the row object itself; one `bytes.find` scan finds them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
 from dataclasses import dataclass
 
 from generator.api import resources
@@ -97,20 +98,40 @@ def _items(lines: list[bytes]) -> list[bytes]:
     return [line[:-1] if line.endswith(b",") else line for line in lines]
 
 
-def _picks(code: str) -> Callable[[bytes], bool]:
-    """Return whether a row's parameter is `code`: its member, wherever it stands."""
-    member = (json.dumps(ROW_FIELD) + ":" + json.dumps(code, ensure_ascii=False)).encode()
-    inner, first, last = b"," + member + b",", b"{" + member + b",", b"," + member + b"}"
-    alone = b"{" + member + b"}"
+def _member(code: str) -> bytes:
+    return (json.dumps(ROW_FIELD) + ":" + json.dumps(code, ensure_ascii=False)).encode()
 
-    def picks(row: bytes) -> bool:
-        return inner in row or row.startswith(first) or row.endswith(last) or row == alone
 
-    return picks
+def _pick(body: bytes, start: int, end: int, code: str) -> list[bytes]:
+    """Return the rows between `start` and `end` whose parameter member is `code`.
+
+    A scan for the member (bytes.find, no line by line work): a hit counts only with `{` or
+    `,` before it and `,` or `}` after it, which a string value can never provide.
+    """
+    member = _member(code)
+    rows: list[bytes] = []
+    at = body.find(member, start, end)
+    while at != -1:
+        after = at + len(member)
+        if body[at - 1 : at] in (b"{", b",") and body[after : after + 1] in (b",", b"}"):
+            line_start = max(body.rfind(b"\n", start, at) + 1, start)
+            line_end = body.find(b"\n", after, end)
+            line_end = end if line_end == -1 else line_end
+            line = body[line_start:line_end]
+            rows.append(line[:-1] if line.endswith(b",") else line)
+            at = body.find(member, line_end, end)
+        else:
+            at = body.find(member, at + 1, end)
+    return rows
+
+
+_CITES = re.compile(rb"[{,]" + json.dumps(CITES).encode() + rb':("(?:[^"\\]|\\.)*")')
+"""The document id member of an item, found as the parameter is (see the module's note)."""
 
 
 def _cited(item: bytes) -> object:
-    return json.loads(item).get(CITES)
+    found = _CITES.search(item)
+    return None if found is None else json.loads(found.group(1))
 
 
 def filter_series(body: bytes, code: str, values: dict[str, str]) -> bytes:
@@ -119,10 +140,18 @@ def filter_series(body: bytes, code: str, values: dict[str, str]) -> bytes:
     `values` fills the tail's other members (the zone id, as validated). The documents are
     those the picked rows cite, in the file's order (sorted by id, as the build writes them).
     """
-    parts = split(body)
-    rows = list(filter(_picks(code), parts.rows))
+    middle = b"\n" + MIDDLE.encode() + b"\n"
+    at = body.find(middle)
+    tail = body.rfind(b"\n", 0, len(body) - 1)
+    head_end = body.find(b"\n")
+    if at == -1 or head_end == -1 or tail < at + len(middle) - 1 or not body.endswith(b"\n"):
+        raise ValueError("not a series file: no frame lines")
+    rows = _pick(body, at + len(middle), tail, code)
     cited = {_cited(row) for row in rows}
-    documents = [doc for doc in parts.documents if _cited(doc) in cited]
+    documents = []
+    if cited:
+        lines = body[head_end + 1 : at].split(b"\n") if at > head_end else []
+        documents = [doc for doc in _items(lines) if _cited(doc) in cited]
     members = {**values, ROW_FIELD: json.dumps(code, ensure_ascii=False)}
     return compact(documents, rows, members)
 
