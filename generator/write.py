@@ -81,6 +81,7 @@ class TreeWriter:
         self.report = WriteReport()
         self._entries: Counter[str] = Counter()
         self._dirs: set[str] = set()
+        self._made: set[PurePosixPath] = set()
 
     def __enter__(self) -> TreeWriter:
         # A staging tree left by a crashed build is garbage: start clean.
@@ -127,7 +128,9 @@ class TreeWriter:
         self.files[rel] = digest
         self.report.bytes += len(data)
         target = self.staging / path
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in self._made:  # one mkdir per folder, not one per file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(path.parent)
         if self.previous.get(rel) == digest:
             try:
                 os.link(self.out / path, target)
