@@ -29,17 +29,18 @@ class FileServer:
 
     def __init__(self, root: Path, manners: Manners):
         self.root = Path(root).resolve()
+        self._root = str(self.root)
         self.manners = manners
         self._etags: OrderedDict[tuple[str, int, int, int], str] = OrderedDict()
         self._compressed = compress.Cache()
 
     def inside(self, rel: str) -> Path | None:
         """Return the path of `rel` in the build directory, or None if it would leave it."""
-        path = self.root / rel
-        real = os.path.realpath(path)
-        if real != str(self.root) and not real.startswith(str(self.root) + os.sep):
+        path = os.path.join(self._root, rel)
+        real = _real_path(path)
+        if real != self._root and not real.startswith(self._root + os.sep):
             return None
-        return path
+        return Path(path)
 
     def file(
         self,
@@ -132,3 +133,26 @@ class FileServer:
 
 def _etag(digest: hashlib._Hash) -> str:
     return f'"{digest.hexdigest()[:32]}"'
+
+
+_FD_LINKS = "/proc/self/fd"
+_FAST_REAL_PATH = hasattr(os, "O_PATH") and os.path.isdir(_FD_LINKS)
+
+
+def _real_path(path: str) -> str:
+    """`os.path.realpath`, in three system calls where Linux allows it.
+
+    realpath asks for every component of the path in Python (ten `lstat` calls for a lookup,
+    most of a static answer's time); an `O_PATH` descriptor names the file the kernel
+    resolved. A path that does not resolve takes the slow way (its answer is a 404 anyway).
+    """
+    if _FAST_REAL_PATH:
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return os.path.realpath(path)
+        try:
+            return os.readlink(f"{_FD_LINKS}/{fd}")
+        finally:
+            os.close(fd)
+    return os.path.realpath(path)
