@@ -118,6 +118,7 @@ SERVED_BY_THE_CDN = {
     "site-unknown-page",
     "traversal-double-slash",
     "traversal-absolute-form",
+    "traversal-absolute-form-hidden",
     "test_site_directories_redirect_to_their_slash",
     "test_site_static_assets_have_their_types",
     "test_unknown_site_page_answers_the_404_page",
