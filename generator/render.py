@@ -55,13 +55,14 @@ def lookup_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
 
 
 def zone_files(d: Derived, as_of: dt.date) -> Iterator[tuple[str, bytes]]:
-    per_zone = d.current_values.group_by("zone_id", maintain_order=True).agg(
-        document(resources.CURRENT_VALUE).alias("current_values")
-    )
-    zones = d.zones.join(per_zone, on="zone_id", how="left")
     doc = document(resources.ZONE, as_of=pl.lit(as_of))
-    # Encoded in batches: all zone documents at once would hold a gigabyte of text.
-    for batch in zones.iter_slices(ZONE_BATCH):
+    value = document(resources.CURRENT_VALUE).alias("current_values")
+    # Grouped and encoded in batches of zones: the current values of all zones as nested
+    # structs at once were the build's peak of memory (about a gigabyte at national scale).
+    for zones in d.zones.iter_slices(ZONE_BATCH):
+        values = d.current_values.filter(pl.col("zone_id").is_in(zones["zone_id"].implode()))
+        per_zone = values.group_by("zone_id", maintain_order=True).agg(value)
+        batch = zones.join(per_zone, on="zone_id", how="left", maintain_order="left")
         paths = (routes.file_path("zone", zone_id=z) for z in batch["zone_id"])
         yield from _lines(paths, _encode(batch, doc))
 
