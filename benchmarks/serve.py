@@ -1,17 +1,23 @@
-"""Benchmark `trinkwasser serve`: a keyed lookup through the gate vs the same file served plainly.
+"""Benchmark `trinkwasser serve` against the file without the gate and against FastAPI+SQLite.
 
-    python benchmarks/serve.py                      # 4000 requests per variant, 8 connections
-    python benchmarks/serve.py --requests 1000 --connections 4
+    python benchmarks/serve.py                       # the national tree of benchmarks/build.py
+    python benchmarks/serve.py --scale small --requests 1000
 
-Builds the bundled sample into a scratch directory, copies one lookup file to an open static
-path (same bytes, no gate), starts the real `trinkwasser serve` on a free loopback port and
-sends HTTP/1.1 keep-alive requests from a small asyncio client. The two variants alternate in
-rounds so drift hits both alike. Printed: requests per second, p50/p99 latency and the ratios,
-all measured in this one run. Bounded by --requests and --max-seconds; loopback only.
+Per endpoint (lookup, zone, measurements, measurements?parameter=) three servers answer the
+same requests, over HTTP/1.1 keep-alive from a small asyncio client in this process:
 
-Every gated request does the full work: validation, key lookup (SHA-256 + SQLite), the atomic
-quota upsert, the file read and its headers. The daily quota is 1000 per key, so the script
-issues one key per 1000 gated requests and moves on to the next key, as many clients would.
+- **gated**: `trinkwasser serve` on the built tree, with a key: route match, validation,
+  key lookup (SHA-256 + SQLite), the atomic quota upsert, the file, its ETag and headers;
+- **ungated**: the same server, the same bytes copied to an open static path (no gate);
+- **reference**: benchmarks/reference.py, what a team would build without precomputation:
+  FastAPI on SQLite with indexes, loaded from the same source tables, with the same key
+  check and quota upsert.
+
+Printed per endpoint: requests per second, p50 and p99 latency, and the ratios of the gated
+throughput to the reference and to the ungated file. The variants alternate in rounds so
+drift hits all alike; targets (docs/performance.md): lookup >= 1.5x the reference, zone >= 5x,
+the gate >= 0.9x the ungated file. Loopback only; bounded by --requests and --max-seconds.
+The tree, the dataset and the reference database are made once and kept under --work.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import asyncio
 import math
 import os
 import platform
+import random
 import shutil
 import socket
 import statistics
@@ -36,6 +43,12 @@ sys.path.insert(0, str(ROOT))
 
 HOST = "127.0.0.1"
 ROUNDS = 4
+AS_OF = "2026-11-23"
+TARGETS = {"lookup": 1.5, "zone": 5.0}
+"""Gated throughput / reference, at least."""
+UNGATED_TARGET = 0.9
+DISTINCT = 300
+"""Distinct resources asked per endpoint (cycled): PLZs, zones."""
 
 
 def free_port() -> int:
@@ -45,7 +58,7 @@ def free_port() -> int:
 
 
 async def _one_connection(port: int, requests: list[bytes], latencies: list[float]) -> None:
-    reader, writer = await asyncio.open_connection(HOST, port)
+    reader, writer = await asyncio.open_connection(HOST, port, limit=1 << 24)
     try:
         for request in requests:
             start = time.perf_counter()
@@ -59,7 +72,7 @@ async def _one_connection(port: int, requests: list[bytes], latencies: list[floa
             await reader.readexactly(length)
             latencies.append(time.perf_counter() - start)
             if not status.startswith(b"HTTP/1.1 200"):
-                raise RuntimeError(f"unexpected answer: {status!r}")
+                raise RuntimeError(f"unexpected answer: {status!r} to {request[:120]!r}")
     finally:
         writer.close()
         await writer.wait_closed()
@@ -70,7 +83,7 @@ async def run_batch(port: int, requests: list[bytes], connections: int) -> tuple
     latencies: list[float] = []
     shares = [requests[i::connections] for i in range(connections)]
     start = time.perf_counter()
-    await asyncio.gather(*(_one_connection(port, share, latencies) for share in shares))
+    await asyncio.gather(*(_one_connection(port, share, latencies) for share in shares if share))
     return time.perf_counter() - start, latencies
 
 
@@ -86,107 +99,189 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
+def wait_for(port: int, process: subprocess.Popen, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                sys.exit(f"server on {port} did not start: {process.args}")
+            time.sleep(0.1)
+
+
+def prepare(args: argparse.Namespace) -> tuple[Path, Path, Path]:
+    """Return the dataset, the built tree and the reference database (made if missing)."""
+    py = [sys.executable, "-m", "generator"]
+    data = args.work / f"data-{args.scale}"
+    if not any(data.glob("measurements.*")):
+        subprocess.run([*py, "demo-data", "--out", str(data), "--scale", args.scale, "-q"],
+                       check=True, cwd=ROOT)  # fmt: skip
+    build = args.work / "build"
+    if not (build / "v1").is_dir():
+        print(f"building {build} ...", flush=True)
+        subprocess.run([*py, "build", "--data", str(data), "--out", str(build), "--as-of",
+                        AS_OF, "-q"], check=True, cwd=ROOT)  # fmt: skip
+    db = args.work / f"reference-{args.scale}.sqlite3"
+    source = max(p.stat().st_mtime for p in data.iterdir())
+    if not db.exists() or db.stat().st_mtime < source:
+        print(f"loading the reference database {db} ...", flush=True)
+        started = time.perf_counter()
+        subprocess.run([sys.executable, str(HERE / "reference.py"), "load", "--data", str(data),
+                        "--db", str(db)], check=True, cwd=ROOT)  # fmt: skip
+        print(f"  loaded in {time.perf_counter() - started:.0f} s", flush=True)
+    return data, build, db
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=4000, help="Per variant (max 100000).")
+    parser.add_argument("--scale", choices=["small", "germany"], default="germany")
+    parser.add_argument("--work", type=Path, default=HERE / ".work")
+    parser.add_argument("--requests", type=int, default=2000, help="Per variant (max 100000).")
     parser.add_argument("--connections", type=int, default=8, help="Concurrent connections.")
-    parser.add_argument("--max-seconds", type=float, default=120.0, help="Stop after this long.")
+    parser.add_argument("--max-seconds", type=float, default=600.0, help="Stop after this long.")
     args = parser.parse_args()
     if not 1 <= args.requests <= 100_000 or not 1 <= args.connections <= 64:
         sys.exit("--requests must be 1..100000 and --connections 1..64")
 
+    from generator.api import routes
     from generator.gate import keys as key_tools
     from generator.gate.sqlite_state import open_state
 
+    _data, build, db = prepare(args)
+    rng = random.Random(20261123)
+    plzs = [line[:5] for line in (build / routes.file_path("export", format="csv"))
+            .read_text(encoding="utf-8").splitlines()[1:]]  # fmt: skip
+    zones = sorted(int(p.name) for p in (build / "_data/v1/zones").iterdir() if p.is_dir())
+    picked_plz = rng.sample(sorted(set(plzs)), min(DISTINCT, len(set(plzs))))
+    picked_zones = rng.sample(zones, min(DISTINCT, len(zones)))
+    endpoints = {
+        "lookup": [(f"/v1/lookup?plz={p}", routes.file_path("lookup", plz=p)) for p in picked_plz],
+        "zone": [(f"/v1/zones/{z}", routes.file_path("zone", zone_id=z)) for z in picked_zones],
+        "measurements": [
+            (f"/v1/zones/{z}/measurements", routes.file_path("zone_measurements", zone_id=z))
+            for z in picked_zones
+        ],
+        "measurements?parameter=nitrat": [
+            (f"/v1/zones/{z}/measurements?parameter=nitrat", None) for z in picked_zones
+        ],
+    }
+
     work = Path(tempfile.mkdtemp(prefix="trinkwasser-serve-bench-"))
-    server = None
+    bench_dir = build / "bench"
+    servers: list[subprocess.Popen] = []
     try:
-        build = work / "build"
-        subprocess.run(
-            [sys.executable, "-m", "generator", "build", "--out", str(build), "-q"],
-            check=True,
-            cwd=ROOT,
-        )
-        plz = (build / "v1" / "export" / "plz-zonen.csv").read_text().splitlines()[1][:5]
-        plain = build / "bench" / f"{plz}.json"
-        plain.parent.mkdir()
-        shutil.copyfile(build / "_data" / "v1" / "lookup" / f"{plz}.json", plain)
+        # The ungated copies: the same bytes under an open path of the same server.
+        shutil.rmtree(bench_dir, ignore_errors=True)
+        for name, items in endpoints.items():
+            for i, (_, rel) in enumerate(items):
+                if rel is not None:
+                    target = bench_dir / name / f"{i}.json"
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(build / rel, target)
 
-        state = open_state(work / "state")
-        per_key = state.settings.daily_quota
-        gated_total = args.requests + 200  # + warm-up
-        keys = [
-            key_tools.issue(state, f"bench{i}@example.org", state.settings.key_prefix).key
-            for i in range(math.ceil(gated_total / per_key))
-        ]
-        gated = [request(f"/v1/lookup?plz={plz}", keys[i // per_key]) for i in range(gated_total)]
-        static = [request(f"/bench/{plz}.json")] * gated_total
+        per_variant = args.requests + 100  # + warm-up
+        keyed = per_variant * len(endpoints)
+        keys = {}
+        for side in ("gate", "reference"):
+            state = open_state(work / side)
+            keys[side] = [
+                key_tools.issue(state, f"bench{i}@example.org", state.settings.key_prefix).key
+                for i in range(math.ceil(keyed / state.settings.daily_quota) + 1)
+            ]
+            state.close()
 
-        port = free_port()
-        server = subprocess.Popen(
+        gate_port, ref_port = free_port(), free_port()
+        servers.append(subprocess.Popen(
             [sys.executable, "-m", "generator", "serve", "--build-dir", str(build), "--state",
-             str(work / "state"), "--port", str(port), "--no-access-log"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+             str(work / "gate"), "--port", str(gate_port), "--no-access-log"],
+            stdout=subprocess.DEVNULL, cwd=ROOT,
+        ))  # fmt: skip
+        servers.append(subprocess.Popen(
+            [sys.executable, str(HERE / "reference.py"), "serve", "--db", str(db), "--state",
+             str(work / "reference"), "--port", str(ref_port), "--as-of", AS_OF],
             cwd=ROOT,
-        )  # fmt: skip
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection((HOST, port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    sys.exit(f"server did not start:\n{server.stderr.read().decode()}")
-                time.sleep(0.05)
+        ))  # fmt: skip
+        wait_for(gate_port, servers[0])
+        wait_for(ref_port, servers[1])
 
-        results = {"gated": ([], 0.0), "static": ([], 0.0)}
-        asyncio.run(run_batch(port, gated[:100], args.connections))  # warm-up both paths
-        asyncio.run(run_batch(port, static[:100], args.connections))
-        gated, static = gated[200:], static[200:]
+        used = {"gate": 0, "reference": 0}
+
+        def keyed_requests(side: str, paths: list[str]) -> list[bytes]:
+            out = []
+            for path in paths:
+                out.append(request(path, keys[side][used[side] // 1000]))
+                used[side] += 1
+            return out
+
+        results: dict[str, dict[str, tuple[list[float], float]]] = {}
         started = time.monotonic()
-        size = math.ceil(args.requests / ROUNDS)
-        for round_ in range(ROUNDS):
-            if time.monotonic() - started > args.max_seconds:
-                print(f"stopped after {round_} rounds (--max-seconds)")
-                break
-            for name, batch in (("gated", gated), ("static", static)):
-                part = batch[round_ * size : (round_ + 1) * size]
-                seconds, latencies = asyncio.run(run_batch(port, part, args.connections))
-                done, total = results[name]
-                results[name] = (done + latencies, total + seconds)
+        for name, items in endpoints.items():
+            paths = [items[i % len(items)][0] for i in range(per_variant)]
+            variants = {
+                "gated": (gate_port, keyed_requests("gate", paths)),
+                "reference": (ref_port, keyed_requests("reference", paths)),
+            }
+            if items[0][1] is not None:
+                static = [
+                    request(f"/bench/{name}/{i % len(items)}.json") for i in range(per_variant)
+                ]
+                variants["ungated"] = (gate_port, static)
+            for port, batch in variants.values():  # warm-up
+                asyncio.run(run_batch(port, batch[:100], args.connections))
+            results[name] = {v: ([], 0.0) for v in variants}
+            size = math.ceil(args.requests / ROUNDS)
+            for round_ in range(ROUNDS):
+                if time.monotonic() - started > args.max_seconds:
+                    print(f"{name}: stopped after {round_} rounds (--max-seconds)")
+                    break
+                for variant, (port, batch) in variants.items():
+                    part = batch[100 + round_ * size : 100 + (round_ + 1) * size]
+                    seconds, latencies = asyncio.run(run_batch(port, part, args.connections))
+                    done, total = results[name][variant]
+                    results[name][variant] = (done + latencies, total + seconds)
     finally:
-        if server is not None:
+        for server in servers:
             server.terminate()
-            server.wait(timeout=10)
+            server.wait(timeout=20)
         shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(bench_dir, ignore_errors=True)
 
-    figures = {}
-    for name, (latencies, seconds) in results.items():
-        figures[name] = {
-            "n": len(latencies),
-            "rps": len(latencies) / seconds,
-            "p50": statistics.median(latencies) * 1000,
-            "p99": percentile(latencies, 0.99) * 1000,
-        }
-    g, s = figures["gated"], figures["static"]
     print(
-        f"trinkwasser serve on {HOST}, {args.connections} keep-alive connections, "
-        f"{g['n']} requests per variant, {ROUNDS} alternating rounds"
+        f"{args.scale} tree, {args.connections} keep-alive connections, {args.requests} requests "
+        f"per variant over {DISTINCT} distinct resources, {ROUNDS} alternating rounds"
     )
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
     )
-    print(f"{'variant':<34}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}")
-    for label, f in (
-        (f"gated  GET /v1/lookup?plz={plz}", g),
-        (f"static GET /bench/{plz}.json", s),
-    ):
-        print(f"{label:<34}{f['rps']:>9.0f}{f['p50']:>9.2f}{f['p99']:>9.2f}")
-    print(
-        f"ratio gated/static: throughput {g['rps'] / s['rps']:.2f}, "
-        f"p50 latency {g['p50'] / s['p50']:.2f}, p99 latency {g['p99'] / s['p99']:.2f}"
-    )
+    print(f"{'endpoint':<31}{'variant':<11}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}   ratio")
+    for name, variants in results.items():
+        figures = {}
+        for variant, (latencies, seconds) in variants.items():
+            figures[variant] = {
+                "rps": len(latencies) / seconds if seconds else 0.0,
+                "p50": statistics.median(latencies) * 1000,
+                "p99": percentile(latencies, 0.99) * 1000,
+            }
+        gated = figures["gated"]["rps"]
+        for variant, f in figures.items():
+            ratio = ""
+            if variant == "reference":
+                goal = TARGETS.get(name)
+                ratio = f"gated/reference {gated / f['rps']:.2f}x"
+                if goal:
+                    ratio += (
+                        f" (target >= {goal}x: {'met' if gated / f['rps'] >= goal else 'MISSED'})"
+                    )
+            elif variant == "ungated":
+                r = gated / f["rps"]
+                ratio = f"gated/ungated {r:.2f}x (target >= {UNGATED_TARGET}x: " + (
+                    "met)" if r >= UNGATED_TARGET else "MISSED)"
+                )
+            print(
+                f"{name:<31}{variant:<11}{f['rps']:>8.0f}{f['p50']:>9.2f}{f['p99']:>9.2f}   {ratio}"
+            )
 
 
 if __name__ == "__main__":

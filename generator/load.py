@@ -9,6 +9,7 @@ values and converting units is the next stage's work (`generator.derive`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
@@ -51,9 +52,15 @@ def reference_dir() -> Path:
     return Path(str(resources.files("generator") / "reference"))
 
 
-def check(data_dir: Path) -> tuple[SourceData | None, pl.DataFrame]:
+LOAD_STEPS = 2 * len(ALL_TABLES)
+"""Units of progress of a load: each table read, then each checked (the `tick` calls)."""
+
+
+def check(
+    data_dir: Path, tick: Callable[[], None] | None = None
+) -> tuple[SourceData | None, pl.DataFrame]:
     """Load and check every table; return the typed data (or None) and all problems."""
-    result = check_tables(Path(data_dir), ALL_TABLES, reference_dir())
+    result = check_tables(Path(data_dir), ALL_TABLES, reference_dir(), tick)
     if not result.complete(ALL_TABLES):
         return None, result.problems
     frames = {}
@@ -65,9 +72,9 @@ def check(data_dir: Path) -> tuple[SourceData | None, pl.DataFrame]:
     return SourceData(**{f.name: frames[f.name] for f in fields(SourceData)}), result.problems
 
 
-def load(data_dir: Path) -> SourceData:
+def load(data_dir: Path, tick: Callable[[], None] | None = None) -> SourceData:
     """Load and check the data directory; raise SourceDataError listing every problem."""
-    data, problems = check(data_dir)
+    data, problems = check(data_dir, tick)
     if data is None:
         raise SourceDataError(problems)
     return data

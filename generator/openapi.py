@@ -284,10 +284,11 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
     if route.file and route.not_found != MESSAGES["not_found"].detail:
         example_values = {p.name: p.example for p in route.params}
         detail = route.detail_for(example_values)
-        responses["404"] = _error_response(
-            {"not_found": Message(404, detail, "No such resource.")},
-            rate_headers if keyed else None,
-        )
+        missing = {"not_found": Message(404, detail, "No such resource.")}
+        if route.filter is not None:
+            unknown = route.unknown_detail({**example_values, route.filter.param: "unbekannt"})
+            missing["unknown_code"] = Message(404, unknown, "No such parameter code.")
+        responses["404"] = _error_response(missing, rate_headers if keyed else None)
     if body_params:
         responses["413"] = _error_response(_pick(messages, "body_too_large"))
     if any(p.can_fail for p in route.params):

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import polars as pl
 
 from generator import API_VERSION, openapi, site
-from generator.api import fields, resources, routes
+from generator.api import fields, resources, routes, series
 from generator.config import Config
 from generator.derive import Derived
 from generator.encode import (
@@ -25,7 +26,6 @@ from generator.encode import (
     json_bytes,
     json_text,
     object_bytes,
-    object_text,
 )
 from generator.site import urls as site_urls
 from generator.write import file_digest
@@ -55,52 +55,68 @@ def lookup_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
 
 
 def zone_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
-    per_zone = d.current_values.group_by("zone_id", maintain_order=True).agg(
-        document(resources.CURRENT_VALUE).alias("current_values")
-    )
-    zones = d.zones.join(per_zone, on="zone_id", how="left")
     doc = document(
         resources.ZONE,
         as_of=pl.lit(as_of),
         attribution=constant(resources.ATTRIBUTION, config.attribution),
     )
-    # Encoded in batches: all zone documents at once would hold a gigabyte of text.
-    for batch in zones.iter_slices(ZONE_BATCH):
+    value = document(resources.CURRENT_VALUE).alias("current_values")
+    # Grouped and encoded in batches of zones: the current values of all zones as nested
+    # structs at once were the build's peak of memory (about a gigabyte at national scale).
+    for zones in d.zones.iter_slices(ZONE_BATCH):
+        values = d.current_values.filter(pl.col("zone_id").is_in(zones["zone_id"].implode()))
+        per_zone = values.group_by("zone_id", maintain_order=True).agg(value)
+        batch = zones.join(per_zone, on="zone_id", how="left", maintain_order="left")
         paths = (routes.file_path("zone", zone_id=z) for z in batch["zone_id"])
         yield from _lines(paths, _encode(batch, doc))
 
 
-def _measurement_docs(
-    rows: pl.DataFrame, docs: pl.DataFrame, by: list[str], parameter: pl.Expr
-) -> pl.DataFrame:
-    """Join encoded rows per group into whole documents (count, documents, measurements)."""
-    grouped = rows.group_by(by, maintain_order=True).agg(
-        pl.col("row").str.join(",").alias("rows"),
+def _filled(template: str, **values: pl.Expr) -> list[pl.Expr]:
+    """Return a `messages.fill` template as pieces of `pl.concat_str`, one per row."""
+    pieces = re.split(r"\{(\w+)\}", template)
+    return [values[p] if i % 2 else pl.lit(p) for i, p in enumerate(pieces) if p or i % 2]
+
+
+def _series_texts(rows: pl.DataFrame, docs: pl.DataFrame) -> pl.DataFrame:
+    """Return each zone's series file (`generator.api.series` layout) from its encoded rows."""
+    grouped = rows.group_by("zone_id", maintain_order=True).agg(
+        pl.col("row").str.join(",\n").alias("rows"),
         pl.len().alias("count"),
-        pl.col("document_id").unique().sort().alias("document_ids"),
+        pl.col("document_id").unique().sort().alias("document_id"),
     )
     doc_lists = (
-        grouped.select(*by, pl.col("document_ids").alias("document_id"))
+        grouped.select("zone_id", "document_id")
         .explode("document_id")
-        .join(docs, on="document_id", how="left")
-        .group_by(by, maintain_order=True)
-        .agg(pl.col("doc_json").str.join(",").alias("documents"))
+        .join(docs, on="document_id", how="left", maintain_order="left")
+        .group_by("zone_id", maintain_order=True)
+        .agg(pl.col("doc_json").str.join(",\n").alias("documents"))
     )
-    return grouped.join(doc_lists, on=by, how="left", maintain_order="left").select(
-        *by,
-        object_text(
-            resources.MEASUREMENTS,
-            count=pl.col("count").cast(pl.String),
-            documents=pl.format("[{}]", pl.col("documents")),
-            measurements=pl.format("[{}]", pl.col("rows")),
-            parameter=parameter,
-            zone_id=pl.col("zone_id").cast(pl.String),
-        ).alias("text"),
+    members = {
+        "count": pl.col("count").cast(pl.String),
+        series.ROW_FIELD: pl.lit("null"),
+        "zone_id": pl.col("zone_id").cast(pl.String),
+    }
+    # A zone with rows cites at least one document: neither list is empty here.
+    text = pl.concat_str(
+        [
+            *_filled(series.HEAD, **members),
+            pl.lit("\n"),
+            pl.col("documents"),
+            pl.lit("\n" + series.MIDDLE + "\n"),
+            pl.col("rows"),
+            pl.lit("\n"),
+            *_filled(series.TAIL, **members),
+            pl.lit("\n"),
+        ]
+    )
+    return grouped.join(doc_lists, on="zone_id", how="left", maintain_order="left").select(
+        "zone_id", text.alias("text")
     )
 
 
 def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
-    """Yield every zone's series, whole and per parameter, in batches of zones."""
+    """Yield every zone's series file, in batches of zones (one file per zone, never per
+    parameter: the gates answer `?parameter=` from it, see `generator.api.series`)."""
     docs = d.documents.select(
         "document_id", document(resources.DOCUMENT).struct.json_encode().alias("doc_json")
     )
@@ -113,31 +129,14 @@ def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
         size = sum(lengths[start : start + MEASUREMENT_BATCH])
         part = m.slice(offset, size)
         offset += size
-        rows = part.select("zone_id", "parameter", "document_id", row)
-        whole = _measurement_docs(rows, docs, ["zone_id"], pl.lit("null"))
-        for zone_id, text in whole.iter_rows():
+        texts = _series_texts(part.select("zone_id", "document_id", row), docs)
+        del part
+        for zone_id, text in texts.iter_rows():
             yield routes.file_path("zone_measurements", zone_id=zone_id), text.encode()
-        by_param = _measurement_docs(
-            rows, docs, ["zone_id", "parameter"], pl.format('"{}"', pl.col("parameter"))
-        )
-        for zone_id, parameter, text in by_param.iter_rows():
-            yield (
-                routes.file_path("zone_measurements", zone_id=zone_id, parameter=parameter),
-                text.encode(),
-            )
     # Zones without any published value still answer, with an empty series.
     for zone_id in d.zones.join(counts, on="zone_id", how="anti")["zone_id"]:
-        yield (
-            routes.file_path("zone_measurements", zone_id=zone_id),
-            object_bytes(
-                resources.MEASUREMENTS,
-                count=b"0",
-                documents=b"[]",
-                measurements=b"[]",
-                parameter=b"null",
-                zone_id=str(zone_id).encode(),
-            ),
-        )
+        members = {series.ROW_FIELD: "null", "zone_id": str(zone_id)}
+        yield routes.file_path("zone_measurements", zone_id=zone_id), series.lines([], [], members)
 
 
 def supplier_files(d: Derived) -> Iterator[tuple[str, bytes]]:
@@ -285,6 +284,21 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str
         "obligations": config.attribution["obligations"],
         "resources": described,
     }
+
+
+def api_file_count(d: Derived) -> int:
+    """Return how many files `render_all` yields for the API (the site's come on top)."""
+    one_per_zone = 2  # the zone and its series
+    export = 4  # JSON, CSV, Parquet, datapackage.json
+    register_and_openapi = 2
+    return (
+        d.lookups.height
+        + one_per_zone * d.zones.height
+        + d.suppliers.height
+        + d.parameters.height
+        + export
+        + register_and_openapi
+    )
 
 
 def render_all(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:

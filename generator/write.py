@@ -5,6 +5,11 @@ file system) and swapped in with one rename, so readers see either the old tree 
 the new one, never a mix. A manifest of path -> SHA-256 lets a rebuild hard-link
 unchanged files from the previous tree instead of writing them again, and tells which
 files went stale.
+
+The manifest is the build's bookkeeping, not published: it lists every file, the keyed ones
+too. It lives beside the tree (`build` -> `build-state/manifest.json`), like the gates'
+`build-gate/`. It is removed before the swap and written after it, so a crash in between
+leaves no manifest (the next build writes everything) rather than one of another tree.
 """
 
 from __future__ import annotations
@@ -38,10 +43,20 @@ class WriteReport:
         return len(self.written) + self.unchanged
 
 
+def state_dir(out: Path) -> Path:
+    """Return the build's own directory for a tree: `build` -> `build-state` beside it."""
+    out = Path(out).absolute()
+    return out.parent / (out.name + "-state")
+
+
+def manifest_path(out: Path) -> Path:
+    return state_dir(out) / MANIFEST
+
+
 def read_manifest(out: Path) -> dict[str, Any]:
     """Return the manifest of a published tree, or an empty one."""
     try:
-        manifest: dict[str, Any] = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        manifest: dict[str, Any] = json.loads(manifest_path(out).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return manifest
@@ -66,6 +81,7 @@ class TreeWriter:
         self.report = WriteReport()
         self._entries: Counter[str] = Counter()
         self._dirs: set[str] = set()
+        self._made: set[PurePosixPath] = set()
 
     def __enter__(self) -> TreeWriter:
         # A staging tree left by a crashed build is garbage: start clean.
@@ -84,8 +100,8 @@ class TreeWriter:
 
     def _check_path(self, rel: str) -> PurePosixPath:
         path = PurePosixPath(rel)
-        if path.is_absolute() or ".." in path.parts or str(path) != rel or rel == MANIFEST:
-            raise BuildError(f"refusing to write outside the tree or over the manifest: {rel!r}")
+        if path.is_absolute() or ".." in path.parts or str(path) != rel:
+            raise BuildError(f"refusing to write outside the tree: {rel!r}")
         if rel in self.files:
             raise BuildError(f"two resources map to the same file: {rel}")
         return path
@@ -112,7 +128,9 @@ class TreeWriter:
         self.files[rel] = digest
         self.report.bytes += len(data)
         target = self.staging / path
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in self._made:  # one mkdir per folder, not one per file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(path.parent)
         if self.previous.get(rel) == digest:
             try:
                 os.link(self.out / path, target)
@@ -125,16 +143,24 @@ class TreeWriter:
         self.report.written.append(rel)
 
     def commit(self, meta: dict[str, str]) -> WriteReport:
-        """Write the manifest and swap the staging tree in; return what changed."""
+        """Swap the staging tree in and write its manifest; return what changed."""
         manifest = dict(meta, files=dict(sorted(self.files.items())))
-        (self.staging / MANIFEST).write_text(
-            json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-            encoding="utf-8",
-        )
+        text = json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
         self.report.deleted = sorted(set(self.previous) - set(self.files))
+        target = manifest_path(self.out)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.unlink(missing_ok=True)
         _swap(self.staging, self.out)
+        _atomic_write(target, text.encode("utf-8"))
         shutil.rmtree(self.staging, ignore_errors=True)  # now holds the previous tree
         return self.report
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)
 
 
 def _swap(staging: Path, out: Path) -> None:

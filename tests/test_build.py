@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from generator import render
+from generator.api import series
 from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
-from generator.write import MANIFEST, TreeWriter
+from generator.write import MANIFEST, TreeWriter, manifest_path, read_manifest
 from tests.conftest import edit
 
 AS_OF = dt.date(2026, 11, 23)
@@ -49,8 +50,45 @@ def test_unchanged_rebuild_rewrites_nothing(tiny_data, tmp_path):
     assert forced.report.deleted == []
     assert forced.report.unchanged == first.report.files
     # Unchanged files are the very same inodes (hard links), not rewritten copies.
-    after = {p: os.stat(out / p).st_ino for p in tree(out) if p != MANIFEST}
+    after = {p: os.stat(out / p).st_ino for p in tree(out)}
     assert all(before[p] == ino for p, ino in after.items())
+
+
+def test_the_manifest_is_kept_beside_the_tree_not_published(tiny_data, tmp_path):
+    out = tmp_path / "build"
+    run(tiny_data, out)
+    assert not (out / MANIFEST).exists()
+    assert manifest_path(out) == tmp_path / "build-state" / MANIFEST
+    files = read_manifest(out)["files"]
+    assert set(files) == set(tree(out))  # every file, the keyed ones too: so not published
+    assert any(p.startswith("_data/") for p in files)
+    # Without its manifest a build cannot take the shortcut, and writes everything again.
+    manifest_path(out).unlink()
+    again = run(tiny_data, out)
+    assert again.report is not None and again.report.unchanged == 0
+    assert set(read_manifest(out)["files"]) == set(files)
+
+
+def test_a_crash_between_swap_and_manifest_leaves_no_stale_manifest(
+    tiny_data, tmp_path, monkeypatch
+):
+    out = tmp_path / "build"
+    run(tiny_data, out)
+    edit(tiny_data, "measurements", 1, value_text="0,07")
+
+    def crash(path, data):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("generator.write._atomic_write", crash)
+    with pytest.raises(OSError):
+        run(tiny_data, out)
+    # The new tree is published, and no manifest claims digests of the old one.
+    assert b"0,07" in (out / "_data/v1/zones/11/measurements.json").read_bytes()
+    assert not manifest_path(out).exists()
+    monkeypatch.undo()
+    edit(tiny_data, "measurements", 1, value_text="0,08")
+    run(tiny_data, out)
+    assert b"0,07" not in (out / "_data/v1/zones/11/measurements.json").read_bytes()
 
 
 def test_changing_one_measurement_rewrites_only_its_files(tiny_data, tmp_path):
@@ -61,10 +99,7 @@ def test_changing_one_measurement_rewrites_only_its_files(tiny_data, tmp_path):
     edit(tiny_data, "measurements", 1, value_text="0,07")
     report = run(tiny_data, out).report
     api = {p for p in report.written if p.startswith(("_data/", "v1/"))}
-    assert api == {
-        "_data/v1/zones/11/measurements.json",
-        "_data/v1/zones/11/measurements/pfas_summe_20.json",
-    }
+    assert api == {"_data/v1/zones/11/measurements.json"}
     assert all("11" in p for p in report.written), report.written
     assert report.deleted == []
 
@@ -76,8 +111,16 @@ def test_stale_files_are_deleted(tiny_data, tmp_path):
     kept = [r for r in rows if ",geruch," not in r]
     (tiny_data / "measurements.csv").write_text("\n".join(kept) + "\n", encoding="utf-8")
     report = run(tiny_data, out).report
-    assert "_data/v1/zones/11/measurements/geruch.json" in report.deleted
-    assert not (out / "_data/v1/zones/11/measurements/geruch.json").exists()
+    assert "_data/v1/zones/11/measurements.json" in report.written
+    assert "geruch" not in (out / "_data/v1/zones/11/measurements.json").read_text()
+    # A postal code that is gone leaves no files behind.
+    plz = (tiny_data / "plz_zones.csv").read_text(encoding="utf-8").splitlines()
+    (tiny_data / "plz_zones.csv").write_text(
+        "\n".join(r for r in plz if not r.startswith("01067,")) + "\n", encoding="utf-8"
+    )
+    report = run(tiny_data, out).report
+    assert "_data/v1/lookup/01067.json" in report.deleted
+    assert not (out / "_data/v1/lookup/01067.json").exists()
 
 
 def test_failure_while_writing_leaves_previous_tree(tiny_data, tmp_path, monkeypatch):
@@ -255,9 +298,11 @@ def test_measurements_verbatim_sorted_and_filtered(tiny_build):
     keys = [(m["parameter"], m["sampled_at"]) for m in doc["measurements"]]
     assert keys == sorted(keys) and doc["count"] == len(keys) == 12
     assert {d["document_id"] for d in doc["documents"]} == {"wk-2025", "wk-2026"}
-    one = load_json(tiny_build, "_data/v1/zones/11/measurements/pfas_summe_20.json")
+    body = (tiny_build / "_data/v1/zones/11/measurements.json").read_bytes()
+    one = json.loads(series.filter_series(body, "pfas_summe_20", {"zone_id": "11"}))
     assert one["parameter"] == "pfas_summe_20"
     assert [m["value_text"] for m in one["measurements"]] == ["0,08", "0,09", "0,14"]
+    assert not (tiny_build / "_data/v1/zones/11/measurements").exists()  # no file per filter
 
 
 def test_parameters_and_limits(tiny_build):

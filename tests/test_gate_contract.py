@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.api import http, messages, routes
+from generator.api import http, messages, routes, series
 from generator.api.settings import GateSettings, routes_json
 from generator.config import Config
 
@@ -63,9 +63,15 @@ def test_the_contract_imports_neither_build_nor_site_nor_gate():
 
 
 def test_routes_json_is_the_golden_one():
-    """The committed expected-gate/routes.json is what the build writes for the default config."""
+    """The committed expected-gate/routes.json is what the build writes for the default config.
+
+    Its `series.codes` are the golden tree's register (the default, packaged one).
+    """
     expected = GOLDEN_ROUTES.read_text(encoding="utf-8")
-    assert routes_json(GateSettings.from_config(Config())) == expected, (
+    register = (ROOT / "tests" / "golden" / "expected" / "v1" / "parameters.json").read_bytes()
+    codes = series.register_codes(register)
+    assert len(codes) == 282
+    assert routes_json(GateSettings.from_config(Config()), codes) == expected, (
         "run `python -m tests.golden.regenerate` if the change is intended"
     )
 
@@ -128,14 +134,18 @@ def test_file_segments(value, allowed):
 
 def test_a_value_that_is_no_segment_names_no_file():
     measurements = routes.route("zone_measurements")
-    assert measurements.file_for({"zone_id": 11, "parameter": "blei"}) == (
-        "_data/v1/zones/11/measurements/blei.json"
-    )
-    for value in ("../../../lookup/76437", "../x", "a/b", "", "a" * 5000):
-        assert measurements.file_for({"zone_id": 11, "parameter": value}) is None
-        assert measurements.detail_for({"zone_id": 11, "parameter": value}) == (
-            f"No measurements of parameter '{value}' for zone 11"
+    # The filter names no file: one series file per zone, whatever the code.
+    for value in ("blei", "../../../lookup/76437", "a/b", "", "a" * 5000):
+        assert measurements.file_for({"zone_id": 11, "parameter": value}) == (
+            "_data/v1/zones/11/measurements.json"
         )
+        assert measurements.unknown_detail({"zone_id": 11, "parameter": value}) == (
+            f"No parameter with code '{value}'"
+        )
+    limits = routes.route("parameter_limits")
+    for value in ("../../../lookup/76437", "../x", "a/b", "", "a" * 5000):
+        assert limits.file_for({"code": value}) is None
+        assert limits.detail_for({"code": value}) == f"No parameter with code '{value}'"
     assert routes.route("zone").file_for({"zone_id": 0}) == "_data/v1/zones/0.json"
     assert routes.route("zone").file_for({"zone_id": -11}) == "_data/v1/zones/-11.json"
     with pytest.raises(ValueError, match="no path segment"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.api.http import KEY_HEADER, is_file_segment
@@ -43,9 +43,8 @@ GATE_ROUTE_FIELDS = (
     "path",
     "access",
     "file",
-    "file_when",
     "not_found",
-    "not_found_when",
+    "filter",
     "license",
     "status",
 )
@@ -80,6 +79,24 @@ class Param:
 
 
 @dataclass(frozen=True)
+class RowFilter:
+    """`?{param}=CODE` answers the route's series file with only the rows of that parameter.
+
+    The gates pick the rows from the one file (`generator.api.series`); there is no file per
+    filter. CODE must be a code of the parameter register (the open `parameters` file of
+    the tree), else the answer is a 404 with `unknown`; a known code without rows in this
+    zone is an empty series (count 0), not an error.
+    """
+
+    param: str
+    unknown: str
+    """`detail` of the 404 for a value that is no code of the register."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"param": self.param, "unknown": self.unknown}
+
+
+@dataclass(frozen=True)
 class Route:
     operation_id: str
     method: str
@@ -89,28 +106,19 @@ class Route:
     params: tuple[Param, ...] = ()
     file: str | None = None
     """Template of the backing file, e.g. `_data/v1/zones/{zone_id}.json`."""
-    file_when: dict[str, str] = field(default_factory=dict)
-    """Alternative templates used when the named optional parameter is given."""
     not_found: str = MESSAGES["not_found"].detail
     """`detail` of the 404 when the backing file does not exist."""
-    not_found_when: dict[str, str] = field(default_factory=dict)
+    filter: RowFilter | None = None
     license: str | None = None  # "odbl" for the PLZ-zone mapping
     status: int = 200
     description: str = ""
 
-    def _values(
-        self, alternatives: dict[str, str], values: Mapping[str, object]
-    ) -> tuple[str | None, dict[str, object]]:
-        chosen = None
-        for name, alternative in alternatives.items():
-            if values.get(name) is not None:
-                chosen = alternative
+    def _values(self, values: Mapping[str, object]) -> dict[str, object]:
         # `is None`, not `or`: a zone id 0 is a value, not a missing one.
-        filled = {
+        return {
             p.name: p.default if values.get(p.name) is None else values.get(p.name)
             for p in self.params
         }
-        return chosen, filled
 
     def file_for(self, values: Mapping[str, object]) -> str | None:
         """Return the backing file for validated parameter values, or None if there is none.
@@ -118,8 +126,8 @@ class Route:
         None when a value is not one harmless path segment (`../x`, `a/b`, a NUL, 5000
         characters): such a resource cannot exist, and the value never reaches a path.
         """
-        chosen, filled = self._values(self.file_when, values)
-        template = chosen or self.file or ""
+        filled = self._values(values)
+        template = self.file or ""
         used = {name: filled[name] for name in placeholders(template)}
         if not all(is_file_segment(str(v)) for v in used.values()):
             return None
@@ -127,8 +135,13 @@ class Route:
 
     def detail_for(self, values: Mapping[str, object]) -> str:
         """Return the `detail` of the 404 when the backing file is missing."""
-        chosen, filled = self._values(self.not_found_when, values)
-        return fill(chosen or self.not_found, filled)
+        return fill(self.not_found, self._values(values))
+
+    def unknown_detail(self, values: Mapping[str, object]) -> str:
+        """Return the `detail` of the 404 for a filter value that is no code."""
+        if self.filter is None:
+            raise ValueError(f"{self.operation_id} has no filter")
+        return fill(self.filter.unknown, self._values(values))
 
     def param(self, name: str) -> Param:
         """Return the parameter called `name`."""
@@ -155,6 +168,7 @@ class Route:
     def to_json(self) -> dict[str, Any]:
         """Return what the edge gate needs of this route (routes.json)."""
         route = {name: getattr(self, name) for name in GATE_ROUTE_FIELDS}
+        route["filter"] = None if self.filter is None else self.filter.to_json()
         route["params"] = [{n: getattr(p, n) for n in GATE_PARAM_FIELDS} for p in self.params]
         return route
 
@@ -219,18 +233,17 @@ ROUTES: tuple[Route, ...] = (
                 "parameter",
                 "query",
                 required=False,
-                description="Only this parameter code (an unknown code is a 404).",
+                description="Only the data points of this parameter code: an unknown code is "
+                "a 404, a code without data points in this zone an empty series.",
                 example="pfas_summe_20",
             ),
             API_KEY,
         ),
         file="_data/v1/zones/{zone_id}/measurements.json",
-        file_when={"parameter": "_data/v1/zones/{zone_id}/measurements/{parameter}.json"},
         not_found="No zone with id {zone_id}",
-        not_found_when={
-            "parameter": "No measurements of parameter '{parameter}' for zone {zone_id}"
-        },
-        description="Verbatim time series, sorted by parameter then date.",
+        filter=RowFilter("parameter", unknown="No parameter with code '{parameter}'"),
+        description="Verbatim time series, sorted by parameter then date. With `parameter`, "
+        "only that parameter's data points and the documents they come from.",
     ),
     Route(
         "supplier",
@@ -411,7 +424,7 @@ def api_dirs() -> tuple[str, ...]:
     """Return the top directories of the tree that hold the API: its routes' and open files."""
     files = [*OPEN_FILES.values()]
     for r in ROUTES:
-        files += [r.file or "", *r.file_when.values()]
+        files.append(r.file or "")
     return tuple(sorted({f.split("/")[0] + "/" for f in files if f}))
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.api import http, messages, routes
+from generator.api import http, messages, routes, series
 from generator.api.http import KEY_HEADER
 from generator.config import Config
 
@@ -92,10 +93,11 @@ def gate_dir(out: Path) -> Path:
     return out.parent / (out.name + "-gate")
 
 
-def routes_document(settings: GateSettings) -> dict[str, Any]:
+def routes_document(settings: GateSettings, codes: Sequence[str] = ()) -> dict[str, Any]:
     """Return routes.json: what the edge gate needs, all of it from this package.
 
     Templates that name only settings arrive filled; the few runtime placeholders remain.
+    `codes` are the parameter register's codes (the measurement filter's known values).
     """
     return {
         "routes": routes.to_json(),
@@ -141,21 +143,30 @@ def routes_document(settings: GateSettings) -> dict[str, Any]:
             "alphabet": http.ID_ALPHABET,
             "request": {"prefix": http.REQUEST_ID.prefix, "length": http.REQUEST_ID.length},
         },
+        "series": {**series.layout(), "codes": sorted(codes)},
     }
 
 
-def routes_json(settings: GateSettings) -> str:
-    """Return the text of routes.json (sorted keys: the same settings give the same bytes)."""
-    return (
-        json.dumps(routes_document(settings), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-    )
+def routes_json(settings: GateSettings, codes: Sequence[str] = ()) -> str:
+    """Return the text of routes.json (sorted keys: the same inputs give the same bytes)."""
+    document = routes_document(settings, codes)
+    return json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
 def write_gate_dir(out: Path, config: Config) -> Path:
-    """Write routes.json for the gates next to the build (never into the published tree)."""
+    """Write routes.json for the gates next to the build (never into the published tree).
+
+    The register's codes come from the tree's own `v1/parameters.json`, so routes.json
+    always describes the tree beside it (also after a build that had nothing to do).
+    """
     target = gate_dir(out)
     target.mkdir(parents=True, exist_ok=True)
-    text = routes_json(GateSettings.from_config(config))
+    try:
+        register = (Path(out) / routes.file_path("parameters")).read_bytes()
+    except FileNotFoundError:
+        register = b'{"parameters":[]}'
+    codes = series.register_codes(register)
+    text = routes_json(GateSettings.from_config(config), codes)
     _atomic_write(target / "routes.json", text.encode("utf-8"))
     return target
 

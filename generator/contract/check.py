@@ -9,6 +9,7 @@ columns. All checks run, all problems are returned at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,8 +70,17 @@ class Result:
         return self.problems.height == 0 and all(t.name in self.tables for t in declared)
 
 
-def check_tables(data_dir: Path, declared: tuple[Table, ...], packaged_dir: Path) -> Result:
-    """Load every declared table from `data_dir` and check it; return frames and problems."""
+def check_tables(
+    data_dir: Path,
+    declared: tuple[Table, ...],
+    packaged_dir: Path,
+    tick: Callable[[], None] | None = None,
+) -> Result:
+    """Load every declared table from `data_dir` and check it; return frames and problems.
+
+    `tick` is called after each table is read and after each is checked (progress).
+    """
+    tick = tick or (lambda: None)
     problems = Problems()
     data_dir = Path(data_dir)
     order = [t.name for t in declared]
@@ -83,9 +93,11 @@ def check_tables(data_dir: Path, declared: tuple[Table, ...], packaged_dir: Path
         one = _load(data_dir, table, packaged_dir, problems)
         if one is not None:
             loaded[table.name] = one
+        tick()
     ctx = Context({name: one.frame for name, one in loaded.items()})
     for one in loaded.values():
         _check_constraints(one, ctx, problems)
+        tick()
     return Result(ctx.tables, problems.frame(order))
 
 

@@ -3,31 +3,49 @@
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from generator.demo.base import SCALES, Progress
+from generator.demo.base import SCALES, Progress, Scale
 from generator.demo.documents import draw_documents
 from generator.demo.geography import draw_geography, plz_in_curve_order
 from generator.demo.measurements import draw_measurements
 from generator.demo.suppliers import draw_suppliers_and_zones
+from generator.progress import StepPrinter
+
+STEPS = 16
+"""Steps `write_demo_data` reports: eleven while drawing, one per table written."""
 
 
 def write_demo_data(
     out: Path, scale: str = "small", seed: int = 20260112, progress: Progress | None = None
 ) -> dict[str, int]:
-    """Write the five source tables into `out`; return the number of rows per table."""
+    """Write the five source tables into `out`; return the number of rows per table.
+
+    `progress` gets a line per step; a `StepPrinter` shows them as a counted step (a bar on a
+    terminal).
+    """
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
-    spec = SCALES[scale]
-    start = time.perf_counter()
+    printer = progress if isinstance(progress, StepPrinter) else None
+    steps = printer.bar("Generating demo data", STEPS, "steps") if printer else nullcontext(None)
+    with steps as bar:
+        start = time.perf_counter()
 
-    def report(message: str) -> None:
-        if progress is not None:
-            progress(f"{message} ({time.perf_counter() - start:.1f} s)")
+        def report(message: str) -> None:
+            line = f"{message} ({time.perf_counter() - start:.1f} s)"
+            if bar is not None:
+                bar.advance(note=line)
+            elif progress is not None:
+                progress(line)
 
+        return _generate(Path(out), SCALES[scale], seed, report)
+
+
+def _generate(out: Path, spec: Scale, seed: int, report: Progress) -> dict[str, int]:
     rng = np.random.default_rng(seed)
     plz, lat, lon = plz_in_curve_order(spec.plz_count)
     geo = draw_geography(rng, plz, lat, lon, spec)
@@ -46,12 +64,13 @@ def write_demo_data(
         "documents": documents.drop("_year"),
         "measurements": measurements,
     }
-    _write_tables(Path(out), tables, spec.file_format)
-    report(f"written to {out}")
+    _write_tables(out, tables, spec.file_format, report)
     return {name: frame.height for name, frame in tables.items()}
 
 
-def _write_tables(out: Path, tables: dict[str, pl.DataFrame], file_format: str) -> None:
+def _write_tables(
+    out: Path, tables: dict[str, pl.DataFrame], file_format: str, report: Progress
+) -> None:
     """Write every table as `<name>.<file_format>` into `out`."""
     out.mkdir(parents=True, exist_ok=True)
     for name, frame in tables.items():
@@ -64,3 +83,4 @@ def _write_tables(out: Path, tables: dict[str, pl.DataFrame], file_format: str) 
             frame.write_parquet(path, compression="zstd", statistics=True)
         else:
             frame.write_csv(path, date_format="%Y-%m-%d")
+        report(f"written {path}")

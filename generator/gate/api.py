@@ -6,13 +6,14 @@ validation (422) -> key (401/403) -> quota (429) -> resource (404 with a clear d
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from fnmatch import fnmatchcase
 from typing import Any
 
 import anyio
 
-from generator.api import http, routes
+from generator.api import http, routes, series
 from generator.api.http import KEY_HEADER
 from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
@@ -38,6 +39,8 @@ class ApiGate:
         self.settings = settings
         # Open files of the mapping get the licence link when fetched by file name too.
         self.odbl_files = routes.odbl_files()
+        self._codes_key: tuple[int, int, int] | None = None
+        self._codes_value: frozenset[str] = frozenset()
 
     @staticmethod
     def match(segments: list[str]) -> list[Match]:
@@ -95,10 +98,59 @@ class ApiGate:
         cache = self.manners.cache["keyed" if route.access == "key" else "open"]
         licence = [self.manners.license_link()] if route.license == "odbl" else []
         rel = route.file_for(result.values)
+        code = result.values.get(route.filter.param) if route.filter else None
+        if rel is not None and code is not None:
+            return self._filtered(route, rel, str(code), result.values, headers, cache, extra)
         response = None if rel is None else self.files.file(rel, headers, cache, [*extra, *licence])
         if response is None:
             return self.manners.not_found(route.detail_for(result.values), extra)
         return response
+
+    def _filtered(
+        self,
+        route: routes.Route,
+        rel: str,
+        code: str,
+        values: dict[str, Any],
+        headers: Mapping[str, str],
+        cache: str,
+        extra: Headers,
+    ) -> Response:
+        """Answer `?parameter=CODE` from the zone's series file (generator.api.series).
+
+        No zone: the route's 404; a code not in the register: the filter's 404; a known
+        code without rows: an empty series.
+        """
+        path = self.files.inside(rel)
+        if path is None or not path.is_file():
+            return self.manners.not_found(route.detail_for(values), extra)
+        if code not in self._codes():
+            return self.manners.not_found(route.unknown_detail(values), extra)
+        members = {p.name: str(values[p.name]) for p in route.params if p.location == "path"}
+        response = self.files.file(
+            rel,
+            headers,
+            cache,
+            extra,
+            transform=lambda body: series.filter_series(body, code, members),
+        )
+        if response is None:  # swapped away between the two looks
+            return self.manners.not_found(route.detail_for(values), extra)
+        return response
+
+    def _codes(self) -> frozenset[str]:
+        """The codes of the served tree's parameter register, read again when it changes."""
+        path = self.files.inside(routes.file_path("parameters"))
+        try:
+            info = os.stat(path) if path is not None else None
+        except OSError:
+            info = None
+        key = None if info is None else (info.st_ino, info.st_mtime_ns, info.st_size)
+        if key != self._codes_key:
+            register = path.read_bytes() if path is not None and info is not None else None
+            codes = series.register_codes(register) if register else []
+            self._codes_key, self._codes_value = key, frozenset(codes)
+        return self._codes_value
 
     def _check_key(self, presented: str, extra: Headers) -> Response | None:
         """Check the key and count the request; return the refusal, or None to go on.

@@ -135,6 +135,21 @@ def _check_port(host: str, port: int) -> None:
     help="Issue (or reuse) a local demo key and print it with a ready curl command.",
 )
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
+@click.option(
+    "--timeout-request",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Seconds a connection has to send a whole request (head and body), from opening "
+    "or from the first byte of its next request; slower or silent ones are closed.",
+)
+@click.option(
+    "--timeout-keep-alive",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Seconds an idle connection is kept open after an answer.",
+)
 @config_option
 @handle_errors
 def serve(
@@ -144,11 +159,18 @@ def serve(
     port: int,
     demo_key: bool,
     access_log: bool,
+    timeout_request: float,
+    timeout_keep_alive: int,
     config_path: Path | None,
 ) -> None:
-    """Serve the built site and API on HTTP, through the gate (keys, quota, validation)."""
+    """Serve the built site and API on HTTP, through the gate (keys, quota, validation).
+
+    uvicorn with httptools and uvloop; answers are compressed (Brotli or gzip) for clients
+    that accept it. See docs/gate.md for the timeouts and the file descriptors it needs.
+    """
     import uvicorn
 
+    from generator.gate import server
     from generator.gate.app import create_app
     from generator.gate.keys import EXAMPLE_PLZ, curl_line, ensure_demo_key
     from generator.gate.sqlite_state import open_state
@@ -169,11 +191,22 @@ def serve(
         click.echo(f"{'New' if created else 'Existing'} local demo key: {key}")
         click.echo("Try it:")
         click.echo(f"  {curl_line(base, key, plz)}")
+    limits = server.Limits(request=timeout_request, keep_alive=timeout_keep_alive)
+    soft, _ = server.raise_open_file_limit()
+    if soft > 0:
+        connections = max(soft - server.OVERHEAD_FDS, 1)
+        click.echo(
+            f"Open files allowed: {soft} (about {connections} connections); a connection "
+            f"sends its request within {timeout_request:g} s or is closed."
+        )
     sys.stdout.flush()
     uvicorn.run(
         app,
         host=host,
         port=port,
+        loop=server.event_loop(),
+        http=server.protocol_class(limits),
+        timeout_keep_alive=limits.keep_alive,
         log_level="info",
         access_log=access_log,
         server_header=False,

@@ -1,4 +1,5 @@
-"""Files of the build directory as answers: confined to it, with ETag, 304 and streaming.
+"""Files of the build directory as answers: confined to it, with ETag, 304 and streaming,
+compressed for clients that accept it (`compress.py`).
 
 Both the API routes (their backing files) and the static site go through `FileServer.file`.
 """
@@ -9,12 +10,13 @@ import hashlib
 import os
 import stat
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
 from generator.api import http
 from generator.api.messages import fill
+from generator.gate import compress
 from generator.gate.responses import Headers, Manners, Response, etag_matches, header
 
 STREAM_ABOVE = 1 << 20  # bytes; smaller files are read in one go
@@ -27,21 +29,32 @@ class FileServer:
 
     def __init__(self, root: Path, manners: Manners):
         self.root = Path(root).resolve()
+        self._root = str(self.root)
         self.manners = manners
         self._etags: OrderedDict[tuple[str, int, int, int], str] = OrderedDict()
+        self._compressed = compress.Cache()
 
     def inside(self, rel: str) -> Path | None:
         """Return the path of `rel` in the build directory, or None if it would leave it."""
-        path = self.root / rel
-        real = os.path.realpath(path)
-        if real != str(self.root) and not real.startswith(str(self.root) + os.sep):
+        path = os.path.join(self._root, rel)
+        real = _real_path(path)
+        if real != self._root and not real.startswith(self._root + os.sep):
             return None
-        return path
+        return Path(path)
 
     def file(
-        self, rel: str, headers: Mapping[str, str], cache: str, extra: Headers
+        self,
+        rel: str,
+        headers: Mapping[str, str],
+        cache: str,
+        extra: Headers,
+        transform: Callable[[bytes], bytes] | None = None,
     ) -> Response | None:
-        """Answer a file of the build with ETag/304 handling; None if there is no such file."""
+        """Answer a file of the build with ETag/304 handling; None if there is no such file.
+
+        With `transform`, the answer is `transform(bytes of the file)`, its ETag from those
+        bytes (a filtered series).
+        """
         path = self.inside(rel)
         if path is None:
             return None
@@ -58,13 +71,33 @@ class FileServer:
         if not stat.S_ISREG(info.st_mode):
             fh.close()
             return None
-        small = info.st_size <= STREAM_ABOVE
+        content_type = http.content_type(rel)
+        compressible = compress.compressible(content_type)
+        encoding = compress.choose(headers.get("accept-encoding", "")) if compressible else None
+        if info.st_size > compress.MAX_BYTES and transform is None:
+            encoding = None
+        # Read whole: small files, filtered series, and files to compress.
+        small = info.st_size <= STREAM_ABOVE or transform is not None or encoding is not None
         body = fh.read() if small else b""
         cache_key = (str(path), info.st_ino, info.st_mtime_ns, info.st_size)
-        etag = self._etags.get(cache_key) or self._remember_etag(cache_key, body if small else fh)
+        if transform is not None:
+            body = transform(body)
+            etag = _etag(hashlib.sha256(body))
+        else:
+            etag = self._etags.get(cache_key) or self._remember_etag(
+                cache_key, body if small else fh
+            )
         if small:
             fh.close()
-        out = [*self.manners.base(http.content_type(rel), cache), header("etag", etag), *extra]
+        if len(body) < compress.MIN_BYTES:
+            encoding = None
+        out = [*self.manners.base(content_type, cache), *extra]
+        if compressible:
+            out.append(header("vary", "Accept-Encoding"))
+        if encoding is not None:
+            etag = compress.tagged(etag, encoding)
+            out.append(header("content-encoding", encoding))
+        out.append(header("etag", etag))
         if rel.endswith(http.DOWNLOAD_SUFFIXES):
             disposition = fill(http.CONTENT_DISPOSITION, {"filename": Path(rel).name})
             out.append(header("content-disposition", disposition))
@@ -74,6 +107,11 @@ class FileServer:
             return Response(304, out)
         if not small:
             return Response(200, out, file=fh, length=info.st_size)
+        if encoding is not None:
+            if transform is None:
+                body = self._compressed.get(cache_key, encoding, body)
+            else:
+                body = compress.encode(body, encoding)
         return Response(200, out, body)
 
     def _remember_etag(
@@ -86,8 +124,35 @@ class FileServer:
             for chunk in iter(lambda: content.read(CHUNK), b""):
                 digest.update(chunk)
             content.seek(0)
-        etag = f'"{digest.hexdigest()[:32]}"'
+        etag = _etag(digest)
         self._etags[cache_key] = etag
         if len(self._etags) > ETAG_CACHE_SIZE:
             self._etags.popitem(last=False)
         return etag
+
+
+def _etag(digest: hashlib._Hash) -> str:
+    return f'"{digest.hexdigest()[:32]}"'
+
+
+_FD_LINKS = "/proc/self/fd"
+_FAST_REAL_PATH = hasattr(os, "O_PATH") and os.path.isdir(_FD_LINKS)
+
+
+def _real_path(path: str) -> str:
+    """`os.path.realpath`, in three system calls where Linux allows it.
+
+    realpath asks for every component of the path in Python (ten `lstat` calls for a lookup,
+    most of a static answer's time); an `O_PATH` descriptor names the file the kernel
+    resolved. A path that does not resolve takes the slow way (its answer is a 404 anyway).
+    """
+    if _FAST_REAL_PATH:
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return os.path.realpath(path)
+        try:
+            return os.readlink(f"{_FD_LINKS}/{fd}")
+        finally:
+            os.close(fd)
+    return os.path.realpath(path)

@@ -14,7 +14,18 @@ import type { Context } from "@netlify/edge-functions";
 import { nextReset, quotaDay, secondsUntil } from "./clock.ts";
 import { type Dumpable, dumps } from "./pyjson.ts";
 import { parseQsl, pyStrip, unquote } from "./pytext.ts";
-import { contentType, detailFor, fileFor, fill, matchRoute, odbLicensed, type Route, type RouteTable } from "./routes.ts";
+import {
+  contentType,
+  detailFor,
+  fileFor,
+  fill,
+  matchRoute,
+  odbLicensed,
+  type Route,
+  type RouteTable,
+  unknownDetail,
+} from "./routes.ts";
+import { filterSeries } from "./series.ts";
 import { type GateState, StateBusyError } from "./state.ts";
 import { BodyParseError, validate } from "./validate.ts";
 
@@ -76,6 +87,7 @@ export function createGate({ table, state, now = Date.now }: Dependencies) {
   const http = table.http;
   const messages = table.messages;
   const licensed = odbLicensed(table);
+  const codes = new Set(table.series.codes);
   const keyHeader = settings.key_header;
 
   const base = (type: string | null, cache: string): HeaderList => [
@@ -145,6 +157,12 @@ export function createGate({ table, state, now = Date.now }: Dependencies) {
     cache: string,
     extra: HeaderList,
   ): Promise<Response | null> {
+    const body = await fetchFile(rel, request, context);
+    return body === null ? null : await answerFile(rel, body, request, cache, extra);
+  }
+
+  /** The bytes of a file of the published tree through the CDN; null if it does not exist. */
+  async function fetchFile(rel: string, request: Request, context: Context): Promise<Uint8Array<ArrayBuffer> | null> {
     const headers = new Headers(request.headers);
     for (const name of UPSTREAM_DROPPED) headers.delete(name);
     const path = "/" + rel.split("/").map(encodeURIComponent).join("/");
@@ -152,7 +170,17 @@ export function createGate({ table, state, now = Date.now }: Dependencies) {
     const upstream = await context.next(new Request(new URL(path, request.url), { method: "GET", headers }));
     if (upstream.status === 404) return null;
     if (upstream.status !== 200) throw new Error(`the CDN answered ${upstream.status} for ${path}`);
-    const body = new Uint8Array(await upstream.arrayBuffer());
+    return new Uint8Array(await upstream.arrayBuffer());
+  }
+
+  /** Answer bytes as the file `rel`: its type, the gate's headers, ETag and 304. */
+  async function answerFile(
+    rel: string,
+    body: Uint8Array<ArrayBuffer>,
+    request: Request,
+    cache: string,
+    extra: HeaderList,
+  ): Promise<Response> {
     const etag = `"${(await sha256Hex(body)).slice(0, 32)}"`;
     const out: HeaderList = [...base(contentType(table, rel), cache), ["etag", etag], ...extra];
     if (http.download_suffixes.some((suffix) => rel.endsWith(suffix))) {
@@ -265,8 +293,30 @@ export function createGate({ table, state, now = Date.now }: Dependencies) {
     const licence: HeaderList = route.license === "odbl" ? [licenseLink()] : [];
     // No file for a value that is no harmless path segment: it never reaches a path.
     const rel = fileFor(table, route, result.values);
+    const code = route.filter ? result.values[route.filter.param] : null;
+    if (rel !== null && code != null) return await filtered(route, rel, code, result.values, request, context, cache, extra);
     const response = rel === null ? null : await file(rel, request, context, cache, [...extra, ...licence]);
     return response ?? notFound(detailFor(route, result.values), extra);
+  }
+
+  /** `?parameter=CODE` from the zone's series file (api._filtered): zone, then code, then rows. */
+  async function filtered(
+    route: Route,
+    rel: string,
+    code: string,
+    values: Record<string, string | null>,
+    request: Request,
+    context: Context,
+    cache: string,
+    extra: HeaderList,
+  ): Promise<Response> {
+    const body = await fetchFile(rel, request, context);
+    if (body === null) return notFound(detailFor(route, values), extra);
+    if (!codes.has(code)) return notFound(unknownDetail(route, values), extra);
+    const members: Record<string, string> = {};
+    for (const p of route.params) if (p.location === "path" && values[p.name] != null) members[p.name] = values[p.name]!;
+    const text = filterSeries(new TextDecoder().decode(body), table.series, code, members);
+    return await answerFile(rel, new TextEncoder().encode(text), request, cache, extra);
   }
 
   /** Open files under /v1 that are no route (openapi.json, the Parquet export, ...). */

@@ -4,6 +4,8 @@
  * twice: every rule, word and header value comes from that file.
  */
 
+import type { SeriesLayout } from "./series.ts";
+
 export interface Param {
   name: string;
   location: "path" | "query" | "header" | "body";
@@ -23,9 +25,9 @@ export interface Route {
   access: "key" | "open";
   params: Param[];
   file: string | null;
-  file_when: Record<string, string>;
   not_found: string;
-  not_found_when: Record<string, string>;
+  /** `?param=CODE` picks rows of the series file (series.ts); `unknown`: 404 of a code not in the register. */
+  filter: { param: string; unknown: string } | null;
   license: string | null;
   status: number;
 }
@@ -71,6 +73,7 @@ export interface RouteTable {
   http: Http;
   files: { hidden_dir: string; odbl: string[]; segment: { pattern: string; max_bytes: number } };
   ids: { alphabet: string; request: { prefix: string; length: number } };
+  series: SeriesLayout;
 }
 
 /** A validated parameter value: a string, or an int as canonical decimal digits. */
@@ -84,15 +87,11 @@ export function fill(template: string, values: Record<string, string | number>):
   });
 }
 
-function routeValues(route: Route, alternatives: Record<string, string>, values: Record<string, Value>) {
-  // Route._values: an alternative applies when its optional parameter was given.
-  let chosen: string | null = null;
-  for (const [name, alternative] of Object.entries(alternatives)) {
-    if (values[name] != null) chosen = alternative;
-  }
+function routeValues(route: Route, values: Record<string, Value>): Record<string, string> {
+  // Route._values: a missing optional value is its default (Python prints None as "None").
   const filled: Record<string, string> = {};
   for (const p of route.params) filled[p.name] = values[p.name] ?? p.default ?? "None";
-  return { chosen, filled };
+  return filled;
 }
 
 const segmentRules = new WeakMap<RouteTable, RegExp>();
@@ -109,8 +108,8 @@ export function isFileSegment(table: RouteTable, value: string): boolean {
 
 /** `Route.file_for`: the backing file of validated values, or null if a value is no segment. */
 export function fileFor(table: RouteTable, route: Route, values: Record<string, Value>): string | null {
-  const { chosen, filled } = routeValues(route, route.file_when, values);
-  const template = chosen ?? route.file ?? "";
+  const filled = routeValues(route, values);
+  const template = route.file ?? "";
   const used = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   if (!used.every((name) => isFileSegment(table, filled[name]))) return null;
   return fill(template, filled);
@@ -118,8 +117,12 @@ export function fileFor(table: RouteTable, route: Route, values: Record<string, 
 
 /** `Route.detail_for`: the `detail` of the 404 when that file does not exist. */
 export function detailFor(route: Route, values: Record<string, Value>): string {
-  const { chosen, filled } = routeValues(route, route.not_found_when, values);
-  return fill(chosen ?? route.not_found, filled);
+  return fill(route.not_found, routeValues(route, values));
+}
+
+/** `Route.unknown_detail`: the `detail` of the 404 for a filter value that is no code. */
+export function unknownDetail(route: Route, values: Record<string, Value>): string {
+  return fill(route.filter!.unknown, routeValues(route, values));
 }
 
 /** `Route.match`: the path parameters if the decoded segments are the route's path. */

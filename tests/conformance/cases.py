@@ -81,7 +81,7 @@ def get422(id: str, target: str) -> Case:
 
 
 def measurements404(id: str, given: str, shown: str) -> Case:
-    """`?parameter=<given>` (as sent) has no file; the detail names it as decoded."""
+    """`?parameter=<given>` (as sent) is no code of the register; the detail names it decoded."""
     return Case(
         id,
         "GET",
@@ -89,7 +89,7 @@ def measurements404(id: str, given: str, shown: str) -> Case:
         404,
         key="valid",
         fastapi=True,
-        detail=f"No measurements of parameter '{shown}' for zone 11",
+        detail=f"No parameter with code '{shown}'",
         expect_headers={**NO_STORE, "x-ratelimit-remaining": PRESENT},
     )
 
@@ -353,12 +353,48 @@ CASES: list[Case] = [
         json={"zone_id": 12, "parameter": "arsen", "count": 1},
     ),
     Case(
+        "measurements-one-parameter-headers",
+        "GET",
+        "/v1/zones/21/measurements?parameter=pfas_summe_20",
+        200,
+        key="valid",
+        json={"zone_id": 21, "parameter": "pfas_summe_20", "count": 2},
+        expect_headers=KEYED_OK,
+    ),
+    # A code of the register without data points in this zone: an empty series, not a 404.
+    Case(
         "measurements-parameter-not-measured",
         "GET",
         "/v1/zones/11/measurements?parameter=arsen",
+        200,
+        key="valid",
+        json={"count": 0, "documents": [], "measurements": [], "parameter": "arsen", "zone_id": 11},
+        expect_headers=KEYED_OK,
+    ),
+    # The zone comes first: an unknown zone is its 404 whatever the code.
+    Case(
+        "measurements-zone-unknown-with-code",
+        "GET",
+        "/v1/zones/99/measurements?parameter=nitrat",
         404,
         key="valid",
-        detail="No measurements of parameter 'arsen' for zone 11",
+        detail="No zone with id 99",
+    ),
+    Case(
+        "measurements-zone-unknown-unknown-code",
+        "GET",
+        "/v1/zones/99/measurements?parameter=unbekannt",
+        404,
+        key="valid",
+        detail="No zone with id 99",
+    ),
+    Case(
+        "measurements-zone-canonical-in-answer",
+        "GET",
+        "/v1/zones/011/measurements?parameter=nitrat",
+        200,
+        key="valid",
+        json={"zone_id": 11, "parameter": "nitrat"},
     ),
     Case(
         "measurements-zone-unknown",
@@ -370,8 +406,8 @@ CASES: list[Case] = [
     ),
     get422("measurements-zone-letters", "/v1/zones/abc/measurements?parameter=ABC"),
     # A parameter code is a plain string (DESIGN §1): whatever it looks like, FastAPI takes
-    # it, and the gate answers 404 for a code it has no file for. A value that is no
-    # harmless file name (`..`, a slash, a NUL, 5000 characters) never reaches a file path.
+    # it, and the gate answers 404 for a code the register does not know. The filter never
+    # names a file: `..`, a slash, a NUL or 5000 characters are just unknown codes.
     *(
         measurements404(f"measurements-parameter-{name}", given, shown)
         for name, given, shown in (
@@ -633,6 +669,15 @@ CASES: list[Case] = [
         "GET",
         "http://evil.example/etc/passwd",
         404,
+        raw=True,
+    ),
+    # An absolute-form target is read as its path (RFC 9112): the hidden folder stays hidden.
+    Case(
+        "traversal-absolute-form-hidden",
+        "GET",
+        "http://evil.example/_data/v1/lookup/76437.json",
+        404,
+        key="valid",
         raw=True,
         detail="Not Found",
     ),

@@ -72,7 +72,12 @@ class Server:
 
 
 def start_server(
-    build_dir: Path, state_dir: Path, log_dir: Path, *args: str, ready_path: str = "/"
+    build_dir: Path,
+    state_dir: Path,
+    log_dir: Path,
+    *args: str,
+    ready_path: str = "/",
+    **popen: object,
 ) -> Server:
     """Start `trinkwasser serve` on a free port and poll until it answers.
 
@@ -94,7 +99,7 @@ def start_server(
     ]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
-        process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
+        process = subprocess.Popen(command, stdout=out, stderr=err, env=env, **popen)
     server = Server(process, f"http://127.0.0.1:{port}", stdout_path, stderr_path)
     deadline = time.monotonic() + READY_TIMEOUT
     with httpx.Client(timeout=2.0) as client:

@@ -196,7 +196,9 @@ class EdgeGate:
     def __init__(self, server: EdgeServer):
         self.server = server
         self.base_url = server.url
-        self.client = httpx.Client(base_url=server.url, timeout=60)
+        self.client = httpx.Client(
+            base_url=server.url, timeout=60, headers={"Accept-Encoding": "identity"}
+        )
         self.build_dir = server.project / "build"
         self.state = server.state()
         self.settings = GateSettings()

@@ -85,7 +85,7 @@ Deno.test("the quota day and reset follow Europe/Berlin across a DST change", as
   assertEquals(detail.includes("(2026-03-30T00:00:00+02:00), in 7200 seconds"), true);
 });
 
-Deno.test("a parameter value that is no file name never reaches the CDN", async () => {
+Deno.test("a parameter value never reaches a path of the CDN", async () => {
   const asked: string[] = [];
   const recordingCdn = {
     next: (request: Request) => {
@@ -94,11 +94,21 @@ Deno.test("a parameter value that is no file name never reaches the CDN", async 
     },
   } as unknown as Context;
   const gate = createGate({ table, state: fakeState({}) });
+  const key = { headers: { "X-Api-Key": "twd_x" } };
+  // The filter names no file: only the zone's series is asked for, and the value is unknown.
   for (const value of ["../../../lookup/76437", "..", "a%2Fb", "%00", "a".repeat(5000)]) {
     const url = `https://example.org/v1/zones/11/measurements?parameter=${value}`;
-    const answer = await gate(new Request(url, { headers: { "X-Api-Key": "twd_x" } }), recordingCdn);
+    const answer = await gate(new Request(url, key), recordingCdn);
     assertEquals(answer.status, 404);
-    assertEquals((await answer.json()).detail.startsWith("No measurements of parameter '"), true);
+    assertEquals((await answer.json()).detail.startsWith("No parameter with code '"), true);
+  }
+  assertEquals(new Set(asked), new Set(["/_data/v1/zones/11/measurements.json"]));
+  // A code in a path is one harmless segment, or no file at all.
+  asked.length = 0;
+  for (const value of ["a%0Ab", "a".repeat(5000)]) {
+    const answer = await gate(new Request(`https://example.org/v1/parameters/${value}/limits`, key), recordingCdn);
+    assertEquals(answer.status, 404);
+    assertEquals((await answer.json()).detail.startsWith("No parameter with code '"), true);
   }
   assertEquals(asked, []);
 });

@@ -33,7 +33,7 @@ def test_edge_code_lints_clean():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-MAPS = {"content_types", "file_when", "not_found_when", "messages"}
+MAPS = {"content_types", "messages"}
 """Members of routes.json whose keys are data (suffixes, parameter names, message names)."""
 
 

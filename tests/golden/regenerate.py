@@ -9,11 +9,12 @@ import datetime as dt
 import json
 import re
 import shutil
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
+from generator.api import series
 from generator.build import build
 from generator.config import Config
-from generator.write import MANIFEST
+from generator.write import state_dir
 
 HERE = Path(__file__).parent
 INPUT = HERE / "input"
@@ -24,11 +25,11 @@ AS_OF = dt.date(2026, 11, 23)
 def build_golden(out: Path) -> Path:
     """Build the golden input into `out`, leaving out what is not compared.
 
-    Left out: the manifest (it hashes the code) and static/, a verbatim copy of the
-    repository's static/ assets (the site tests check those).
+    Left out: the build's manifest beside the tree (it hashes the code) and static/, a
+    verbatim copy of the repository's static/ assets (the site tests check those).
     """
     build(INPUT, out, AS_OF, Config(), force=True)
-    (out / MANIFEST).unlink()
+    shutil.rmtree(state_dir(out))
     shutil.rmtree(out / "static")
     return out
 
@@ -38,9 +39,18 @@ _EXAMPLE = re.compile(r"(<!-- example: (?P<ref>[^ ]+) -->\n)(```json\n.*?```\n)?
 
 
 def example(ref: str, root: Path = EXPECTED) -> object:
-    """Return the JSON value an example marker refers to: `path[#key/index/...]`."""
+    """Return the JSON value an example marker refers to: `path[?parameter=CODE][#key/...]`.
+
+    `?parameter=CODE` on a zone's series file is the gates' filtered answer.
+    """
     path, _, pointer = ref.partition("#")
-    value = json.loads((root / path).read_text(encoding="utf-8"))
+    path, _, query = path.partition("?")
+    data = (root / path).read_bytes()
+    if query:
+        code = query.removeprefix("parameter=")
+        zone_id = PurePosixPath(path).parent.name
+        data = series.filter_series(data, code, {"zone_id": zone_id})
+    value = json.loads(data)
     for part in filter(None, pointer.split("/")):
         value = value[int(part)] if isinstance(value, list) else value[part]
     return value

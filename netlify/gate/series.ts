@@ -1,0 +1,58 @@
+/**
+ * `?parameter=CODE` answered from a zone's series file: a port of generator/api/series.py.
+ *
+ * The file holds one item per line between three frame lines (routes.json `series`: head,
+ * middle, tail); the answer is the compact one-line document of the rows whose parameter is
+ * CODE and of the documents they cite, byte for byte what the Python gate answers. A row is
+ * picked without parsing it: in JSON text a `"` inside a string is always escaped, so
+ * `,"parameter":"CODE"` followed by `,` or `}` can only be the row's own member.
+ */
+
+import { fill } from "./routes.ts";
+
+export interface SeriesLayout {
+  head: string;
+  middle: string;
+  tail: string;
+  /** The member that holds the number of rows. */
+  count: string;
+  /** The row field the filter compares (and the series member that names the filter). */
+  field: string;
+  /** The row field that names a document, and the document's own id. */
+  cites: string;
+  /** The codes of the parameter register: any other value is unknown (404). */
+  codes: string[];
+}
+
+function items(lines: string[]): string[] {
+  return lines.map((line) => (line.endsWith(",") ? line.slice(0, -1) : line));
+}
+
+/** `series.split`: the documents and rows of a series file; an error if it is not one. */
+export function splitSeries(text: string, layout: SeriesLayout): { documents: string[]; rows: string[] } {
+  const lines = text.split("\n");
+  const at = lines.indexOf(layout.middle, 1);
+  if (lines.length < 4 || lines[lines.length - 1] !== "" || at < 0) throw new Error("not a series file");
+  return { documents: items(lines.slice(1, at)), rows: items(lines.slice(at + 1, -2)) };
+}
+
+function picks(layout: SeriesLayout, code: string): (row: string) => boolean {
+  const member = JSON.stringify(layout.field) + ":" + JSON.stringify(code);
+  const inner = "," + member + ",", first = "{" + member + ",", last = "," + member + "}", alone = "{" + member + "}";
+  return (row) => row.includes(inner) || row.startsWith(first) || row.endsWith(last) || row === alone;
+}
+
+/** `series.filter_series`: the series of only CODE's rows, as one compact line. */
+export function filterSeries(
+  text: string,
+  layout: SeriesLayout,
+  code: string,
+  members: Record<string, string>,
+): string {
+  const { documents, rows } = splitSeries(text, layout);
+  const picked = rows.filter(picks(layout, code));
+  const cited = new Set(picked.map((row) => JSON.parse(row)[layout.cites]));
+  const kept = documents.filter((doc) => cited.has(JSON.parse(doc)[layout.cites]));
+  const values = { ...members, [layout.field]: JSON.stringify(code), [layout.count]: String(picked.length) };
+  return fill(layout.head, values) + kept.join(",") + layout.middle + picked.join(",") + fill(layout.tail, values) + "\n";
+}
