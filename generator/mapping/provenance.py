@@ -5,17 +5,30 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
 
 from generator import __version__
 from generator.mapping import table
 from generator.mapping.intersect import BAND_OF_MIN_SHARE, OVERLAP_MIN_M2, OVERLAP_MIN_WIDTH_M
+from generator.mapping.read import Layer
+from generator.mapping.report import Report
+
+if TYPE_CHECKING:
+    from generator.mapping.population import Grid
+    from generator.mapping.run import MappingOptions
+    from generator.mapping.streets import Streets
+
+Record = dict[str, Any]
+"""A JSON object of mapping.json."""
 
 OSM_CREDIT = "© OpenStreetMap contributors"
 OSM_LICENCE = "ODbL-1.0"
 ZENSUS_CREDIT = "Statistische Ämter des Bundes und der Länder, Zensus 2022"
 
 
-def describe(path: Path, **facts) -> dict:
+def describe(path: Path, **facts: object) -> Record:
     """Name, date and digest of an input file, and what was read from it."""
     path = Path(path)
     stat = path.stat()
@@ -34,15 +47,23 @@ def describe(path: Path, **facts) -> dict:
 
 
 def provenance(
-    options, plz_layer, zone_inputs, grid, population_info, streets, rows, street_rows, report
-) -> dict:
-    inputs = {
+    options: MappingOptions,
+    plz_layer: Layer,
+    zone_inputs: dict[str, Record],
+    grid: Grid | None,
+    population_info: dict[str, int] | None,
+    streets: Streets | None,
+    rows: pl.DataFrame,
+    street_rows: pl.DataFrame | None,
+    report: Report,
+) -> Record:
+    inputs: dict[str, Record] = {
         "plz_areas": describe(
             plz_layer.path, features=plz_layer.count, crs=plz_layer.crs, field=options.plz_field
         ),
         **zone_inputs,
     }
-    sources = [
+    sources: list[Record] = [
         {
             "title": "PLZ-Gebiete",
             "file": plz_layer.path.name,
@@ -64,7 +85,7 @@ def provenance(
             grid.path,
             edition=options.population_edition,
             resolution=grid.resolution,
-            **population_info,
+            **(population_info or {}),
         )
         sources.append(
             {
@@ -92,10 +113,10 @@ def provenance(
                 "timestamp": streets.timestamp,
             }
         )
-    outputs = {
+    outputs: dict[str, Record] = {
         "plz_zones": {"file": options.out.name, "rows": rows.height, "plz": rows["plz"].n_unique()}
     }
-    if street_rows is not None:
+    if street_rows is not None and options.streets_out is not None:
         outputs["streets"] = {"file": options.streets_out.name, "rows": street_rows.height}
     outputs["report"] = {"file": options.report_path.name, "findings": report.totals()}
     return {
