@@ -45,14 +45,50 @@ STATES: dict[str, str] = {
 """What the `state` of a current value means (derive's classification yields these)."""
 
 AMBIGUITY_REASONS = {
-    "split": "more than one zone covers a material share of the PLZ",
+    "split": "more than one zone covers a material share of the PLZ (of its inhabitants "
+    "where known, else of its area)",
     "low_confidence": "the assignment of the largest zone is uncertain",
+}
+
+BOUNDARY_SOURCES = {
+    "supplier": "the supplier's map of the zone",
+    "municipalities": "the municipalities or districts the zone serves, as a whole",
+    "operator": "drawn by the publisher of this API from indirect sources",
+}
+"""Where a zone's boundary comes from (the contract's `plz_zones.boundary_source`)."""
+
+RANKINGS = {
+    "population_share": "by the share of the PLZ's inhabitants (Zensus 2022 grid)",
+    "area_share": "by the share of the PLZ's area (no population shares known)",
 }
 
 PLZ_PATTERN = r"^\d{5}$"
 DOC_URL = "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
 SUPPLIER_NAME = "Wasserwerke Kleinstadt"
 ZONE_NAME = "Kleinstadt Mitte"
+
+ATTRIBUTION_SOURCE = Resource(
+    "AttributionSource",
+    "Map data the PLZ mapping was computed from, with the credit its licence asks for.",
+    (
+        string("title", "What the data is.", "Bevölkerungsgitter, Zensus 2022"),
+        string(
+            "credit",
+            "The credit to show where data from it is used.",
+            "Statistische Ämter des Bundes und der Länder, Zensus 2022",
+        ),
+        string("license", "Its licence.", "dl-de/by-2-0"),
+        uri("license_url", "Text of the licence.", "https://www.govdata.de/dl-de/by-2-0"),
+        string(
+            "date",
+            "When the data is from: an OpenStreetMap extract's timestamp, else the date of the "
+            "file the mapping read; null when the mapping's provenance is not known.",
+            None,
+            nullable=True,
+        ),
+        string("edition", "Edition of the population grid.", "Zensus 2022", nullable=True),
+    ),
+)
 
 ATTRIBUTION = Resource(
     "Attribution",
@@ -77,6 +113,14 @@ ATTRIBUTION = Resource(
             "source",
             "Where the mapping comes from.",
             "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
+        ),
+        many(
+            "sources",
+            "AttributionSource",
+            "The map data the mapping was computed from, each with its credit: the PLZ areas, "
+            "the street names (OpenStreetMap, ODbL) and the population grid (Zensus 2022, "
+            "dl-de/by-2-0) where used. Show a source's credit where its data is shown "
+            "(`population_share`: the grid's).",
         ),
     ),
 )
@@ -104,16 +148,44 @@ LOOKUP_ZONE = Resource(
         string("supplier_name", "Name of the supplier.", SUPPLIER_NAME),
         link("supplier_url", "The supplier.", routes.url("supplier", supplier_id=1)),
         share("area_share", "Share of the PLZ area inside the zone.", 1.0),
-        share("confidence", "How sure the assignment is.", 0.9),
+        share(
+            "population_share",
+            "Share of the PLZ's inhabitants living in the zone (Zensus 2022 grid, "
+            "dl-de/by-2-0: credit the grid's source); null when not known.",
+            1.0,
+            nullable=True,
+        ),
+        share("confidence", "How well the zone's boundary is known.", 0.9),
+        string(
+            "boundary_source",
+            "Where the zone's boundary comes from; null when not known.",
+            "supplier",
+            nullable=True,
+            enum=BOUNDARY_SOURCES,
+        ),
+        many(
+            "streets",
+            string("", "", None),
+            "Named streets of the PLZ (OpenStreetMap, ODbL) that lie in this zone, wholly or "
+            "in part, sorted; a street listed under two zones runs through both (the export "
+            "`strassen.csv` has the share of its length in each). Empty for a PLZ served by "
+            "one zone and where no streets were mapped.",
+            [],
+        ),
     ),
 )
 
 LOOKUP = Resource(
     "Lookup",
-    "The supply zones serving a PLZ, by area share (ODbL).",
+    "The supply zones serving a PLZ, largest first (ODbL).",
     (
         string("plz", "The postal code asked for.", "76437", pattern=PLZ_PATTERN),
-        many("zones", "LookupZone", "Zones by area share, largest first."),
+        many(
+            "zones",
+            "LookupZone",
+            "Zones by population share where known, else by area share; largest first.",
+        ),
+        string("ranked_by", "How the zones are ranked.", "population_share", enum=RANKINGS),
         boolean("ambiguous", "Whether the PLZ has no single clear zone.", False),
         many(
             "ambiguity_reasons",
@@ -356,7 +428,37 @@ EXPORT_ROW = Resource(
         integer("supplier_id", "Id of the supplier operating the zone.", 1),
         string("supplier_name", "Name of the supplier.", SUPPLIER_NAME),
         share("area_share", "Share of the PLZ area inside the zone, in (0, 1].", 1.0),
-        share("confidence", "How sure the assignment is, in [0, 1].", 0.9),
+        share("confidence", "How well the zone's boundary is known, in [0, 1].", 0.9),
+        share(
+            "population_share",
+            "Share of the PLZ's inhabitants living in the zone (Zensus 2022 grid, "
+            "dl-de/by-2-0); empty when not known.",
+            1.0,
+            nullable=True,
+        ),
+        string(
+            "boundary_source",
+            "Where the zone's boundary comes from; empty when not known.",
+            "supplier",
+            nullable=True,
+            enum=BOUNDARY_SOURCES,
+        ),
+    ),
+)
+
+STREET_ROW = Resource(
+    "StreetRow",
+    "One street of a PLZ served by several zones, and its share in one zone (a row of "
+    "strassen.csv; street names from OpenStreetMap, ODbL).",
+    (
+        string("plz", "German postal code (five digits).", "76437", pattern=PLZ_PATTERN),
+        string("street", "Name of the street (OpenStreetMap).", "Hauptstraße"),
+        integer("zone_id", f"Id of the supply zone ({routes.route('zone').path}).", 11),
+        share(
+            "length_share",
+            "Share of the street's length within the PLZ that lies in the zone, in (0, 1].",
+            1.0,
+        ),
     ),
 )
 
@@ -373,6 +475,7 @@ EXPORT = Resource(
 RESOURCES: dict[str, Resource] = {
     r.name: r
     for r in (
+        ATTRIBUTION_SOURCE,
         ATTRIBUTION,
         DOCUMENT,
         LOOKUP_ZONE,
@@ -390,6 +493,7 @@ RESOURCES: dict[str, Resource] = {
         PARAMETER_REGISTER,
         PARAMETER_LIMITS,
         EXPORT_ROW,
+        STREET_ROW,
         EXPORT,
     )
 }

@@ -383,6 +383,7 @@ def url_expr(operation_id: str, **columns: pl.Expr) -> pl.Expr:
 OPEN_FILES: dict[str, str] = {
     "openapi": "v1/openapi.json",
     "export_parquet": "v1/export/plz-zonen.parquet",
+    "export_streets": "v1/export/strassen.csv",
     "datapackage": "v1/export/datapackage.json",
 }
 """Open files of the tree that back no route: served as they are, at `/` + their path."""

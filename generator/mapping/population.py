@@ -27,8 +27,6 @@ from generator.mapping.read import MappingInputError
 # A dash in any of its typographic forms marks a secret cell.
 SECRET = ("-", "\u2013", "\u2014")
 CHUNK = 400_000
-LICENCE = "dl-de/by-2-0"
-LICENCE_URL = "https://www.govdata.de/dl-de/by-2-0"
 
 
 @dataclass

@@ -10,6 +10,17 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from generator import __version__
+from generator.contract.provenance import (
+    GRID_TITLE,
+    OSM_CREDIT,
+    OSM_LICENCE,
+    OSM_LICENCE_URL,
+    PLZ_AREAS_TITLE,
+    STREETS_TITLE,
+    ZENSUS_CREDIT,
+    ZENSUS_LICENCE,
+    ZENSUS_LICENCE_URL,
+)
 from generator.mapping import table
 from generator.mapping.intersect import BAND_OF_MIN_SHARE, OVERLAP_MIN_M2, OVERLAP_MIN_WIDTH_M
 from generator.mapping.read import Layer
@@ -22,10 +33,6 @@ if TYPE_CHECKING:
 
 Record = dict[str, Any]
 """A JSON object of mapping.json."""
-
-OSM_CREDIT = "© OpenStreetMap contributors"
-OSM_LICENCE = "ODbL-1.0"
-ZENSUS_CREDIT = "Statistische Ämter des Bundes und der Länder, Zensus 2022"
 
 
 def describe(path: Path, **facts: object) -> Record:
@@ -63,12 +70,16 @@ def provenance(
         ),
         **zone_inputs,
     }
+    # Each source names its entry of `inputs` (`input`): the build reads the file's date,
+    # the grid's edition and the extract's timestamp from there.
     sources: list[Record] = [
         {
-            "title": "PLZ-Gebiete",
+            "title": PLZ_AREAS_TITLE,
             "file": plz_layer.path.name,
             "credit": OSM_CREDIT,
             "licence": OSM_LICENCE,
+            "licence_url": OSM_LICENCE_URL,
+            "input": "plz_areas",
         }
     ]
     # Zone maps and municipality lists come from suppliers and authorities under terms
@@ -79,7 +90,7 @@ def provenance(
         ("admin_areas", "Verwaltungsgebiete"),
     ):
         if key in zone_inputs:
-            sources.append({"title": title, "file": zone_inputs[key]["file"]})
+            sources.append({"title": title, "file": zone_inputs[key]["file"], "input": key})
     if grid is not None:
         inputs["population"] = describe(
             grid.path,
@@ -89,11 +100,12 @@ def provenance(
         )
         sources.append(
             {
-                "title": f"Bevölkerungsgitter, {options.population_edition} ({grid.resolution})",
+                "title": f"{GRID_TITLE}, {options.population_edition} ({grid.resolution})",
                 "file": grid.path.name,
                 "credit": ZENSUS_CREDIT,
-                "licence": "dl-de/by-2-0",
-                "licence_url": "https://www.govdata.de/dl-de/by-2-0",
+                "licence": ZENSUS_LICENCE,
+                "licence_url": ZENSUS_LICENCE_URL,
+                "input": "population",
             }
         )
     if streets is not None:
@@ -106,11 +118,13 @@ def provenance(
         )
         sources.append(
             {
-                "title": "Straßennamen",
+                "title": STREETS_TITLE,
                 "file": streets.path.name,
                 "credit": OSM_CREDIT,
                 "licence": OSM_LICENCE,
+                "licence_url": OSM_LICENCE_URL,
                 "timestamp": streets.timestamp,
+                "input": "streets",
             }
         )
     outputs: dict[str, Record] = {

@@ -26,7 +26,6 @@ from generator.errors import TrinkwasserError
 
 LAEA = CRS.from_epsg(3035)
 PLZ_PATTERN = re.compile(r"^\d{5}$")
-BOUNDARY_SOURCES = ("supplier", "municipalities", "operator")
 # How many problems one error message lists; the count says how many there were in all.
 MAX_LISTED = 20
 
