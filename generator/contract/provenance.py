@@ -13,7 +13,9 @@ build (which reads them) import.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ PLZ_AREAS_TITLE = "PLZ-Gebiete"
 STREETS_TITLE = "Straßennamen"
 GRID_TITLE = "Bevölkerungsgitter"
 
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?$")
 _TEXT_KEYS = ("title", "file", "credit", "licence", "licence_url", "timestamp", "input")
 
 
@@ -181,6 +184,16 @@ def read(data_dir: Path, problems: Problems) -> MappingProvenance | None:
     return MappingProvenance(tool if isinstance(tool, str) else None, tuple(sources))
 
 
+def _is_date(text: str) -> bool:
+    if not ISO_DATE.match(text):
+        return False
+    try:
+        dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return False
+    return True
+
+
 def _source(
     entry: object, inputs: dict[str, dict[str, Any]], where: str, bad: list[tuple[str, str]]
 ) -> MapSource | None:
@@ -203,6 +216,9 @@ def _source(
             return None
         facts = inputs[key]
     date = entry.get("timestamp") or facts.get("osm_timestamp") or facts.get("modified")
+    if date is not None and not (isinstance(date, str) and _is_date(date)):
+        bad.append((f"{where}", f"has the date {date!r}, not one as YYYY-MM-DD[Thh:mm:ssZ]"))
+        return None
     edition = facts.get("edition")
     return MapSource(
         title=entry["title"],

@@ -391,6 +391,20 @@ def _download(path: str, api_url: str | None, what: str) -> dict[str, str | None
     }
 
 
+def _sources(d: Derived) -> list[dict[str, str | None]]:
+    """The map data the mapping comes from, as the downloads page lists it."""
+    return [
+        {
+            "title": s.title,
+            "credit": s.credit,
+            "license": s.license,
+            "license_url": s.license_url,
+            "stand": text.date(dt.date.fromisoformat(s.date[:10])) if s.date else None,
+        }
+        for s in d.sources
+    ]
+
+
 def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
     stats = {
         "plz": d.lookups.height,
@@ -423,6 +437,11 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
         ),
         _download(routes.open_file("export_parquet"), None, "Parquet (für Datenanalyse)"),
         _download(
+            routes.open_file("export_streets"),
+            None,
+            f"Straßen der PLZ mit mehreren Versorgungsgebieten ({d.streets.height} Zeilen, CSV)",
+        ),
+        _download(
             routes.open_file("datapackage"),
             None,
             "Beschreibung als Frictionless Data Package mit Prüfsummen",
@@ -431,12 +450,15 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
     pages: dict[str, tuple[str, dict[str, object]]] = {
         "home": ("index.html", {"stats": stats}),
         "access": ("zugang.html", {}),
-        "downloads": ("downloads.html", {"downloads": downloads, "stats": stats}),
+        "downloads": (
+            "downloads.html",
+            {"downloads": downloads, "stats": stats, "sources": _sources(d)},
+        ),
         "api": (
             "api.html",
             {"operations": operations, "openapi_url": routes.file_url(routes.open_file("openapi"))},
         ),
-        "license": ("lizenz.html", {}),
+        "license": ("lizenz.html", {"sources": d.sources}),
         "not_found": ("404.html", {}),
     }
     for page, (name, context) in pages.items():
