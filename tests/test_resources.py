@@ -88,13 +88,15 @@ def test_a_new_export_column_reaches_csv_parquet_json_and_datapackage(monkeypatc
     files = dict(render.export_files(d, CONFIG))
     csv = files[routes.file_path("export", format="csv")].decode()
     assert csv.splitlines()[0] == ",".join(resources.EXPORT_ROW.names)
-    assert csv.splitlines()[0].endswith(",confidence,state")
+    assert csv.splitlines()[0].endswith(",boundary_source,state")
     parquet = pl.read_parquet(io.BytesIO(files[routes.open_file("export_parquet")]))
     assert parquet.columns == resources.EXPORT_ROW.names
     rows = json.loads(files[routes.file_path("export", format="json")])["rows"]
     assert {row["state"] for row in rows} == {"BW"}
     package = json.loads(files[routes.open_file("datapackage")])
     for described in package["resources"]:
+        if described["path"] == "strassen.csv":  # a table of its own (StreetRow)
+            continue
         assert described["schema"]["fields"][-1] == {
             "name": "state",
             "type": "string",

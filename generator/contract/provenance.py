@@ -203,9 +203,11 @@ def _source(
     wrong = [k for k in _TEXT_KEYS if k in entry and not isinstance(entry[k], str | None)]
     for name in wrong:
         bad.append((f"{where}.{name}", "must be text"))
-    if not isinstance(entry.get("title"), str) or not entry["title"].strip():
+    title = entry.get("title")
+    if "title" not in wrong and not (isinstance(title, str) and title.strip()):
         bad.append((f"{where}.title", "is missing"))
-    if wrong or f"{where}.title" in {k for k, _ in bad}:
+        return None
+    if wrong:
         return None
     facts: dict[str, Any] = {}
     key: str | None = entry.get("input")

@@ -163,7 +163,7 @@ STREETS = Table(
             STR,
             True,
             "German postal code, five digits.",
-            "76437",
+            "04109",
             (PLZ, References("plz_zones", "plz")),
         ),
         Column("street", STR, True, "Name of the street as OpenStreetMap has it.", "Hauptstraße"),
@@ -172,7 +172,7 @@ STREETS = Table(
             INT,
             True,
             "A zone the street lies in (in part).",
-            "105",
+            "101",
             (Positive(), References("zones", "zone_id")),
         ),
         Column(
