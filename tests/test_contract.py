@@ -226,3 +226,10 @@ def test_an_absent_optional_column_that_rows_need_is_one_problem(tiny_data):
     where = (p["table"], p["row"], p["column"], p["rule"])
     assert where == ("measurements", None, "statistic", "missing_column")
     assert "every row reads 'median'" in p["message"] and "22 row(s)" in p["message"]
+
+
+def test_the_api_describes_every_boundary_source_of_the_contract():
+    from generator.api import resources
+    from generator.contract.tables import BOUNDARY_SOURCES
+
+    assert tuple(resources.BOUNDARY_SOURCES) == BOUNDARY_SOURCES
