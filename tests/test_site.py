@@ -189,7 +189,7 @@ def test_plz_page_lists_every_zone_with_supplier_share_and_confidence(golden_sit
     pairs = {
         text_of(find(div, "dt")[0]): text_of(find(div, "dd")[0]) for div in find(cards[0], "div")
     }
-    assert pairs["Anteil der Einwohner der PLZ"] == "75 %"
+    assert pairs["Anteil der Einwohner"] == "75 %"
     assert pairs["Anteil an der PLZ-Fläche"] == "40 %"
     assert pairs["Sicherheit der Zuordnung"] == "hoch (0,9), Grenze nach der Karte des Versorgers"
     lead = [p for p in find(tree, "p") if p.get("class") == "lead"][0]
