@@ -13,6 +13,7 @@ from generator import API_VERSION, __version__, derive, load, render, site_asset
 from generator.api import routes
 from generator.api.settings import write_gate_dir
 from generator.config import Config
+from generator.contract import provenance
 from generator.progress import StepPrinter
 from generator.write import TreeWriter, WriteReport, read_manifest
 
@@ -34,7 +35,11 @@ def input_digest(data_dir: Path, as_of: dt.date, config: Config) -> str:
     h.update(f"{__version__}|{API_VERSION}|{as_of.isoformat()}|{config!r}".encode())
     # The code and templates count as inputs too: a changed generator means new output.
     package = Path(__file__).parent
-    sources = [p for p in Path(data_dir).iterdir() if p.suffix in (".csv", ".parquet")]
+    sources = [
+        p
+        for p in Path(data_dir).iterdir()
+        if p.suffix in (".csv", ".parquet") or p.name == provenance.FILE
+    ]
     sources += [
         p
         for p in package.rglob("*")

@@ -17,6 +17,8 @@ from generator import summary, sums, units
 from generator.api import resources, routes, verdicts
 from generator.api.resources import SAMPLE
 from generator.classify import SIG_FIGS, classify
+from generator.contract import provenance
+from generator.contract.provenance import MapSource
 from generator.encode import document
 from generator.german import number_expr
 from generator.load import SourceData
@@ -25,7 +27,8 @@ from generator.values import parse_limit_values, parse_values
 __all__ = ["KEY_PARAMETERS", "MATERIAL_SHARE", "Derived", "classify", "derive", "with_values"]
 
 # Ambiguity rule (documented in docs/api.md): a lookup is ambiguous when more than one
-# zone covers a material share of the PLZ, or when the best assignment is uncertain.
+# zone covers a material share of the PLZ (of its inhabitants, where the population shares
+# are known, else of its area), or when the best assignment is uncertain.
 MATERIAL_SHARE = 0.10
 LOW_CONFIDENCE = 0.5
 
@@ -45,6 +48,10 @@ class Derived:
     parameters: pl.DataFrame
     export: pl.DataFrame
     documents: pl.DataFrame
+    streets: pl.DataFrame
+    """plz, street, zone_id, length_share: the streets of PLZ served by several zones."""
+    sources: tuple[MapSource, ...] = ()
+    """The map data the mapping comes from, with credits (mapping.json, else the defaults)."""
 
 
 def _round(expr: pl.Expr) -> pl.Expr:
@@ -70,23 +77,62 @@ def export_rows(data: SourceData) -> pl.DataFrame:
             "supplier_name",
             "area_share",
             "confidence",
+            "population_share",
+            "boundary_source",
         )
         .sort("plz", "zone_id")
     )
 
 
-def lookups(export: pl.DataFrame) -> pl.DataFrame:
-    """Return one row per PLZ: its zones by area share, and whether the answer is ambiguous."""
-    ranked = export.sort(["plz", "area_share", "zone_id"], descending=[False, True, False])
+def streets(data: SourceData) -> pl.DataFrame:
+    """Return the street table by PLZ, street and zone (the export `strassen.csv`)."""
+    return data.streets.select(resources.STREET_ROW.names).sort("plz", "street", "zone_id")
+
+
+def map_sources(data: SourceData) -> tuple[MapSource, ...]:
+    """Return the map data the mapping was computed from, each with its credit.
+
+    From `mapping.json` where the data directory has it; otherwise what the contract says
+    the tables come from. The census grid and the street names are credited wherever the
+    tables hold population shares or streets.
+    """
+    population = bool(data.plz_zones["population_share"].is_not_null().any())
+    has_streets = data.streets.height > 0
+    if data.mapping is None:
+        return provenance.default_sources(population, has_streets)
+    return provenance.completed(data.mapping.sources, population, has_streets)
+
+
+def lookups(export: pl.DataFrame, streets: pl.DataFrame) -> pl.DataFrame:
+    """Return one row per PLZ: its zones, largest first, and whether the answer is ambiguous.
+
+    Zones are ranked by population share where the PLZ has population shares (a PLZ whose
+    area lies mostly in the forest of one zone while its people live in another leads with
+    the second), else by area share; the ambiguity rule weighs them the same way.
+    """
+    by_population = pl.col("population_share").is_not_null().any().over("plz")
+    weight = (
+        pl.when(by_population)
+        .then(pl.col("population_share").fill_null(0.0))
+        .otherwise(pl.col("area_share"))
+    )
+    per_zone = streets.group_by("plz", "zone_id").agg(pl.col("street").sort().alias("streets"))
+    ranked = (
+        export.with_columns(weight.alias("_weight"), by_population.alias("_by_population"))
+        .sort(["plz", "_weight", "area_share", "zone_id"], descending=[False, True, True, False])
+        .join(per_zone, on=["plz", "zone_id"], how="left", maintain_order="left")
+        .with_columns(pl.col("streets").fill_null(pl.lit([], dtype=pl.List(pl.String))))
+    )
     per_plz = ranked.group_by("plz", maintain_order=True).agg(
         document(
             resources.LOOKUP_ZONE,
             supplier_url=routes.url_expr("supplier", supplier_id=pl.col("supplier_id")),
             zone_url=routes.url_expr("zone", zone_id=pl.col("zone_id")),
         ).alias("zones"),
-        (pl.col("area_share") >= MATERIAL_SHARE).sum().alias("_material"),
+        (pl.col("_weight") >= MATERIAL_SHARE).sum().alias("_material"),
         pl.col("confidence").first().alias("_best_confidence"),
         pl.col("area_share").sum().alias("_covered"),
+        pl.col("_by_population").first(),
     )
     split = pl.col("_material") > 1
     low = pl.col("_best_confidence") < LOW_CONFIDENCE
@@ -96,24 +142,30 @@ def lookups(export: pl.DataFrame) -> pl.DataFrame:
         .then(pl.lit(["low_confidence"]))
         .otherwise(pl.lit([], dtype=pl.List(pl.String))),
     )
+    percent = int(MATERIAL_SHARE * 100)
+    material = pl.format(
+        "{} zones each {}",
+        pl.col("_material"),
+        pl.when(pl.col("_by_population"))
+        .then(pl.lit(f"serve at least {percent}% of the inhabitants of this PLZ"))
+        .otherwise(pl.lit(f"cover at least {percent}% of this PLZ")),
+    )
     note = (
         pl.when(split & low)
         .then(
             pl.format(
-                "{} zones each cover at least {}% of this PLZ, and the assignment of the largest "
-                "is uncertain (confidence {}). Ask your supplier which zone serves your address.",
-                pl.col("_material"),
-                pl.lit(int(MATERIAL_SHARE * 100)),
+                "{}, and the assignment of the largest is uncertain (confidence {}). Ask your "
+                "supplier which zone serves your address.",
+                material,
                 pl.col("_best_confidence"),
             )
         )
         .when(split)
         .then(
             pl.format(
-                "{} zones each cover at least {}% of this PLZ. Which one serves an address depends "
-                "on the street; ask your supplier if unsure.",
-                pl.col("_material"),
-                pl.lit(int(MATERIAL_SHARE * 100)),
+                "{}. Which one serves an address depends on the street; ask your supplier if "
+                "unsure.",
+                material,
             )
         )
         .when(low)
@@ -128,6 +180,10 @@ def lookups(export: pl.DataFrame) -> pl.DataFrame:
     return per_plz.select(
         "plz",
         "zones",
+        pl.when(pl.col("_by_population"))
+        .then(pl.lit("population_share"))
+        .otherwise(pl.lit("area_share"))
+        .alias("ranked_by"),
         (split | low).alias("ambiguous"),
         reasons.alias("ambiguity_reasons"),
         note.alias("ambiguity_note"),
@@ -445,6 +501,7 @@ def derive(data: SourceData, as_of: dt.date) -> Derived:
     """Run every derivation."""
     data = with_values(data)
     export = export_rows(data)
+    street_rows = streets(data)
     series = measurement_rows(data)
     computed = sums.computed(series, sums.members(data.pesticides, data.parameters), as_of)
     values = current_values(data, series, as_of, computed)
@@ -460,7 +517,7 @@ def derive(data: SourceData, as_of: dt.date) -> Derived:
         .sort("zone_id")
     )
     return Derived(
-        lookups=lookups(export),
+        lookups=lookups(export, street_rows),
         zones=zone_frame,
         current_values=values,
         measurements=series,
@@ -469,4 +526,6 @@ def derive(data: SourceData, as_of: dt.date) -> Derived:
         parameters=parameters(data),
         export=export,
         documents=data.documents.sort("document_id"),
+        streets=street_rows,
+        sources=map_sources(data),
     )

@@ -16,9 +16,11 @@ from pathlib import Path
 
 import polars as pl
 
-from generator.contract import rules
+from generator.contract import provenance, rules
 from generator.contract.check import check_tables
 from generator.contract.model import ROW
+from generator.contract.problems import Problems
+from generator.contract.provenance import MappingProvenance
 from generator.contract.tables import ALL_TABLES, MEASUREMENTS
 from generator.errors import SourceDataError
 
@@ -29,17 +31,20 @@ MEASUREMENT_ORDER = list(MEASUREMENTS.sorted_by)
 
 @dataclass(frozen=True)
 class SourceData:
-    """The validated, typed tables a build works on: one field per declared table."""
+    """The validated, typed tables a build works on: one field per declared table, and the
+    mapping's provenance (`mapping.json`) where the data directory has it."""
 
     suppliers: pl.DataFrame
     zones: pl.DataFrame
     plz_zones: pl.DataFrame
+    streets: pl.DataFrame
     documents: pl.DataFrame
     measurements: pl.DataFrame
     """Sorted by MEASUREMENT_ORDER; `value_text` exactly as published."""
     parameters: pl.DataFrame
     limits: pl.DataFrame
     pesticides: pl.DataFrame
+    mapping: MappingProvenance | None = None
 
 
 def sample_data_dir() -> Path:
@@ -59,17 +64,22 @@ LOAD_STEPS = 2 * len(ALL_TABLES)
 def check(
     data_dir: Path, tick: Callable[[], None] | None = None
 ) -> tuple[SourceData | None, pl.DataFrame]:
-    """Load and check every table; return the typed data (or None) and all problems."""
+    """Load and check every table and `mapping.json`; return the typed data (or None) and all
+    problems."""
     result = check_tables(Path(data_dir), ALL_TABLES, reference_dir(), tick)
-    if not result.complete(ALL_TABLES):
-        return None, result.problems
+    more = Problems()
+    mapping = provenance.read(Path(data_dir), more) if Path(data_dir).is_dir() else None
+    problems = pl.concat([result.problems, more.frame([provenance.TABLE])])
+    if not result.complete(ALL_TABLES) or problems.height:
+        return None, problems
     frames = {}
     for table in ALL_TABLES:
         frame = result.tables[table.name].drop(ROW)
         if table.sorted_by:
             frame = frame.sort(list(table.sorted_by), nulls_last=False)
         frames[table.name] = frame
-    return SourceData(**{f.name: frames[f.name] for f in fields(SourceData)}), result.problems
+    tables = {f.name: frames[f.name] for f in fields(SourceData) if f.name in frames}
+    return SourceData(**tables, mapping=mapping), problems
 
 
 def load(data_dir: Path, tick: Callable[[], None] | None = None) -> SourceData:

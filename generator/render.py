@@ -18,6 +18,8 @@ import polars as pl
 from generator import API_VERSION, openapi, site
 from generator.api import fields, resources, routes, series
 from generator.config import Config
+from generator.contract import provenance
+from generator.contract.provenance import MapSource
 from generator.derive import Derived
 from generator.encode import (
     checked,
@@ -46,9 +48,16 @@ def _lines(paths: Iterator[str], texts: pl.Series) -> Iterator[tuple[str, bytes]
 # ---------------------------------------------------------------------------- documents
 
 
+def attribution(d: Derived, config: Config) -> dict[str, Any]:
+    """The ODbL credit of the operator, and the credits of the map data the mapping used."""
+    # Keys sorted, as in every JSON object of the tree.
+    sources = [dict(sorted(s.attribution().items())) for s in d.sources if s.credit]
+    return {**config.attribution, "sources": sources}
+
+
 def lookup_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     doc = document(
-        resources.LOOKUP, attribution=constant(resources.ATTRIBUTION, config.attribution)
+        resources.LOOKUP, attribution=constant(resources.ATTRIBUTION, attribution(d, config))
     )
     paths = (routes.file_path("lookup", plz=plz) for plz in d.lookups["plz"])
     yield from _lines(paths, _encode(d.lookups, doc))
@@ -58,7 +67,7 @@ def zone_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     doc = document(
         resources.ZONE,
         as_of=pl.lit(as_of),
-        attribution=constant(resources.ATTRIBUTION, config.attribution),
+        attribution=constant(resources.ATTRIBUTION, attribution(d, config)),
     )
     value = document(resources.CURRENT_VALUE).alias("current_values")
     # Grouped and encoded in batches of zones: the current values of all zones as nested
@@ -169,57 +178,109 @@ def parameter_files(d: Derived) -> Iterator[tuple[str, bytes]]:
 # ---------------------------------------------------------------------------- export
 
 
-def credit_line(config: Config) -> str:
-    """The ODbL credit with the licence's address, as a copy of the file carries it."""
-    return f"{config.attribution['credit']}, {config.license_url}"
+def credit_line(attribution: dict[str, Any]) -> str:
+    """The ODbL credit with the licence's address, as a copy of the file carries it.
+
+    Map data under another licence that the mapping used (the Zensus grid behind
+    `population_share`, dl-de/by-2-0) is credited after it, with its licence.
+    """
+    others = [
+        f"{s['credit']} ({s['license']})"
+        for s in attribution.get("sources", [])
+        if s.get("credit") and s["license"] != attribution["license"]
+    ]
+    return "; ".join([f"{attribution['credit']}, {attribution['license_url']}", *others])
 
 
-def parquet_metadata(config: Config) -> dict[str, str]:
-    """Key-value metadata of the Parquet export: licence, credit and obligations."""
-    attribution = config.attribution
+def parquet_metadata(attribution: dict[str, Any]) -> dict[str, str]:
+    """Key-value metadata of the Parquet export: licence, credits, sources and obligations."""
     return {
         "license": attribution["license"],
         "license_url": attribution["license_url"],
         "attribution": attribution["credit"],
         "source": attribution["source"],
+        "sources": json_text(attribution.get("sources", [])),
         "obligations": json_text(attribution["obligations"]),
     }
 
 
 def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     rows = d.export.select(resources.EXPORT_ROW.names)
+    credits = attribution(d, config)
     # The credit travels inside each copy: a column of the CSV (every reader keeps the rows
     # intact, unlike a comment line), key-value metadata of the Parquet file.
     csv = (
-        rows.with_columns(pl.lit(credit_line(config)).alias("attribution"))
+        rows.with_columns(pl.lit(credit_line(credits)).alias("attribution"))
         .select(resources.export_csv_row().names)
         .write_csv()
         .encode()
     )
     parquet = io.BytesIO()
     rows.write_parquet(
-        parquet, compression="zstd", statistics=False, metadata=parquet_metadata(config)
+        parquet, compression="zstd", statistics=False, metadata=parquet_metadata(credits)
     )
     encoded = ",".join(_encode(rows, document(resources.EXPORT_ROW)))
     files = {
         routes.file_path("export", format="csv"): csv,
         routes.file_path("export", format="json"): object_bytes(
             resources.EXPORT,
-            attribution=json_text(checked(resources.ATTRIBUTION, config.attribution)).encode(),
+            attribution=json_text(checked(resources.ATTRIBUTION, credits)).encode(),
             count=str(rows.height).encode(),
             rows=f"[{encoded}]".encode(),
         ),
         routes.open_file("export_parquet"): parquet.getvalue(),
     }
+    # The streets are a table of their own (a row per street and zone, only for PLZ with
+    # several zones); always written, so its address never changes.
+    streets = d.streets.select(resources.STREET_ROW.names).write_csv().encode()
     yield from files.items()
+    yield routes.open_file("export_streets"), streets
     yield (
         routes.open_file("datapackage"),
-        json_bytes(datapackage(files, rows.height, config)),
+        json_bytes(
+            datapackage(
+                files,
+                rows.height,
+                config,
+                d.sources,
+                (routes.open_file("export_streets"), streets, d.streets.height),
+            )
+        ),
     )
 
 
-def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str, Any]:
-    """Describe the export as a Frictionless Data Package (licence and credit included)."""
+def _resource(name: str, path: str, payload: bytes, fmt: str) -> dict[str, Any]:
+    formats = {
+        "csv": "text/csv",
+        "json": "application/json",
+        "parquet": "application/vnd.apache.parquet",
+    }
+    resource: dict[str, Any] = {
+        "name": name,
+        "path": path.rsplit("/", 1)[1],
+        "format": fmt,
+        "mediatype": formats[fmt],
+        "bytes": len(payload),
+        "hash": "sha256:" + file_digest(payload),
+    }
+    if fmt == "csv":
+        resource["encoding"] = "utf-8"
+        resource["dialect"] = {"delimiter": ",", "header": True}
+    return resource
+
+
+def datapackage(
+    files: dict[str, bytes],
+    count: int,
+    config: Config,
+    sources: tuple[MapSource, ...] = (),
+    streets: tuple[str, bytes, int] | None = None,
+) -> dict[str, Any]:
+    """Describe the export as a Frictionless Data Package (licence and credit included).
+
+    `sources` are the map data the mapping was computed from (`mapping.json`), each with
+    its file, date and licence; `streets` the street table as (path, bytes, rows).
+    """
     schemas = {
         fmt: {"fields": fields.table_schema(row), "primaryKey": ["plz", "zone_id"]}
         for fmt, row in (
@@ -228,27 +289,11 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str
             ("parquet", resources.EXPORT_ROW),
         )
     }
-    formats = {
-        "csv": "text/csv",
-        "json": "application/json",
-        "parquet": "application/vnd.apache.parquet",
-    }
     described = []
     for path, payload in files.items():
-        name = path.rsplit("/", 1)[1]
-        fmt = name.rsplit(".", 1)[1]
-        resource = {
-            "name": f"plz-zonen-{fmt}",
-            "path": name,
-            "format": fmt,
-            "mediatype": formats[fmt],
-            "bytes": len(payload),
-            "hash": "sha256:" + file_digest(payload),
-            "schema": schemas[fmt],
-        }
-        if fmt == "csv":
-            resource["encoding"] = "utf-8"
-            resource["dialect"] = {"delimiter": ",", "header": True}
+        fmt = path.rsplit(".", 1)[1]
+        resource = _resource(f"plz-zonen-{fmt}", path, payload, fmt)
+        resource["schema"] = schemas[fmt]
         if fmt == "json":
             resource["description"] = (
                 "The rows are in the `rows` member; `attribution` carries the ODbL credit."
@@ -259,11 +304,37 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str
                 "obligations."
             )
         described.append(resource)
+    if streets is not None:
+        path, payload, rows = streets
+        resource = _resource("strassen-csv", path, payload, "csv")
+        resource["description"] = (
+            f"{rows} rows: for each PLZ served by several zones, which zone each named street "
+            "lies in, with the share of its length (street names from OpenStreetMap)."
+        )
+        resource["schema"] = {
+            "fields": fields.table_schema(resources.STREET_ROW),
+            "primaryKey": ["plz", "street", "zone_id"],
+            "foreignKeys": [
+                {
+                    "fields": ["plz", "zone_id"],
+                    "reference": {"resource": "plz-zonen-csv", "fields": ["plz", "zone_id"]},
+                }
+            ],
+        }
+        described.append(resource)
+    listed = [s.datapackage() for s in sources] or [
+        {"title": "OpenStreetMap contributors", "path": "https://www.openstreetmap.org/copyright"}
+    ]
     return {
         "name": "trinkwasser-plz-zonen",
         "title": "PLZ-Versorgungsgebiete / postal code to drinking-water supply zone mapping",
-        "description": f"{count} PLZ-zone pairs. Derived from OpenStreetMap data; "
-        "contains no measured values.",
+        "description": f"{count} PLZ-zone pairs. Derived from OpenStreetMap data"
+        + (
+            ", population shares from the Zensus 2022 population grid (dl-de/by-2-0)"
+            if any(s.license == provenance.ZENSUS_LICENCE for s in sources)
+            else ""
+        )
+        + "; contains no measured values.",
         "version": API_VERSION,
         "homepage": config.base_url + site_urls.url("downloads"),
         "licenses": [
@@ -274,12 +345,7 @@ def datapackage(files: dict[str, bytes], count: int, config: Config) -> dict[str
             }
         ],
         "contributors": [{"title": config.operator, "role": "publisher", "email": config.contact}],
-        "sources": [
-            {
-                "title": "OpenStreetMap contributors",
-                "path": "https://www.openstreetmap.org/copyright",
-            }
-        ],
+        "sources": listed,
         "attribution": config.attribution["credit"],
         "obligations": config.attribution["obligations"],
         "resources": described,

@@ -32,6 +32,40 @@
     apply();
   }
 
+  /* PLZ page: find a street in the lists of its zones (the lists work without this). */
+  function setupStreetFilter() {
+    var form = document.getElementById("street-filter");
+    if (!form) return;
+    var input = document.getElementById("street-query");
+    var count = document.getElementById("street-count");
+    var groups = form.parentNode.querySelectorAll(".street-zone");
+    function key(text) { return text.trim().toLowerCase().replace(/ß/g, "ss"); }
+    function apply() {
+      var q = key(input.value);
+      var found = {}, zones = 0;
+      for (var g = 0; g < groups.length; g++) {
+        var items = groups[g].querySelectorAll("li[data-street]");
+        var shown = 0;
+        for (var i = 0; i < items.length; i++) {
+          var ok = !q || items[i].getAttribute("data-street").indexOf(q) !== -1;
+          items[i].hidden = !ok;
+          if (ok) { shown++; found[items[i].getAttribute("data-street")] = true; }
+        }
+        groups[g].hidden = shown === 0;
+        if (shown) zones++;
+      }
+      var streets = Object.keys(found).length;
+      if (!q) count.textContent = "";
+      else if (!streets) count.textContent = "Keine Straße gefunden. Im Zweifel weiß es Ihr Wasserversorger.";
+      else count.textContent = (streets === 1 ? "1 Straße" : streets + " Straßen") + " in " +
+        (zones === 1 ? "1 Versorgungsgebiet" : zones + " Versorgungsgebieten");
+    }
+    form.hidden = false;
+    input.addEventListener("input", apply);
+    form.addEventListener("submit", function (e) { e.preventDefault(); apply(); });
+    apply();
+  }
+
   /* Access request: post JSON, show each validation error next to its field. */
   var MESSAGES = {
     missing: function () { return "Bitte ausfüllen."; },
@@ -153,6 +187,7 @@
   }
 
   setupFilter();
+  setupStreetFilter();
   setupAccessForm();
   explainNotFound();
 })();

@@ -314,6 +314,74 @@ def test_pages_log_no_errors_and_the_register_filters(page, watch, server, sampl
     no_console_errors(watch)
 
 
+def shared_plz_with_streets(build: Path) -> tuple[str, dict]:
+    """A PLZ whose lookup lists streets, and a street that runs through two of its zones."""
+    for doc in lookups(build):
+        per_zone = [set(z["streets"]) for z in doc["zones"] if z["streets"]]
+        both = set.intersection(*per_zone) if len(per_zone) > 1 else set()
+        if both:
+            return doc["plz"], {"doc": doc, "both": sorted(both)[0]}
+    raise AssertionError("the sample has no street that runs through two zones")
+
+
+def street_key(name: str) -> str:
+    """How the filter compares names: lower case, "ss" for "ß" (static/site.js)."""
+    return name.lower().replace("ß", "ss")
+
+
+def test_the_street_filter_finds_a_street_in_its_zones(page, watch, server, sample_build):
+    base, _ = server
+    plz, found = shared_plz_with_streets(sample_build)
+    doc, street = found["doc"], found["both"]
+    page.goto(base + urls.url("plz", plz=plz))
+    items = page.locator(".street-list li")
+    total = sum(len(z["streets"]) for z in doc["zones"])
+    assert items.filter(visible=True).count() == total  # everything listed before a search
+    search = page.get_by_role("searchbox", name="Straße suchen")
+    # The start of the name as a person types it: "parkstr" finds "Parkstraße".
+    typed = street_key(street)[:7]
+    search.fill(typed.capitalize())
+    matching = {
+        (z["zone_name"], s) for z in doc["zones"] for s in z["streets"] if typed in street_key(s)
+    }
+    shown = [t.split(" (")[0] for t in items.filter(visible=True).all_inner_texts()]
+    assert sorted(shown) == sorted(s for _, s in matching) and street in shown
+    zones = page.locator(".street-zone").filter(visible=True).locator("h3").all_inner_texts()
+    assert {h.split(" (")[0] for h in zones} == {name for name, _ in matching}
+    status = page.locator("#street-count")
+    names, in_zones = len({s for _, s in matching}), len(zones)
+    assert status.inner_text() == (
+        f"{names} Straße{'n' * (names > 1)} in {in_zones} Versorgungsgebiet{'en' * (in_zones > 1)}"
+    )
+    search.fill("Gibt es nicht")
+    assert items.filter(visible=True).count() == 0
+    assert page.locator(".street-zone").filter(visible=True).count() == 0
+    assert status.inner_text().startswith("Keine Straße gefunden")
+    search.fill("")
+    assert items.filter(visible=True).count() == total and status.inner_text() == ""
+    no_console_errors(watch)
+
+
+def test_the_street_lists_work_without_javascript(page_without_js, watch, server, sample_build):
+    base, _ = server
+    plz, found = shared_plz_with_streets(sample_build)
+    page = page_without_js
+    page.goto(base + urls.url("plz", plz=plz))
+    # No filter without JavaScript: the form stays hidden, every zone lists all its streets.
+    assert not page.locator("#street-filter").is_visible()
+    assert page.get_by_role("searchbox").filter(visible=True).count() == 0
+    headings = page.locator(".street-zone h3").all_inner_texts()
+    with_streets = [z for z in found["doc"]["zones"] if z["streets"]]
+    assert [h.split(" (")[0] for h in headings] == [z["zone_name"] for z in with_streets]
+    for i, zone in enumerate(with_streets):
+        listed = page.locator(".street-zone").nth(i).locator("li").all_inner_texts()
+        assert [t.split(" (")[0] for t in listed] == zone["streets"]
+        assert all(page.locator(".street-zone").nth(i).locator("li").nth(j).is_visible()
+                   for j in range(len(listed)))  # fmt: skip
+    page.get_by_role("link", name="Straße nachsehen").click()
+    assert page.url.endswith("#strassen")
+
+
 def test_playwright_is_never_asked_to_download_a_browser():
     # The suite uses Debian's Chromium; scripts/test.sh installs it with apt when missing.
     script = (Path(__file__).parents[1] / "scripts" / "test.sh").read_text(encoding="utf-8")

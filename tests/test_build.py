@@ -199,8 +199,23 @@ def test_lookup_clear_plz(tiny_build):
 def test_lookup_split_plz(tiny_build):
     doc = load_json(tiny_build, "_data/v1/lookup/76437.json")
     assert doc["ambiguous"] is True and doc["ambiguity_reasons"] == ["split"]
-    assert [(z["zone_id"], z["area_share"]) for z in doc["zones"]] == [(11, 0.6), (12, 0.4)]
-    assert "2 zones" in doc["ambiguity_note"]
+    # 60 % of the area lies in zone 11, 75 % of the people live in zone 12: it leads.
+    assert doc["ranked_by"] == "population_share"
+    zones = [(z["zone_id"], z["area_share"], z["population_share"]) for z in doc["zones"]]
+    assert zones == [(12, 0.4, 0.75), (11, 0.6, 0.25)]
+    assert "2 zones each serve at least 10% of the inhabitants" in doc["ambiguity_note"]
+    streets = {z["zone_id"]: z["streets"] for z in doc["zones"]}
+    assert streets == {12: ["Am Bach", "Hauptstraße"], 11: ["Hauptstraße", "Ringstraße"]}
+
+
+def test_lookup_without_population_shares_ranks_by_area(tiny_build):
+    doc = load_json(tiny_build, "_data/v1/lookup/04109.json")
+    assert doc["ranked_by"] == "area_share"
+    assert [(z["population_share"], z["boundary_source"]) for z in doc["zones"]] == [
+        (None, None),
+        (None, None),
+    ]
+    assert all(z["streets"] == [] for z in doc["zones"])
 
 
 def test_lookup_small_second_zone_is_not_ambiguous(tiny_build):
@@ -218,7 +233,16 @@ def test_odbl_attribution_on_lookup_and_json_export(tiny_build):
     config = Config()
     for rel in ("_data/v1/lookup/01067.json", "v1/export/plz-zonen.json"):
         attribution = load_json(tiny_build, rel)["attribution"]
+        sources = attribution.pop("sources")
         assert attribution == config.attribution
+        # From the data directory's mapping.json: each credited source with its date.
+        assert [(s["title"], s["license"], s["date"]) for s in sources] == [
+            ("PLZ-Gebiete", "ODbL-1.0", "2026-10-30"),
+            ("Bevölkerungsgitter, Zensus 2022 (100m)", "dl-de/by-2-0", "2024-06-25"),
+            ("Straßennamen", "ODbL-1.0", "2026-11-01T20:21:54Z"),
+        ]
+        assert sources[1]["credit"] == "Statistische Ämter des Bundes und der Länder, Zensus 2022"
+        assert sources[1]["edition"] == "Zensus 2022"
         assert "OpenStreetMap" in attribution["credit"] and config.operator in attribution["credit"]
         assert attribution["license_url"].startswith("https://opendatacommons.org/")
 
@@ -243,7 +267,17 @@ def test_export_is_complete_and_has_no_measured_values(tiny_build, tiny_data):
         "supplier_name",
         "area_share",
         "confidence",
+        "population_share",
+        "boundary_source",
     ]
+    row = csv.filter(pl.col("plz") == "76437", pl.col("zone_id") == 12).row(0, named=True)
+    assert (row["population_share"], row["boundary_source"]) == (0.75, "supplier")
+    streets = pl.read_csv(tiny_build / "v1/export/strassen.csv")
+    source_streets = pl.read_csv(tiny_data / "streets.csv")
+    assert streets.columns == ["plz", "street", "zone_id", "length_share"]
+    assert streets.sort("plz", "street", "zone_id").equals(
+        source_streets.sort("plz", "street", "zone_id")
+    )
     forbidden = {"value", "value_text", "parameter", "normalized_value"}
     assert not forbidden & set(csv.columns)
     assert not forbidden & set(doc["rows"][0])
@@ -256,12 +290,28 @@ def test_datapackage_describes_the_export(tiny_build):
     assert pkg["licenses"][0]["name"] == "ODbL-1.0"
     assert "OpenStreetMap" in pkg["attribution"]
     paths = {r["path"]: r for r in pkg["resources"]}
-    assert set(paths) == {"plz-zonen.csv", "plz-zonen.json", "plz-zonen.parquet"}
+    assert set(paths) == {"plz-zonen.csv", "plz-zonen.json", "plz-zonen.parquet", "strassen.csv"}
     for name, resource in paths.items():
         payload = (tiny_build / "v1/export" / name).read_bytes()
         assert resource["bytes"] == len(payload)
         assert resource["hash"] == "sha256:" + hashlib.sha256(payload).hexdigest()
-        assert [f["name"] for f in resource["schema"]["fields"]][:2] == ["plz", "zone_id"]
+        assert [f["name"] for f in resource["schema"]["fields"]][0] == "plz"
+    assert paths["strassen.csv"]["schema"]["primaryKey"] == ["plz", "street", "zone_id"]
+    # The sources: each input of mapping.json with its file, date and digest.
+    by_file = {s.get("file"): s for s in pkg["sources"]}
+    assert set(by_file) == {
+        "plz_areas.geojson",
+        "zone_areas.gpkg",
+        "Zensus2022_Bevoelkerungszahl_100m-Gitter.csv",
+        "baden-wuerttemberg-latest.osm.pbf",
+    }
+    grid = by_file["Zensus2022_Bevoelkerungszahl_100m-Gitter.csv"]
+    assert grid["license"] == "dl-de/by-2-0" and grid["edition"] == "Zensus 2022"
+    assert grid["date"] == "2024-06-25" and len(grid["sha256"]) == 64
+    osm = by_file["baden-wuerttemberg-latest.osm.pbf"]
+    assert osm["date"] == "2026-11-01T20:21:54Z"
+    assert osm["path"] == "https://www.openstreetmap.org/copyright"
+    assert "Zensus 2022" in pkg["description"]
 
 
 def test_zone_current_values_and_provenance(tiny_build):

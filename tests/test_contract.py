@@ -12,7 +12,7 @@ import pytest
 
 from generator.contract import docs, rules
 from generator.contract.check import check_tables
-from generator.contract.constraints import NotBefore, Pattern, Range, References
+from generator.contract.constraints import NotBefore, Pattern, References
 from generator.contract.model import DATE, EMPTY, FLOAT, ROW, STR, Column, RowConstraint, Table
 from generator.contract.tables import ALL_TABLES, MEASUREMENTS, PLZ_PATTERN, PLZ_ZONES, TABLES
 from generator.load import SourceData, check, reference_dir
@@ -56,7 +56,8 @@ def test_documented_example_rows_satisfy_the_contract(tmp_path):
 
 
 def test_source_data_has_a_field_per_declared_table():
-    assert [f.name for f in dataclasses.fields(SourceData)] == [t.name for t in ALL_TABLES]
+    tables = [f.name for f in dataclasses.fields(SourceData) if f.name != "mapping"]
+    assert tables == [t.name for t in ALL_TABLES]
 
 
 def test_defaults_satisfy_their_own_constraints():
@@ -159,12 +160,8 @@ def test_an_optional_table_that_is_present_is_checked(tiny_data):
 # `statistic` is a real optional column with a default and choices (one declaration).
 STATISTIC = MEASUREMENTS.column("statistic")
 MEASUREMENTS_WITH_STATISTIC = MEASUREMENTS
-POPULATION_SHARE = Column(
-    "population_share", FLOAT, False, "Share of the PLZ's people.", "0.5", (Range(0, 1),)
-)
-PLZ_ZONES_WITH_POPULATION = dataclasses.replace(
-    PLZ_ZONES, columns=(*PLZ_ZONES.columns, POPULATION_SHARE)
-)
+# The real optional column `plz_zones.population_share` (the golden input has it).
+PLZ_ZONES_WITH_POPULATION = PLZ_ZONES
 
 
 def _declared_with(*replacements: Table) -> tuple[Table, ...]:
@@ -173,12 +170,17 @@ def _declared_with(*replacements: Table) -> tuple[Table, ...]:
 
 
 def test_an_absent_optional_column_reads_its_default(tiny_data):
+    rows = read_rows(tiny_data / "plz_zones.csv")
+    for r in rows:
+        del r["population_share"], r["boundary_source"]
+    write_rows(tiny_data / "plz_zones.csv", rows)
     declared = _declared_with(MEASUREMENTS_WITH_STATISTIC, PLZ_ZONES_WITH_POPULATION)
     result = _check_with(tiny_data, *declared)
     assert result.problems.height == 0
     assert set(result.tables["measurements"]["statistic"]) == {"sample"}
-    shares = result.tables["plz_zones"]["population_share"]
-    assert shares.dtype == pl.Float64 and shares.null_count() == shares.len()
+    for column, dtype in (("population_share", pl.Float64), ("boundary_source", pl.String)):
+        values = result.tables["plz_zones"][column]
+        assert values.dtype == dtype and values.null_count() == values.len()
 
 
 def test_a_present_optional_column_is_checked_and_empty_cells_read_the_default(tiny_data):
@@ -196,6 +198,7 @@ def test_a_present_optional_column_is_checked_and_empty_cells_read_the_default(t
     found = result.problems.select("table", "row", "column", "rule", "value").rows()
     assert found == [
         ("plz_zones", 2, "population_share", "out_of_range", "1.5"),
+        ("plz_zones", 2, "population_share", "share_sum_exceeds_one", "1.5"),
         ("measurements", 5, "statistic", "invalid_choice", "median"),
     ]
     statistic = result.tables["measurements"].sort(ROW)["statistic"].to_list()
@@ -213,3 +216,10 @@ def test_an_absent_optional_column_that_rows_need_is_one_problem(tiny_data):
     where = (p["table"], p["row"], p["column"], p["rule"])
     assert where == ("measurements", None, "statistic", "missing_column")
     assert "every row reads 'median'" in p["message"] and "42 row(s)" in p["message"]
+
+
+def test_the_api_describes_every_boundary_source_of_the_contract():
+    from generator.api import resources
+    from generator.contract.tables import BOUNDARY_SOURCES
+
+    assert tuple(resources.BOUNDARY_SOURCES) == BOUNDARY_SOURCES

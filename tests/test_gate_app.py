@@ -102,6 +102,15 @@ def test_quota_through_the_app_with_an_injected_clock(call, state, clock):
     assert again.headers["x-ratelimit-remaining"] == "999"
 
 
+def test_the_street_table_is_an_open_file(call, sample):
+    got = call("GET", "/v1/export/strassen.csv")
+    assert got.status_code == 200 and "x-api-key" not in {h.lower() for h in got.request.headers}
+    assert got.headers["content-type"].startswith("text/csv")
+    assert got.content == (sample / "v1" / "export" / "strassen.csv").read_bytes()
+    assert got.text.splitlines()[0] == "plz,street,zone_id,length_share"
+    assert "76437,Hauptstraße,11,0.4" in got.text.splitlines()
+
+
 def test_large_files_are_streamed_with_a_stable_etag(serve, writable):
     call, build_dir = serve(writable), writable
     big = os.urandom(STREAM_ABOVE * 3 + 17)

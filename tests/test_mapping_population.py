@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from generator.contract import provenance
+from generator.contract.problems import Problems
 from tests.mapping_helpers import mapping, rows, shares, sq, write_grid, write_layer
 
 KM = 1000.0
@@ -72,6 +74,15 @@ def test_population_shares_with_secret_cells_and_empty_plz(tmp_path, areas):
     [source] = [s for s in meta["sources"] if s["file"] == grid.name]
     assert source["licence"] == "dl-de/by-2-0"
     assert "Zensus 2022" in source["credit"]
+    # Every source names its input, where the build finds its date and edition.
+    assert source["input"] == "population"
+    assert all(s["input"] in meta["inputs"] for s in meta["sources"])
+    problems = Problems()
+    read = provenance.read(out.parent, problems)
+    assert problems.frame([provenance.TABLE]).height == 0 and read is not None
+    [grid_source] = [s for s in read.sources if s.license == "dl-de/by-2-0"]
+    assert (grid_source.edition, grid_source.file) == ("Zensus 2022", grid.name)
+    assert grid_source.date == grid_info["modified"]
 
 
 def test_population_shares_of_a_plz_add_up_to_at_most_one(tmp_path, areas):

@@ -38,7 +38,7 @@ def test_csv_rows_carry_the_credit_and_still_read_as_rows(tree):
     rows = list(csv.DictReader(io.StringIO(raw)))
     pairs = export(tree)["rows"]
     assert len(rows) == len(pairs) == export(tree)["count"]
-    credit = render.credit_line(CONFIG)
+    credit = render.credit_line(export(tree)["attribution"])
     assert credit.startswith(CONFIG.attribution["credit"]) and CONFIG.license_url in credit
     for row, pair in zip(rows, pairs, strict=True):
         assert row["attribution"] == credit
@@ -67,9 +67,11 @@ def test_datapackage_zone_and_lookup_state_the_duties(tree):
     csv_resource = next(r for r in package["resources"] if r["format"] == "csv")
     assert csv_resource["schema"]["fields"][-1]["name"] == "attribution"
     zone = json.loads((tree / "_data/v1/zones/11.json").read_text(encoding="utf-8"))
-    assert zone["plz"] and zone["attribution"] == CONFIG.attribution
+    # The zone republishes the mapping (its `plz`): the same credit, duties and map sources.
     lookup = json.loads((tree / "_data/v1/lookup/76437.json").read_text(encoding="utf-8"))
-    assert lookup["attribution"]["obligations"] == zone["attribution"]["obligations"]
+    assert zone["plz"] and zone["attribution"] == lookup["attribution"]
+    assert {k: v for k, v in zone["attribution"].items() if k != "sources"} == CONFIG.attribution
+    assert zone["attribution"]["sources"]
 
 
 @pytest.mark.parametrize(
@@ -91,7 +93,7 @@ def test_licence_link_goes_with_the_files_of_the_mapping():
     def licensed(path: str) -> bool:
         return any(fnmatchcase(path, g) for g in globs)
 
-    for name in ("datapackage", "export_parquet"):
+    for name in ("datapackage", "export_parquet", "export_streets"):
         assert licensed(routes.open_file(name))
     assert licensed(routes.file_path("export", format="csv"))
     assert not licensed(routes.open_file("openapi"))

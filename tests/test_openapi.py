@@ -150,8 +150,13 @@ def test_a_wrong_document_fails_its_schema(doc):
         "supplier_name": "x",
         "zone_id": 11,
         "zone_name": "y",
+        "population_share": None,
+        "boundary_source": "supplier",
     }
     assert check.is_valid(row)
+    assert check.is_valid({**row, "population_share": 0.4, "boundary_source": None})
+    assert not check.is_valid({**row, "boundary_source": "guess"})
+    assert not check.is_valid({**row, "population_share": 1.5})
     assert not check.is_valid({**row, "value": 0.1})  # measured values never in the export
     assert not check.is_valid({k: v for k, v in row.items() if k != "plz"})
     assert not check.is_valid({**row, "plz": "7643"})

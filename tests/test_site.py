@@ -182,10 +182,18 @@ def test_plz_page_lists_every_zone_with_supplier_share_and_confidence(golden_sit
     tree = page(golden_site, urls.url("plz", plz="76437"))
     cards = [li for li in find(tree, "li") if li.get("class") == "zone-card"]
     names = [text_of(find(card, "h2")[0]) for card in cards]
-    assert names == ["Kleinstadt Mitte", "Kleinstadt Höhe"]  # by area share
+    # 60 % of the area lies in Mitte, 75 % of the people live in Höhe: Höhe leads.
+    assert names == ["Kleinstadt Höhe", "Kleinstadt Mitte"]
     first = text_of(cards[0])
-    assert "Wasserwerke Kleinstadt (Testdaten)" in first and "60 %" in first
-    assert "hoch (0,9)" in first
+    assert "Wasserwerke Kleinstadt (Testdaten)" in first
+    pairs = {
+        text_of(find(div, "dt")[0]): text_of(find(div, "dd")[0]) for div in find(cards[0], "div")
+    }
+    assert pairs["Anteil der Einwohner"] == "75 %"
+    assert pairs["Anteil an der PLZ-Fläche"] == "40 %"
+    assert pairs["Sicherheit der Zuordnung"] == "hoch (0,9), Grenze nach der Karte des Versorgers"
+    lead = [p for p in find(tree, "p") if p.get("class") == "lead"][0]
+    assert "Die meisten Einwohner (75 %) leben im Gebiet Kleinstadt Höhe" in text_of(lead)
     links = {a.get("href") for a in find(tree, "a")}
     assert {
         urls.url("zone", zone_id=11),
@@ -194,6 +202,49 @@ def test_plz_page_lists_every_zone_with_supplier_share_and_confidence(golden_sit
     } <= links
     notice = [d for d in find(tree, "div") if d.get("class") == "notice"][0]
     assert "Nicht eindeutig" in text_of(notice) and "2 Versorgungsgebieten" in text_of(notice)
+    assert [a.get("href") for a in find(notice, "a")] == ["#strassen"]
+
+
+def test_plz_page_lists_the_streets_of_each_zone(golden_site):
+    tree = page(golden_site, urls.url("plz", plz="76437"))
+    zones = [d for d in find(tree, "div") if d.get("class") == "street-zone"]
+    listed = {
+        text_of(find(z, "h3")[0]): [(li.get("data-street"), text_of(li)) for li in find(z, "li")]
+        for z in zones
+    }
+    assert listed == {
+        "Kleinstadt Höhe (2 Straßen)": [
+            ("am bach", "Am Bach"),
+            ("hauptstrasse", "Hauptstraße (60 % der Länge)"),
+        ],
+        "Kleinstadt Mitte (2 Straßen)": [
+            ("hauptstrasse", "Hauptstraße (40 % der Länge)"),
+            ("ringstrasse", "Ringstraße"),
+        ],
+    }
+    # The filter needs JavaScript: without it the form stays hidden and the lists remain.
+    form = by_id(tree, "street-filter")
+    assert form.get("hidden") is not None and form.get("role") == "search"
+    label = [lab for lab in find(form, "label") if lab.get("for") == "street-query"]
+    assert label and by_id(tree, "street-query").get("type") == "search"
+    credits = [text_of(p) for p in find(tree, "p") if p.get("class") == "small"]
+    assert any(
+        c.startswith("Zuordnung und Straßennamen: ") and "OpenStreetMap" in c for c in credits
+    )
+    grid = [c for c in credits if c.startswith("Einwohneranteile: ")]
+    assert grid == [
+        "Einwohneranteile: Statistische Ämter des Bundes und der Länder, Zensus 2022, "
+        "Datenlizenz Deutschland – Namensnennung – Version 2.0."
+    ]
+
+
+def test_plz_page_without_population_or_streets_says_nothing_of_them(golden_site):
+    tree = page(golden_site, urls.url("plz", plz="04109"))
+    html = (golden_site / "plz" / "04109" / "index.html").read_text(encoding="utf-8")
+    assert "Anteil der Einwohner" not in html and "Einwohneranteile" not in html
+    assert "strassen" not in html and "Straßennamen" not in html
+    cards = [li for li in find(tree, "li") if li.get("class") == "zone-card"]
+    assert [text_of(find(card, "h2")[0]) for card in cards] == ["Seeland Nord", "Kleinstadt Höhe"]
 
 
 def test_plz_page_explains_low_confidence(golden_site):

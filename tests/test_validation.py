@@ -389,13 +389,13 @@ def test_parquet_tables_are_read(tiny_data):
 
 
 def test_every_problem_reported_at_once_and_cli_exit_status(tiny_data):
-    edit(tiny_data, "plz_zones", 2, plz="7643")
+    edit(tiny_data, "plz_zones", 1, plz="0106")
     edit(tiny_data, "measurements", 7, parameter="bleii")
     edit(tiny_data, "documents", 1, edition_date="2025-02-30")
     result = CliRunner().invoke(cli, ["validate", str(tiny_data)])
     assert result.exit_code == 1
     out = result.output
-    assert "plz_zones, row 2, column plz" in out
+    assert "plz_zones, row 1, column plz" in out
     assert "measurements, row 7, column parameter" in out
     assert "documents, row 1, column edition_date" in out
     assert "Error: 3 problem(s)" in out
@@ -403,11 +403,107 @@ def test_every_problem_reported_at_once_and_cli_exit_status(tiny_data):
 
 def test_build_with_bad_data_writes_nothing(tiny_data, tmp_path):
     out = tmp_path / "build"
-    edit(tiny_data, "plz_zones", 2, plz="7643")
+    edit(tiny_data, "plz_zones", 1, plz="0106")
     result = CliRunner().invoke(cli, ["build", "--data", str(tiny_data), "--out", str(out)])
     assert result.exit_code == 1
     assert "Error: the source data has 1 problem(s); nothing was written" in result.output
     assert not out.exists()
+
+
+# ---------------------------------------------------------------------------- the mapping
+
+
+def test_population_shares_of_a_plz_add_up_to_at_most_one(tiny_data):
+    edit(tiny_data, "plz_zones", 2, population_share="0.5")  # 0.5 + 0.75 for 76437
+    found = problems_of(tiny_data)
+    assert has(found, "plz_zones", "share_sum_exceeds_one", row=2, column="population_share")
+    message = next(p["message"] for p in found if p["rule"] == "share_sum_exceeds_one")
+    assert message == (
+        "the population_share values of plz 76437 (rows 2, 3) add up to 1.25, more than 1"
+    )
+
+
+def test_boundary_source_is_one_of_three(tiny_data):
+    edit(tiny_data, "plz_zones", 1, boundary_source="guess")
+    assert has(problems_of(tiny_data), "plz_zones", "invalid_choice", 1, "boundary_source")
+
+
+def test_a_street_lies_in_a_zone_of_its_plz(tiny_data):
+    append(tiny_data, "streets", plz="76437", street="Seeweg", zone_id="21", length_share="1")
+    found = problems_of(tiny_data)
+    assert [(p["row"], p["column"], p["rule"], p["message"]) for p in found] == [
+        (5, "zone_id", "dangling_reference", "plz 76437, zone_id 21 is no row of plz_zones")
+    ]
+
+
+def test_a_street_of_an_unknown_plz(tiny_data):
+    append(tiny_data, "streets", plz="99999", street="Seeweg", zone_id="11", length_share="1")
+    found = problems_of(tiny_data)
+    assert has(found, "streets", "dangling_reference", row=5, column="plz")
+
+
+def test_the_length_shares_of_a_street_add_up_to_at_most_one(tiny_data):
+    edit(tiny_data, "streets", 2, length_share="0.7")  # Hauptstraße: 0.7 + 0.6
+    found = problems_of(tiny_data)
+    assert has(found, "streets", "share_sum_exceeds_one", row=2, column="length_share")
+    message = next(p["message"] for p in found if p["rule"] == "share_sum_exceeds_one")
+    assert "of plz 76437, street Hauptstraße (rows 2, 3) add up to 1.3" in message
+
+
+def test_streets_may_be_absent(tiny_data):
+    (tiny_data / "streets.csv").unlink()
+    data, problems = check(tiny_data)
+    assert problems.height == 0 and data is not None and data.streets.height == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "says"),
+    [
+        ("{", None, "is not UTF-8 JSON"),
+        ("[]", None, "must hold a JSON object"),
+        ('{"sources": {}}', "sources", "sources must be a list"),
+        ('{"sources": [{"credit": "x"}]}', "sources[0].title", "sources[0].title is missing"),
+        ('{"sources": [{"title": 3}]}', "sources[0].title", "sources[0].title must be text"),
+        (
+            '{"inputs": {}, "sources": [{"title": "PLZ", "input": "plz_areas"}]}',
+            "sources[0].input",
+            "names 'plz_areas', which is not in inputs (none)",
+        ),
+        (
+            '{"inputs": {"a": {"modified": "2026-02-30"}}, "sources": [{"title": "A", '
+            '"input": "a"}]}',
+            "sources[0]",
+            "has the date '2026-02-30'",
+        ),
+    ],
+)
+def test_a_broken_mapping_json_is_named(tiny_data, text, column, says):
+    (tiny_data / "mapping.json").write_text(text, encoding="utf-8")
+    found = problems_of(tiny_data)
+    assert [(p["table"], p["column"], p["rule"]) for p in found] == [
+        ("mapping.json", column, "invalid_provenance")
+    ]
+    assert says in found[0]["message"]
+
+
+def test_without_mapping_json_the_contract_names_the_sources(tiny_data):
+    from generator import derive
+
+    (tiny_data / "mapping.json").unlink()
+    data = load(tiny_data)
+    assert data.mapping is None
+    sources = derive.map_sources(data)
+    assert [(s.title, s.license, s.date) for s in sources] == [
+        ("PLZ-Gebiete", "ODbL-1.0", None),
+        ("Straßennamen", "ODbL-1.0", None),
+        ("Bevölkerungsgitter, Zensus 2022", "dl-de/by-2-0", None),
+    ]
+    rows = read_rows(tiny_data / "plz_zones.csv")
+    for r in rows:
+        r["population_share"] = ""
+    write_rows(tiny_data / "plz_zones.csv", rows)
+    (tiny_data / "streets.csv").unlink()
+    assert [s.title for s in derive.map_sources(load(tiny_data))] == ["PLZ-Gebiete"]
 
 
 def test_every_rule_has_a_fix_and_is_documented():

@@ -122,6 +122,58 @@ PLZ_ZONES = [
     ("84546", 405, 0.6, 0.8), ("84546", 406, 0.4, 0.45), ("84552", 406, 1.0, 0.9),
 ]  # fmt: skip
 
+# Share of each shared PLZ's inhabitants per zone (invented, like everything here). Where the
+# area and the people of a PLZ lie mostly in different zones, the site and the lookup lead
+# with the people: 76534 is mostly vineyards of zone 101, while most of its inhabitants
+# live in zone 102; likewise 04129 and 40217. A PLZ served by one zone has all its known
+# inhabitants there (0.97 where part of it has no public supply); 84552 has no known
+# inhabitant (all its grid cells secret), so its share is empty.
+POPULATION = {
+    ("76532", 101): 0.75, ("76532", 105): 0.25, ("76534", 101): 0.3, ("76534", 102): 0.7,
+    ("76599", 102): 0.6, ("76599", 103): 0.4, ("76571", 103): 0.55, ("76571", 104): 0.45,
+    ("76461", 104): 0.62, ("76461", 106): 0.38, ("76437", 105): 0.8, ("76437", 104): 0.2,
+    ("04109", 201): 0.65, ("04109", 202): 0.35, ("04105", 201): 0.7, ("04105", 203): 0.3,
+    ("04178", 202): 0.9, ("04178", 205): 0.1, ("04129", 203): 0.3, ("04129", 204): 0.7,
+    ("04158", 205): 0.7, ("04158", 204): 0.3, ("40211", 301): 0.6, ("40211", 304): 0.4,
+    ("40217", 301): 0.45, ("40217", 302): 0.55, ("40233", 303): 0.7, ("40233", 304): 0.3,
+    ("40237", 304): 0.85, ("40237", 305): 0.15, ("84503", 401): 0.7, ("84503", 402): 0.3,
+    ("84513", 401): 0.6, ("84513", 406): 0.35, ("84524", 402): 0.5, ("84524", 403): 0.5,
+    ("84547", 403): 0.75, ("84547", 402): 0.25, ("84546", 405): 0.9, ("84546", 406): 0.1,
+}  # fmt: skip
+NO_KNOWN_INHABITANT = {"84552"}
+
+# Which zone each street of two shared PLZ lies in, and the share of its length there, as
+# `trinkwasser mapping --streets` writes it. The names are common German street names, not
+# taken from a map of these places.
+STREETS = [
+    ("76437", "Am Altrhein", 105, 1.0), ("76437", "Auenweg", 105, 1.0),
+    ("76437", "Bahnhofstraße", 105, 0.6), ("76437", "Bahnhofstraße", 104, 0.4),
+    ("76437", "Fischerweg", 105, 1.0), ("76437", "Hauptstraße", 105, 0.85),
+    ("76437", "Hauptstraße", 104, 0.15), ("76437", "Lindenweg", 104, 1.0),
+    ("76437", "Nordring", 104, 1.0), ("76437", "Schulstraße", 105, 1.0),
+    ("76437", "Wiesenweg", 105, 1.0),
+    ("04109", "Am Markt", 201, 1.0), ("04109", "Gartenstraße", 202, 1.0),
+    ("04109", "Kirchgasse", 201, 1.0), ("04109", "Parkstraße", 201, 0.7),
+    ("04109", "Parkstraße", 202, 0.3), ("04109", "Schillerstraße", 201, 1.0),
+    ("04109", "Westplatz", 202, 1.0),
+]  # fmt: skip
+
+
+def population_share(plz: str, zone: int, area: float) -> float | None:
+    if plz in NO_KNOWN_INHABITANT:
+        return None
+    if (plz, zone) in POPULATION:
+        return POPULATION[(plz, zone)]
+    return 1.0 if area == 1.0 else 0.97
+
+
+def boundary_source(confidence: float) -> str:
+    """Where the boundary comes from, in keeping with the row's confidence (docs/mapping.md)."""
+    if confidence >= 0.85:
+        return "supplier"
+    return "municipalities" if confidence >= 0.6 else "operator"
+
+
 # House styles. `below` is how a value under the reporting limit is printed ({} = limit).
 STYLES = {
     1: {"comma": True, "below": "< {}", "pfas_unit": "µg/l", "pfas_scale": 1e-3,
@@ -404,7 +456,7 @@ def add_pfas(
 
 
 def main(out: Path = SAMPLE) -> None:
-    """Write the five CSV files into `out` (the bundled sample by default)."""
+    """Write the six CSV files into `out` (the bundled sample by default)."""
     doc_rows, where = documents()
     meas_rows = measurements(where)
     assert all(r[2] <= LAST_SAMPLE for r in meas_rows)
@@ -421,11 +473,19 @@ def main(out: Path = SAMPLE) -> None:
         orient="row",
     )  # fmt: skip
     plz_zones = pl.DataFrame(
-        PLZ_ZONES,
+        [(p, z, a, c, population_share(p, z, a), boundary_source(c))
+         for p, z, a, c in PLZ_ZONES],
         schema={"plz": pl.String, "zone_id": pl.Int64, "area_share": pl.Float64,
-                "confidence": pl.Float64},
+                "confidence": pl.Float64, "population_share": pl.Float64,
+                "boundary_source": pl.String},
         orient="row",
     ).sort(["plz", "area_share", "zone_id"], descending=[False, True, False])  # fmt: skip
+    streets = pl.DataFrame(
+        STREETS,
+        schema={"plz": pl.String, "street": pl.String, "zone_id": pl.Int64,
+                "length_share": pl.Float64},
+        orient="row",
+    ).sort(["plz", "street", "zone_id"])  # fmt: skip
     docs = pl.DataFrame(
         doc_rows,
         schema={"document_id": pl.String, "supplier_id": pl.Int64, "title": pl.String,
@@ -440,7 +500,8 @@ def main(out: Path = SAMPLE) -> None:
         orient="row",
     ).sort(["zone_id", "parameter", "sampled_at"])  # fmt: skip
     for name, frame in (("suppliers", suppliers), ("zones", zones), ("plz_zones", plz_zones),
-                        ("documents", docs), ("measurements", meas)):  # fmt: skip
+                        ("streets", streets), ("documents", docs),
+                        ("measurements", meas)):  # fmt: skip
         frame.write_csv(out / f"{name}.csv", date_format="%Y-%m-%d")
         print(f"{name}: {frame.height} rows")
 

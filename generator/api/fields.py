@@ -80,9 +80,9 @@ def boolean(name: str, description: str, example: Any, **kw: Any) -> Field:
     return Field(name, "boolean", description, example, **kw)
 
 
-def share(name: str, description: str, example: float) -> Field:
+def share(name: str, description: str, example: float | None, **kw: Any) -> Field:
     """A number between 0 and 1."""
-    return Field(name, "number", description, example, minimum=0, maximum=1)
+    return Field(name, "number", description, example, minimum=0, maximum=1, **kw)
 
 
 def date(name: str, description: str, example: Any, **kw: Any) -> Field:

@@ -26,6 +26,9 @@ from generator.api.fields import (
     string,
     uri,
 )
+from generator.api.licence_resources import ATTRIBUTION as ATTRIBUTION
+from generator.api.licence_resources import ATTRIBUTION_SOURCE as ATTRIBUTION_SOURCE
+from generator.api.licence_resources import OBLIGATION as OBLIGATION
 from generator.api.qualifiers import QUALIFIERS
 from generator.api.verdict_resources import CHECK as CHECK
 from generator.api.verdict_resources import COMPUTED_SUM as COMPUTED_SUM
@@ -44,61 +47,27 @@ STATISTICS: dict[str, str] = {
 """What a published value is (the `statistic` of the data contract)."""
 
 AMBIGUITY_REASONS = {
-    "split": "more than one zone covers a material share of the PLZ",
+    "split": "more than one zone covers a material share of the PLZ (of its inhabitants "
+    "where known, else of its area)",
     "low_confidence": "the assignment of the largest zone is uncertain",
+}
+
+BOUNDARY_SOURCES = {
+    "supplier": "the supplier's map of the zone",
+    "municipalities": "the municipalities or districts the zone serves, as a whole",
+    "operator": "drawn by the publisher of this API from indirect sources",
+}
+"""Where a zone's boundary comes from (the contract's `plz_zones.boundary_source`)."""
+
+RANKINGS = {
+    "population_share": "by the share of the PLZ's inhabitants (Zensus 2022 grid)",
+    "area_share": "by the share of the PLZ's area (no population shares known)",
 }
 
 PLZ_PATTERN = r"^\d{5}$"
 DOC_URL = "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
 SUPPLIER_NAME = "Wasserwerke Kleinstadt"
 ZONE_NAME = "Kleinstadt Mitte"
-
-OBLIGATION = Resource(
-    "Obligation",
-    "A duty the ODbL places on whoever republishes the mapping, in the licence's words.",
-    (
-        string("section", "Section of the ODbL.", "4.4"),
-        string("title", "Title of the section.", "Share alike"),
-        string(
-            "text",
-            "The licence's words, shortened only where marked with '…'.",
-            "Any Derivative Database that You Publicly Use must be only under the terms of: "
-            "i. This License; …",
-        ),
-    ),
-)
-
-ATTRIBUTION = Resource(
-    "Attribution",
-    "The ODbL credit that travels with every representation of the PLZ mapping.",
-    (
-        string("license", "SPDX identifier of the licence.", "ODbL-1.0"),
-        string(
-            "license_name",
-            "Name of the licence.",
-            "Open Data Commons Open Database License (ODbL) 1.0",
-        ),
-        uri(
-            "license_url", "Text of the licence.", "https://opendatacommons.org/licenses/odbl/1-0/"
-        ),
-        string(
-            "credit",
-            "The credit line to show wherever the mapping is used.",
-            "© Trinkwasserdaten, Kartendaten © OpenStreetMap-Mitwirkende (ODbL)",
-        ),
-        string("operator", "Who publishes this API.", "Trinkwasserdaten"),
-        string(
-            "source",
-            "Where the mapping comes from.",
-            "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
-        ),
-        many(
-            "obligations",
-            "Obligation",
-            "Share-alike and keep-open duties of the ODbL (sections 4.4, 4.6, 4.7).",
-        ),
-    ),
-)
 
 DOCUMENT = Resource(
     "Document",
@@ -123,16 +92,44 @@ LOOKUP_ZONE = Resource(
         string("supplier_name", "Name of the supplier.", SUPPLIER_NAME),
         link("supplier_url", "The supplier.", routes.url("supplier", supplier_id=1)),
         share("area_share", "Share of the PLZ area inside the zone.", 1.0),
-        share("confidence", "How sure the assignment is.", 0.9),
+        share(
+            "population_share",
+            "Share of the PLZ's inhabitants living in the zone (Zensus 2022 grid, "
+            "dl-de/by-2-0: credit the grid's source); null when not known.",
+            1.0,
+            nullable=True,
+        ),
+        share("confidence", "How well the zone's boundary is known.", 0.9),
+        string(
+            "boundary_source",
+            "Where the zone's boundary comes from; null when not known.",
+            "supplier",
+            nullable=True,
+            enum=BOUNDARY_SOURCES,
+        ),
+        many(
+            "streets",
+            string("", "", None),
+            "Named streets of the PLZ (OpenStreetMap, ODbL) that lie in this zone, wholly or "
+            "in part, sorted; a street listed under two zones runs through both (the export "
+            "`strassen.csv` has the share of its length in each). Empty for a PLZ served by "
+            "one zone and where no streets were mapped.",
+            [],
+        ),
     ),
 )
 
 LOOKUP = Resource(
     "Lookup",
-    "The supply zones serving a PLZ, by area share (ODbL).",
+    "The supply zones serving a PLZ, largest first (ODbL).",
     (
         string("plz", "The postal code asked for.", "76437", pattern=PLZ_PATTERN),
-        many("zones", "LookupZone", "Zones by area share, largest first."),
+        many(
+            "zones",
+            "LookupZone",
+            "Zones by population share where known, else by area share; largest first.",
+        ),
+        string("ranked_by", "How the zones are ranked.", "population_share", enum=RANKINGS),
         boolean("ambiguous", "Whether the PLZ has no single clear zone.", False),
         many(
             "ambiguity_reasons",
@@ -434,7 +431,37 @@ EXPORT_ROW = Resource(
         integer("supplier_id", "Id of the supplier operating the zone.", 1),
         string("supplier_name", "Name of the supplier.", SUPPLIER_NAME),
         share("area_share", "Share of the PLZ area inside the zone, in (0, 1].", 1.0),
-        share("confidence", "How sure the assignment is, in [0, 1].", 0.9),
+        share("confidence", "How well the zone's boundary is known, in [0, 1].", 0.9),
+        share(
+            "population_share",
+            "Share of the PLZ's inhabitants living in the zone (Zensus 2022 grid, "
+            "dl-de/by-2-0); empty when not known.",
+            1.0,
+            nullable=True,
+        ),
+        string(
+            "boundary_source",
+            "Where the zone's boundary comes from; empty when not known.",
+            "supplier",
+            nullable=True,
+            enum=BOUNDARY_SOURCES,
+        ),
+    ),
+)
+
+STREET_ROW = Resource(
+    "StreetRow",
+    "One street of a PLZ served by several zones, and its share in one zone (a row of "
+    "strassen.csv; street names from OpenStreetMap, ODbL).",
+    (
+        string("plz", "German postal code (five digits).", "76437", pattern=PLZ_PATTERN),
+        string("street", "Name of the street (OpenStreetMap).", "Hauptstraße"),
+        integer("zone_id", f"Id of the supply zone ({routes.route('zone').path}).", 11),
+        share(
+            "length_share",
+            "Share of the street's length within the PLZ that lies in the zone, in (0, 1].",
+            1.0,
+        ),
     ),
 )
 
@@ -473,6 +500,7 @@ RESOURCES: dict[str, Resource] = {
     r.name: r
     for r in (
         OBLIGATION,
+        ATTRIBUTION_SOURCE,
         ATTRIBUTION,
         DOCUMENT,
         LOOKUP_ZONE,
@@ -495,6 +523,7 @@ RESOURCES: dict[str, Resource] = {
         PESTICIDE_STATUS,
         PARAMETER_LIMITS,
         EXPORT_ROW,
+        STREET_ROW,
         EXPORT,
     )
 }

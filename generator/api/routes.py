@@ -396,12 +396,13 @@ def url_expr(operation_id: str, **columns: pl.Expr) -> pl.Expr:
 OPEN_FILES: dict[str, str] = {
     "openapi": "v1/openapi.json",
     "export_parquet": "v1/export/plz-zonen.parquet",
+    "export_streets": "v1/export/strassen.csv",
     "datapackage": "v1/export/datapackage.json",
 }
 """Open files of the tree that back no route: served as they are, at `/` + their path."""
 
 
-ODBL_OPEN_FILES = ("export_parquet", "datapackage")
+ODBL_OPEN_FILES = ("export_parquet", "export_streets", "datapackage")
 """Open files that carry (or describe) the ODbL mapping: they are answered with its licence."""
 
 

@@ -94,6 +94,21 @@ OPTIONAL = """\
   its own.
 """
 
+PROVENANCE = """\
+## The mapping's provenance: `mapping.json`
+
+`trinkwasser mapping` writes `mapping.json` beside `plz_zones` (docs/mapping.md). A data
+directory may hold it; the build then carries its `sources` (the map data the mapping was
+computed from, each with its credit and licence) and, through each source's `input`, the
+file's date, digest, the grid's edition and the extract's timestamp from `inputs` into the
+export's `attribution` and the `sources` of `datapackage.json`. Without it, the build
+credits what the tables are defined as: the PLZ areas and street names as OpenStreetMap
+data (ODbL), population shares as Zensus 2022 data (dl-de/by-2-0). A file that is there
+must be UTF-8 JSON: an object whose `sources` is a list of objects, each with a `title`,
+text values, an `input` that names a key of `inputs`, and dates as `YYYY-MM-DD` (or a
+timestamp); each problem is an `invalid_provenance` problem of the table `mapping.json`.
+"""
+
 VALUES = """\
 ## Published values: `value_text` and what is derived from it
 
@@ -264,6 +279,7 @@ def render() -> str:
         ROWS,
         OPTIONAL,
         _tables(),
+        PROVENANCE,
         VALUES + "\n" + _qualifiers(),
         _units(),
         _rules(),

@@ -74,7 +74,8 @@ DANGLING_REFERENCE = Rule(
     "dangling_reference", "Add the referenced row to the other table or fix the id."
 )
 SHARE_SUM_EXCEEDS_ONE = Rule(
-    "share_sum_exceeds_one", "Lower the area shares; together they cover at most the whole PLZ."
+    "share_sum_exceeds_one",
+    "Lower the shares; together they cover at most the whole PLZ (or the whole street).",
 )
 DATE_ORDER = Rule("date_order", "Check the two dates; one of them is impossible as written.")
 OVERLAPPING_VALIDITY = Rule(
@@ -90,6 +91,13 @@ UNIT_NOT_CONVERTIBLE = Rule(
 INVALID_CHOICE = Rule("invalid_choice", "Use one of the listed values.")
 INVALID_LIMIT_VALUE = Rule(
     "invalid_limit_value", "Write a number, a range as min..max, or the requirement text."
+)
+
+# The mapping's provenance file.
+INVALID_PROVENANCE = Rule(
+    "invalid_provenance",
+    "Run `trinkwasser mapping` again to rewrite mapping.json, or remove the file (the build "
+    "then credits the map data without dates).",
 )
 
 ALL: tuple[Rule, ...] = tuple(v for v in list(globals().values()) if isinstance(v, Rule))

@@ -72,24 +72,32 @@ class ShareSum(TableRule):
     """The shares of one group add up to at most `at_most` (plus a rounding tolerance)."""
 
     column: str
-    per: str
+    per: str | tuple[str, ...]
+    """The column, or columns, whose values make a group (a PLZ; a street of a PLZ)."""
     at_most: float = 1.0
     tolerance: float = 0.001
     rule: Rule = rules.SHARE_SUM_EXCEEDS_ONE
 
+    @property
+    def group(self) -> tuple[str, ...]:
+        return (self.per,) if isinstance(self.per, str) else self.per
+
     def columns(self) -> tuple[str, ...]:
-        return (self.column, self.per)
+        return (self.column, *self.group)
 
     def describe(self) -> str:
+        group = _shown(self.group)
         return (
-            f"the `{self.column}` values of one `{self.per}` add up to at most "
-            f"{self.at_most:g} (tolerance {self.tolerance:g})"
+            f"the `{self.column}` values of one {group if len(self.group) == 1 else f'({group})'}"
+            f" add up to at most {self.at_most:g} (tolerance {self.tolerance:g})"
         )
 
     def find(self, frame: pl.DataFrame, ctx: Context) -> pl.DataFrame | None:
+        group = list(self.group)
+        known = pl.all_horizontal(pl.col(c).is_not_null() for c in [*group, self.column])
         sums = (
-            frame.filter(pl.col(self.per).is_not_null() & pl.col(self.column).is_not_null())
-            .group_by(self.per)
+            frame.filter(known)
+            .group_by(group)
             .agg(
                 pl.col(ROW).min(),
                 pl.col(self.column).sum().alias("_total"),
@@ -97,17 +105,65 @@ class ShareSum(TableRule):
             )
             .filter(pl.col("_total") > self.at_most + self.tolerance)
         )
+        which = pl.concat_str(
+            [pl.format("{} {}", pl.lit(c), pl.col(c).cast(pl.String)) for c in group],
+            separator=", ",
+        )
         return sums.select(
             ROW,
             pl.col("_total").round(4).cast(pl.String).alias("value"),
             pl.format(
-                "the {} values of {} {} (rows {}) add up to {}, more than {}",
+                "the {} values of {} (rows {}) add up to {}, more than {}",
                 pl.lit(f"{self.column}"),
-                pl.lit(self.per),
-                pl.col(self.per),
+                which,
                 pl.col("_rows"),
                 pl.col("_total").round(4),
                 pl.lit(f"{self.at_most:g}"),
+            ).alias("message"),
+        )
+
+
+@dataclass(frozen=True)
+class RowOf(TableRule):
+    """The values of several columns together name a row of another table (a pair key).
+
+    A street's (`plz`, `zone_id`) must be a row of `plz_zones`: a street cannot lie in a
+    zone that does not serve its PLZ.
+    """
+
+    pair: tuple[str, ...]
+    table: str
+    rule: Rule = rules.DANGLING_REFERENCE
+
+    @property
+    def column(self) -> str:
+        return self.pair[-1]
+
+    def columns(self) -> tuple[str, ...]:
+        return self.pair
+
+    def describe(self) -> str:
+        return f"({_shown(self.pair)}) is a row of `{self.table}`"
+
+    def find(self, frame: pl.DataFrame, ctx: Context) -> pl.DataFrame | None:
+        other = ctx.table(self.table)
+        if other is None:
+            return None  # the other table has its own problem
+        pair = list(self.pair)
+        known = frame.filter(pl.all_horizontal(pl.col(c).is_not_null() for c in pair))
+        missing = known.join(other.select(pair).unique(), on=pair, how="anti")
+        return missing.select(
+            ROW,
+            pl.concat_str([pl.col(c).cast(pl.String) for c in pair], separator=" | ").alias(
+                "value"
+            ),
+            pl.format(
+                "{} is no row of {}",
+                pl.concat_str(
+                    [pl.format("{} {}", pl.lit(c), pl.col(c).cast(pl.String)) for c in pair],
+                    separator=", ",
+                ),
+                pl.lit(self.table),
             ).alias("message"),
         )
 

@@ -24,8 +24,8 @@ from generator.contract.constraints import (
     Unit,
     UnitConvertible,
 )
-from generator.contract.model import DATE, FLOAT, INT, PACKAGED, STR, Column, Table
-from generator.contract.table_rules import NonOverlapping, NotAfterReferenced, ShareSum
+from generator.contract.model import DATE, EMPTY, FLOAT, INT, PACKAGED, STR, Column, Table
+from generator.contract.table_rules import NonOverlapping, NotAfterReferenced, RowOf, ShareSum
 
 PLZ_PATTERN = r"^\d{5}$"
 DOCUMENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$"
@@ -86,11 +86,15 @@ ZONES = Table(
     key=("zone_id",),
 )
 
+BOUNDARY_SOURCES = ("supplier", "municipalities", "operator")
+"""Where a zone's boundary comes from (`trinkwasser mapping`, docs/mapping.md)."""
+
 PLZ_ZONES = Table(
     name="plz_zones",
     meaning=(
         "Which zones serve which postal code (PLZ), derived from OpenStreetMap boundaries "
-        "(ODbL). A PLZ served by several zones has one row per zone."
+        "(ODbL); `trinkwasser mapping` computes it from map data (docs/mapping.md). A PLZ "
+        "served by several zones has one row per zone."
     ),
     columns=(
         Column("plz", STR, True, "German postal code, five digits.", "04109", (PLZ,)),
@@ -114,13 +118,79 @@ PLZ_ZONES = Table(
             "confidence",
             FLOAT,
             True,
-            "How sure the assignment is (1 = boundary published by the supplier).",
+            "How well the zone's boundary is known: 0.9 for a supplier polygon, 0.7 for a zone "
+            "assembled from municipalities, 0.5 for a polygon the operator drew, or the value "
+            "given for the zone in the input; below 4× the minimum share it is lowered "
+            "linearly, to half at the minimum.",
             "0.9",
             (Range(0, 1),),
         ),
+        Column(
+            "population_share",
+            FLOAT,
+            False,
+            "Share of the PLZ's inhabitants (Zensus 2022 grid; a cell counts where its centre "
+            "lies; secret cells count nowhere) living in the zone; empty when no grid was used "
+            "or the PLZ has no known inhabitant.",
+            "0.8",
+            (Range(0, 1),),
+        ),
+        Column(
+            "boundary_source",
+            STR,
+            False,
+            "Where the zone's boundary comes from.",
+            "supplier",
+            (Choices(BOUNDARY_SOURCES),),
+        ),
     ),
     key=("plz", "zone_id"),
-    rules=(ShareSum("area_share", per="plz", at_most=1.0, tolerance=0.001),),
+    rules=(
+        ShareSum("area_share", per="plz", at_most=1.0, tolerance=0.001),
+        ShareSum("population_share", per="plz", at_most=1.0, tolerance=0.001),
+    ),
+)
+
+STREETS = Table(
+    name="streets",
+    meaning=(
+        "Which zone each named street of a PLZ served by several zones lies in: street names "
+        "from OpenStreetMap (ODbL), written by `trinkwasser mapping --streets` "
+        "(docs/mapping.md)."
+    ),
+    columns=(
+        Column(
+            "plz",
+            STR,
+            True,
+            "German postal code, five digits.",
+            "04109",
+            (PLZ, References("plz_zones", "plz")),
+        ),
+        Column("street", STR, True, "Name of the street as OpenStreetMap has it.", "Hauptstraße"),
+        Column(
+            "zone_id",
+            INT,
+            True,
+            "A zone the street lies in (in part).",
+            "101",
+            (Positive(), References("zones", "zone_id")),
+        ),
+        Column(
+            "length_share",
+            FLOAT,
+            True,
+            "Share of the street's length within the PLZ that lies in the zone.",
+            "0.6",
+            (Range(0, 1, lo_open=True),),
+        ),
+    ),
+    key=("plz", "street", "zone_id"),
+    rules=(
+        RowOf(("plz", "zone_id"), "plz_zones"),
+        ShareSum("length_share", per=("plz", "street"), at_most=1.0, tolerance=0.001),
+    ),
+    if_absent=EMPTY,
 )
 
 DOCUMENTS = Table(
@@ -250,7 +320,7 @@ MEASUREMENTS = Table(
     sorted_by=("zone_id", "parameter", "sampled_at", "statistic", "sample_point"),
 )
 
-TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, DOCUMENTS, MEASUREMENTS)
+TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, STREETS, DOCUMENTS, MEASUREMENTS)
 
 # Reference tables shipped with the package (generator/reference/); a data directory
 # may override them with its own `parameters` / `limits` table of the same shape.

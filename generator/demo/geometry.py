@@ -120,6 +120,8 @@ def draw_areas(
 
 def _voronoi_cells(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, shapely.Geometry]:
     points = shapely.points(x, y)
+    # Arrays in, an array out; the stubs also allow a single Point.
+    assert isinstance(points, np.ndarray)
     outline = shapely.union_all(shapely.buffer(points, OUTLINE_BUFFER_M, quad_segs=4))
     outline = shapely.simplify(outline, 500.0)
     frame = shapely.box(*shapely.bounds(outline)).buffer(50_000.0, join_style="mitre")
@@ -148,7 +150,8 @@ def _wiggle(geoms: np.ndarray, phases: np.ndarray) -> np.ndarray:
     pts = pts + _displacement(pts, phases)
     rebuilt = shapely.linearrings(pts, indices=vertex_of[start][seg])
     polys = shapely.polygons(rebuilt, indices=ring_of)
-    return shapely.multipolygons(polys, indices=part_of)
+    wiggled: np.ndarray = shapely.multipolygons(polys, indices=part_of)
+    return wiggled
 
 
 def _displacement(pts: np.ndarray, phases: np.ndarray) -> np.ndarray:
@@ -181,7 +184,9 @@ def _cut(cells: np.ndarray, plz: np.ndarray, plz_zones: pl.DataFrame) -> pl.Data
     )
 
 
-def _cut_positions(cells, bounds, cell, share) -> np.ndarray:
+def _cut_positions(
+    cells: np.ndarray, bounds: np.ndarray, cell: np.ndarray, share: np.ndarray
+) -> np.ndarray:
     """Return x such that the part of the cell left of x has `share` of its area."""
     b = bounds[cell]
     target = share * shapely.area(cells)[cell]
@@ -198,7 +203,7 @@ def _cut_positions(cells, bounds, cell, share) -> np.ndarray:
         below = shapely.area(left_part) < t
         lo_t = np.where(below, mid, lo_t)
         hi_t = np.where(below, hi_t, mid)
-    out = np.where(share <= 0, lo, hi)
+    out: np.ndarray = np.where(share <= 0, lo, hi)
     out[todo] = (lo_t + hi_t) / 2
     return out
 
@@ -212,7 +217,9 @@ def _union_by(keys: np.ndarray, geoms: np.ndarray, order: np.ndarray) -> np.ndar
         idx = members[key]
         out[n] = geoms[idx[0]] if len(idx) == 1 else shapely.union_all(geoms[idx])
     parts, index = shapely.get_parts(out, return_index=True)
-    return shapely.multipolygons(parts, indices=index)
+    unions = shapely.multipolygons(parts, indices=index)
+    assert isinstance(unions, np.ndarray)  # one per index (the stubs also allow one geometry)
+    return unions
 
 
 def _with_duplicated_part(geoms: np.ndarray) -> np.ndarray:
@@ -227,7 +234,9 @@ def _with_duplicated_part(geoms: np.ndarray) -> np.ndarray:
     return out
 
 
-def _split_some(rng, cells: np.ndarray, plz: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _split_some(
+    rng: np.random.Generator, cells: np.ndarray, plz: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Give a few PLZ as two features (west and east half), as OSM extracts sometimes do."""
     split = rng.random(len(plz)) < SPLIT_PLZ_SHARE
     b = shapely.bounds(cells[split])

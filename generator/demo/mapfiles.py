@@ -17,7 +17,9 @@ and apart from the tables, whose bytes stay exactly as `write_demo_data` writes 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -136,7 +138,9 @@ def _write_areas(out: Path, areas: Areas) -> None:
     to_wgs84 = _transformer("EPSG:4326")
     to_utm = _transformer("EPSG:25832")
 
-    def write(path: Path, geometry: np.ndarray, crs: str, fields: dict, **options) -> None:
+    def write(
+        path: Path, geometry: np.ndarray, crs: str, fields: dict[str, np.ndarray], **options: Any
+    ) -> None:
         path.unlink(missing_ok=True)
         # A GeoPackage records when it was written; a fixed date keeps its bytes stable.
         pyogrio.set_gdal_config_options({"OGR_CURRENT_DATE": "2026-01-12T00:00:00Z"})
@@ -162,9 +166,8 @@ def _write_areas(out: Path, areas: Areas) -> None:
         driver="GeoJSON",
         layer_options={"COORDINATE_PRECISION": 7, "RFC7946": "YES"},
     )
-    confidence = np.where(np.isnan(areas.zone_confidence), None, areas.zone_confidence).astype(
-        object
-    )
+    confidence = areas.zone_confidence.astype(object)
+    confidence[np.isnan(areas.zone_confidence)] = None
     write(
         out / "zone_areas.gpkg",
         shapely.transform(_bend(areas.zone_geometry), to_utm),
@@ -186,7 +189,7 @@ def _write_areas(out: Path, areas: Areas) -> None:
     areas.zone_admin.write_csv(out / "zone_admin.csv")
 
 
-def _transformer(target: str):
+def _transformer(target: str) -> Callable[[np.ndarray], np.ndarray]:
     transformer = Transformer.from_crs(LAEA, target, always_xy=True)
 
     def project(xy: np.ndarray) -> np.ndarray:
@@ -299,4 +302,5 @@ def _cumsum_by(values: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Cumulative sums restarting at each group of `sizes` consecutive values."""
     total = np.cumsum(values)
     offset = np.repeat(total[np.cumsum(sizes) - sizes] - values[np.cumsum(sizes) - sizes], sizes)
-    return total - offset
+    restarted: np.ndarray = total - offset
+    return restarted

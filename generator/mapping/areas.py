@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 import shapely
 
-from generator.mapping.report import Report
+from generator.mapping.report import Column, Report
 
 
 def repair(geometry: np.ndarray, labels: np.ndarray, kind: str, report: Report) -> np.ndarray:
@@ -25,7 +25,10 @@ def repair(geometry: np.ndarray, labels: np.ndarray, kind: str, report: Report) 
     out = geometry.copy()
     out[invalid] = fixed
     key = "plz" if kind == "repaired_plz" else None
-    columns = {"area_m2": shapely.area(fixed), "detail": [f"made valid: {r}" for r in reasons]}
+    columns: dict[str, Column] = {
+        "area_m2": shapely.area(fixed),
+        "detail": [f"made valid: {r}" for r in reasons],
+    }
     if key:
         columns["plz"] = labels[invalid].astype(str).tolist()
     elif kind == "repaired_zone":

@@ -53,7 +53,7 @@ class Overlay:
     parts: Parts
 
 
-def threaded(func: Callable, arrays: list[np.ndarray], threads: int) -> np.ndarray:
+def threaded(func: Callable[..., np.ndarray], arrays: list[np.ndarray], threads: int) -> np.ndarray:
     """Apply a vectorised shapely function to chunks of the arrays in a thread pool.
 
     Only for functions that do not use prepared geometries (see `overlay`).

@@ -27,8 +27,6 @@ from generator.mapping.read import MappingInputError
 # A dash in any of its typographic forms marks a secret cell.
 SECRET = ("-", "\u2013", "\u2014")
 CHUNK = 400_000
-LICENCE = "dl-de/by-2-0"
-LICENCE_URL = "https://www.govdata.de/dl-de/by-2-0"
 
 
 @dataclass
@@ -71,7 +69,6 @@ def read_grid(path: Path) -> Grid:
         raise MappingInputError([f"{path}: cannot read it as a semicolon CSV ({exc})"]) from None
     names = {c.strip().lstrip("\ufeff"): c for c in frame.columns}
     xs = [c for c in names if re.fullmatch(r"x_mp_\w+", c)]
-    found = {"x": xs[0] if xs else None, "Einwohner": names.get("Einwohner")}
     if not xs or "Einwohner" not in names or f"y_mp_{xs[0][5:]}" not in names:
         raise MappingInputError(
             [
@@ -79,7 +76,7 @@ def read_grid(path: Path) -> Grid:
                 f"Einwohner (or the 1km ones), found {';'.join(frame.columns)}"
             ]
         )
-    resolution = found["x"][5:]
+    resolution = xs[0][5:]
     x = _numbers(frame, names[f"x_mp_{resolution}"], path)
     y = _numbers(frame, names[f"y_mp_{resolution}"], path)
     value = frame[names["Einwohner"]].str.strip_chars()
@@ -112,7 +109,9 @@ def _numbers(frame: pl.DataFrame, column: str, path: Path) -> np.ndarray:
     return values.to_numpy()
 
 
-def _matches(tree, x, y, polygons: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _matches(
+    tree: shapely.STRtree, x: np.ndarray, y: np.ndarray, polygons: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Return (polygon, cell) for every cell centre in or on a polygon."""
     # Boxes first, then the point test on the prepared polygons: cheaper than a query with
     # a predicate, which tests point geometries.
@@ -135,7 +134,9 @@ def population_shares(
     for start in range(0, len(order), CHUNK):
         idx = order[start : start + CHUNK]
         x, y = grid.x[idx], grid.y[idx]
-        tree = shapely.STRtree(shapely.points(x, y))
+        centres = shapely.points(x, y)
+        assert isinstance(centres, np.ndarray)  # arrays in, an array out (the stubs allow a Point)
+        tree = shapely.STRtree(centres)
         p, c = _matches(tree, x, y, plz)
         # A centre on the boundary of two PLZ counts once, in the first.
         cell_plz = (

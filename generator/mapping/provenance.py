@@ -5,17 +5,37 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
 
 from generator import __version__
+from generator.contract.provenance import (
+    GRID_TITLE,
+    OSM_CREDIT,
+    OSM_LICENCE,
+    OSM_LICENCE_URL,
+    PLZ_AREAS_TITLE,
+    STREETS_TITLE,
+    ZENSUS_CREDIT,
+    ZENSUS_LICENCE,
+    ZENSUS_LICENCE_URL,
+)
 from generator.mapping import table
 from generator.mapping.intersect import BAND_OF_MIN_SHARE, OVERLAP_MIN_M2, OVERLAP_MIN_WIDTH_M
+from generator.mapping.read import Layer
+from generator.mapping.report import Report
 
-OSM_CREDIT = "© OpenStreetMap contributors"
-OSM_LICENCE = "ODbL-1.0"
-ZENSUS_CREDIT = "Statistische Ämter des Bundes und der Länder, Zensus 2022"
+if TYPE_CHECKING:
+    from generator.mapping.population import Grid
+    from generator.mapping.run import MappingOptions
+    from generator.mapping.streets import Streets
+
+Record = dict[str, Any]
+"""A JSON object of mapping.json."""
 
 
-def describe(path: Path, **facts) -> dict:
+def describe(path: Path, **facts: object) -> Record:
     """Name, date and digest of an input file, and what was read from it."""
     path = Path(path)
     stat = path.stat()
@@ -34,20 +54,32 @@ def describe(path: Path, **facts) -> dict:
 
 
 def provenance(
-    options, plz_layer, zone_inputs, grid, population_info, streets, rows, street_rows, report
-) -> dict:
-    inputs = {
+    options: MappingOptions,
+    plz_layer: Layer,
+    zone_inputs: dict[str, Record],
+    grid: Grid | None,
+    population_info: dict[str, int] | None,
+    streets: Streets | None,
+    rows: pl.DataFrame,
+    street_rows: pl.DataFrame | None,
+    report: Report,
+) -> Record:
+    inputs: dict[str, Record] = {
         "plz_areas": describe(
             plz_layer.path, features=plz_layer.count, crs=plz_layer.crs, field=options.plz_field
         ),
         **zone_inputs,
     }
-    sources = [
+    # Each source names its entry of `inputs` (`input`): the build reads the file's date,
+    # the grid's edition and the extract's timestamp from there.
+    sources: list[Record] = [
         {
-            "title": "PLZ-Gebiete",
+            "title": PLZ_AREAS_TITLE,
             "file": plz_layer.path.name,
             "credit": OSM_CREDIT,
             "licence": OSM_LICENCE,
+            "licence_url": OSM_LICENCE_URL,
+            "input": "plz_areas",
         }
     ]
     # Zone maps and municipality lists come from suppliers and authorities under terms
@@ -58,21 +90,22 @@ def provenance(
         ("admin_areas", "Verwaltungsgebiete"),
     ):
         if key in zone_inputs:
-            sources.append({"title": title, "file": zone_inputs[key]["file"]})
+            sources.append({"title": title, "file": zone_inputs[key]["file"], "input": key})
     if grid is not None:
         inputs["population"] = describe(
             grid.path,
             edition=options.population_edition,
             resolution=grid.resolution,
-            **population_info,
+            **(population_info or {}),
         )
         sources.append(
             {
-                "title": f"Bevölkerungsgitter, {options.population_edition} ({grid.resolution})",
+                "title": f"{GRID_TITLE}, {options.population_edition} ({grid.resolution})",
                 "file": grid.path.name,
                 "credit": ZENSUS_CREDIT,
-                "licence": "dl-de/by-2-0",
-                "licence_url": "https://www.govdata.de/dl-de/by-2-0",
+                "licence": ZENSUS_LICENCE,
+                "licence_url": ZENSUS_LICENCE_URL,
+                "input": "population",
             }
         )
     if streets is not None:
@@ -85,17 +118,19 @@ def provenance(
         )
         sources.append(
             {
-                "title": "Straßennamen",
+                "title": STREETS_TITLE,
                 "file": streets.path.name,
                 "credit": OSM_CREDIT,
                 "licence": OSM_LICENCE,
+                "licence_url": OSM_LICENCE_URL,
                 "timestamp": streets.timestamp,
+                "input": "streets",
             }
         )
-    outputs = {
+    outputs: dict[str, Record] = {
         "plz_zones": {"file": options.out.name, "rows": rows.height, "plz": rows["plz"].n_unique()}
     }
-    if street_rows is not None:
+    if street_rows is not None and options.streets_out is not None:
         outputs["streets"] = {"file": options.streets_out.name, "rows": street_rows.height}
     outputs["report"] = {"file": options.report_path.name, "findings": report.totals()}
     return {

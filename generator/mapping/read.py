@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -24,7 +26,6 @@ from generator.errors import TrinkwasserError
 
 LAEA = CRS.from_epsg(3035)
 PLZ_PATTERN = re.compile(r"^\d{5}$")
-BOUNDARY_SOURCES = ("supplier", "municipalities", "operator")
 # How many problems one error message lists; the count says how many there were in all.
 MAX_LISTED = 20
 
@@ -58,7 +59,7 @@ class Layer:
 
 
 def read_layer(
-    path: Path, required: list[str], optional: list[str] = (), threads: int = 1
+    path: Path, required: Sequence[str], optional: Sequence[str] = (), threads: int = 1
 ) -> Layer:
     """Read one area layer; `required` properties must exist, `optional` ones may."""
     path = Path(path)
@@ -97,31 +98,40 @@ def read_layer(
     return Layer(path, _crs_name(crs), to_laea(geometry, crs, threads), properties)
 
 
-def _read_ogr(path: Path):
+# What a reader hands on: the declared CRS (None: none declared), the geometries as WKB and
+# the property columns by name.
+RawLayer = tuple[CRS | None, np.ndarray, dict[str, np.ndarray]]
+
+
+def _read_ogr(path: Path) -> RawLayer:
     import pyogrio
     import pyogrio.raw
 
     # Only containers hold several layers; listing a GeoJSON file's layers would parse it.
-    layers = pyogrio.list_layers(path) if path.suffix.lower() in (".gpkg", ".sqlite") else [0]
-    if len(layers) != 1:
-        names = ", ".join(str(name) for name, _ in layers)
-        raise MappingInputError(
-            [f"{path}: has {len(layers)} layers ({names}); save the areas as a file of their own"]
-        )
+    if path.suffix.lower() in (".gpkg", ".sqlite"):
+        layers = pyogrio.list_layers(path)
+        if len(layers) != 1:
+            names = ", ".join(str(name) for name, _ in layers)
+            raise MappingInputError(
+                [
+                    f"{path}: has {len(layers)} layers ({names}); save the areas as a file "
+                    "of their own"
+                ]
+            )
     meta, _fids, wkb, values = pyogrio.raw.read(path)
     crs = CRS.from_user_input(meta["crs"]) if meta["crs"] else None
     columns = {str(name): np.asarray(col) for name, col in zip(meta["fields"], values, strict=True)}
     return crs, wkb, columns
 
 
-def _read_geoparquet(path: Path):
+def _read_geoparquet(path: Path) -> RawLayer:
     import pyarrow.parquet as pq
 
     table = pq.read_table(path)
     raw = (table.schema.metadata or {}).get(b"geo")
     if raw is None:
         raise MappingInputError([f"{path}: a Parquet file without GeoParquet metadata ('geo')"])
-    geo = json.loads(raw)
+    geo: dict[str, Any] = json.loads(raw)
     name = geo["primary_column"]
     column = geo["columns"][name]
     if column.get("encoding", "WKB").upper() != "WKB":
@@ -333,7 +343,7 @@ def read_zone_admin(path: Path) -> pl.DataFrame:
     )
 
 
-def _text(value) -> str | None:
+def _text(value: object) -> str | None:
     """Return a property value as stripped text, None when it is missing or blank."""
     if value is None or (isinstance(value, (float, np.floating)) and math.isnan(value)):
         return None
@@ -343,7 +353,7 @@ def _text(value) -> str | None:
     return text or None
 
 
-def _whole_number(value) -> int | None:
+def _whole_number(value: object) -> int | None:
     if isinstance(value, (bool, np.bool_)):
         return None
     if isinstance(value, (int, np.integer)):

@@ -7,7 +7,14 @@ the largest cases) ends the command's output.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 import polars as pl
+
+Column = str | int | float | None | Sequence[Any] | np.ndarray | pl.Series
+"""A report column: one value for every finding, or one per finding."""
 
 SCHEMA = {
     "kind": pl.String,
@@ -45,7 +52,7 @@ class Report:
         self.counts: dict[str, int] = {}
         """Counted without a row each (e.g. slivers proven below the minimum unmeasured)."""
 
-    def add(self, kind: str, **columns) -> None:
+    def add(self, kind: str, **columns: Column) -> None:
         """Add findings of one kind; columns are equal-length sequences or scalars."""
         if kind not in KINDS:
             raise ValueError(f"unknown report kind {kind!r}")
@@ -55,7 +62,7 @@ class Report:
             if v is not None and not isinstance(v, (str, int, float))
         }
         n = lengths.pop() if lengths else 1
-        data = {"kind": [kind] * n}
+        data: dict[str, Column] = {"kind": [kind] * n}
         for name in list(SCHEMA)[1:]:
             value = columns.get(name)
             data[name] = (
@@ -106,7 +113,7 @@ class Report:
         return "\n".join(lines) if lines else "  nothing to look at"
 
 
-def _case(row: dict) -> str:
+def _case(row: dict[str, Any]) -> str:
     who = []
     if row["plz"] is not None:
         who.append(f"PLZ {row['plz']}")

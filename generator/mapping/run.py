@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,12 +20,12 @@ import shapely
 from generator.mapping import read, table
 from generator.mapping.areas import dissolve, repair
 from generator.mapping.intersect import overlay
-from generator.mapping.provenance import provenance
+from generator.mapping.provenance import Record, provenance
 from generator.mapping.read import MappingInputError
 from generator.mapping.report import Report
 from generator.mapping.zones import Zones, check_areas, read_layers, read_zones
 from generator.progress import Report as Progress
-from generator.progress import quiet
+from generator.progress import StepPrinter
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,9 @@ class MappingResult:
     written: list[Path] = field(default_factory=list)
 
 
-def run_mapping(options: MappingOptions, progress: Progress = quiet) -> MappingResult:
+def run_mapping(options: MappingOptions, progress: Progress | None = None) -> MappingResult:
     """Compute `plz_zones` (and the streets table) from the inputs and write them."""
+    progress = progress or StepPrinter(enabled=False)
     _check_options(options)
     start = time.perf_counter()
 
@@ -173,7 +175,9 @@ def _check_options(options: MappingOptions) -> None:
         raise MappingInputError(problems)
 
 
-def _plz_zones(shares: pl.DataFrame, plz_ids, zones: Zones, min_share: float) -> pl.DataFrame:
+def _plz_zones(
+    shares: pl.DataFrame, plz_ids: np.ndarray, zones: Zones, min_share: float
+) -> pl.DataFrame:
     base = table.base_confidence(zones.source, zones.override)
     zone_index = shares["zone_index"].to_numpy()
     frame = shares.with_columns(
@@ -192,7 +196,14 @@ def _plz_zones(shares: pl.DataFrame, plz_ids, zones: Zones, min_share: float) ->
     )
 
 
-def _report_coverage(rows, plz_ids, plz_area, zones: Zones, min_share, report) -> None:
+def _report_coverage(
+    rows: pl.DataFrame,
+    plz_ids: np.ndarray,
+    plz_area: np.ndarray,
+    zones: Zones,
+    min_share: float,
+    report: Report,
+) -> None:
     covered = rows.group_by("plz_index").agg(pl.col("area_share").sum())
     all_plz = pl.DataFrame({"plz_index": np.arange(len(plz_ids)), "area": plz_area})
     coverage = all_plz.join(covered, on="plz_index", how="left")
@@ -224,7 +235,14 @@ def _report_coverage(rows, plz_ids, plz_area, zones: Zones, min_share, report) -
     )
 
 
-def _with_population(rows, shares, totals, plz_ids, plz_area, report) -> pl.DataFrame:
+def _with_population(
+    rows: pl.DataFrame,
+    shares: pl.DataFrame,
+    totals: pl.DataFrame,
+    plz_ids: np.ndarray,
+    plz_area: np.ndarray,
+    report: Report,
+) -> pl.DataFrame:
     """Add population_share: 0 where no inhabitant of a populated PLZ lives in the zone,
     empty where the PLZ has no known inhabitant at all."""
     known = (
@@ -261,17 +279,27 @@ def _with_population(rows, shares, totals, plz_ids, plz_area, report) -> pl.Data
     return rows.sort(["plz", "area_share", "zone_id"], descending=[False, True, False])
 
 
-def _write_all(options: MappingOptions, rows, street_rows, report, record) -> list[Path]:
+def _write_all(
+    options: MappingOptions,
+    rows: pl.DataFrame,
+    street_rows: pl.DataFrame | None,
+    report: Report,
+    record: Record,
+) -> list[Path]:
     """Write every output to a temporary name first, then rename them all."""
-    targets = [
-        (options.out, lambda p: rows.write_csv(p)),
-        (options.report_path, lambda p: report.frame().write_csv(p)),
-    ]
-    if street_rows is not None:
-        targets.append((options.streets_out, lambda p: street_rows.write_csv(p)))
     text = json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    targets.append((options.provenance_path, lambda p: p.write_text(text, encoding="utf-8")))
-    temporary = []
+
+    def write_text(path: Path) -> None:
+        path.write_text(text, encoding="utf-8")
+
+    targets: list[tuple[Path, Callable[[Path], None]]] = [
+        (options.out, rows.write_csv),
+        (options.report_path, report.frame().write_csv),
+    ]
+    if street_rows is not None and options.streets_out is not None:
+        targets.append((options.streets_out, street_rows.write_csv))
+    targets.append((options.provenance_path, write_text))
+    temporary: list[Path] = []
     try:
         for path, write in targets:
             path.parent.mkdir(parents=True, exist_ok=True)

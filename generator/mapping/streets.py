@@ -62,9 +62,9 @@ def read_streets(path: Path) -> Streets:
         )
         header = processor.header.get("osmosis_replication_timestamp")
         for obj in processor:
-            if not obj.is_way():
+            if not isinstance(obj, osmium.osm.Way):
                 continue
-            name = obj.tags.get("name", "").strip()
+            name = (obj.tags.get("name") or "").strip()
             if not name:
                 continue
             try:
@@ -88,6 +88,10 @@ def read_streets(path: Path) -> Streets:
     else:
         stamp, source = None, "the extract carries no timestamp"
     return Streets(path, np.asarray(names, dtype=object), geometry, stamp, source, broken)
+
+
+def _common_length(lines: np.ndarray, areas: np.ndarray) -> np.ndarray:
+    return shapely.length(shapely.intersection(lines, areas))
 
 
 def street_shares(
@@ -128,11 +132,7 @@ def street_shares(
     part_rows = pl.DataFrame({"plz_index": parts.plz_index, "part": np.arange(len(parts.weight))})
     pairs = pieces.join(part_rows, on="plz_index")
     piece, part = pairs["piece"].to_numpy(), pairs["part"].to_numpy()
-    length = threaded(
-        lambda a, b: shapely.length(shapely.intersection(a, b)),
-        [inside[piece], parts.geometry[part]],
-        threads,
-    )
+    length = threaded(_common_length, [inside[piece], parts.geometry[part]], threads)
     lengths = (
         pairs.select("plz_index", "street")
         .with_columns(

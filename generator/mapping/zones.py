@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -12,7 +12,7 @@ import shapely
 
 from generator.mapping import read
 from generator.mapping.areas import dissolve, repair
-from generator.mapping.provenance import describe
+from generator.mapping.provenance import Record, describe
 from generator.mapping.read import MappingInputError
 from generator.mapping.report import Report
 
@@ -32,7 +32,7 @@ class Zones:
     override: np.ndarray
 
 
-def check_areas(geometry: np.ndarray, labels: list[str], path: Path) -> None:
+def check_areas(geometry: np.ndarray, labels: list[str], path: Path | str) -> None:
     empty = np.flatnonzero(shapely.area(geometry) <= 0)
     if len(empty):
         raise MappingInputError([f"{path}: {labels[i]} encloses no area" for i in empty])
@@ -47,7 +47,8 @@ def read_layers(
         plz = pool.submit(
             read.read_layer, options.plz_areas, [options.plz_field], (), options.threads
         )
-        zones = admin = None
+        zones: Future[read.Layer] | None = None
+        admin: Future[read.Layer] | None = None
         if options.zone_areas is not None:
             zones = pool.submit(
                 read.read_layer,
@@ -60,14 +61,23 @@ def read_layers(
             admin = pool.submit(
                 read.read_layer, options.admin_areas, [options.admin_field], (), options.threads
             )
-        return plz.result(), zones and zones.result(), admin and admin.result()
+        return (
+            plz.result(),
+            None if zones is None else zones.result(),
+            None if admin is None else admin.result(),
+        )
 
 
 def read_zones(
     options: MappingOptions, layer: read.Layer | None, admin: read.Layer | None, report: Report
-) -> tuple[Zones, dict]:
+) -> tuple[Zones, dict[str, Record]]:
     """Check zone polygons and zones assembled from administrative areas; one area per zone."""
-    ids, geoms, sources, overrides, inputs = [], [], [], [], {}
+    ids: list[np.ndarray] = []
+    geoms: list[np.ndarray] = []
+    sources: list[np.ndarray] = []
+    overrides: list[np.ndarray] = []
+    inputs: dict[str, Record] = {}
+    files: list[str] = []
     if layer is not None:
         where = [f"{layer.path}: feature #{i + 1}" for i in range(layer.count)]
         zid = read.layer_zone_ids(layer, options.zone_field)
@@ -82,12 +92,14 @@ def read_zones(
         sources.append(attrs["source"])
         overrides.append(attrs["override"])
         inputs["zone_areas"] = describe(layer.path, features=layer.count, crs=layer.crs)
+        files.append(str(layer.path))
     if options.zone_admin is not None:
+        if admin is None:  # the options are checked before anything is read
+            raise MappingInputError(["--zone-admin and --admin-areas go together"])
         lists = read.read_zone_admin(options.zone_admin)
-        layer = admin
-        keys = read.text_keys(layer, options.admin_field)
+        keys = read.text_keys(admin, options.admin_field)
         key_ids, key_geom = dissolve(
-            keys, repair(layer.geometry, keys, "repaired_admin_area", report)
+            keys, repair(admin.geometry, keys, "repaired_admin_area", report)
         )
         position = {k: i for i, k in enumerate(key_ids.tolist())}
         missing = [
@@ -113,7 +125,8 @@ def read_zones(
         sources.append(attrs["source"])
         overrides.append(attrs["override"])
         inputs["zone_admin"] = describe(options.zone_admin, rows=lists.height)
-        inputs["admin_areas"] = describe(layer.path, features=layer.count, crs=layer.crs)
+        inputs["admin_areas"] = describe(admin.path, features=admin.count, crs=admin.crs)
+        files.append(str(admin.path))
     all_ids = np.concatenate(ids)
     unique, counts = np.unique(all_ids, return_counts=True)
     twice = unique[counts > 1]
@@ -132,15 +145,13 @@ def read_zones(
         np.concatenate(sources)[order],
         np.concatenate(overrides)[order],
     )
-    check_areas(
-        zones.geometry,
-        [f"zone {z}" for z in zones.ids.tolist()],
-        options.zone_areas or options.admin_areas,
-    )
+    check_areas(zones.geometry, [f"zone {z}" for z in zones.ids.tolist()], " and ".join(files))
     return zones, inputs
 
 
-def _one_per_zone(zid, source, override, where) -> dict[str, np.ndarray]:
+def _one_per_zone(
+    zid: np.ndarray, source: np.ndarray, override: np.ndarray, where: list[str]
+) -> dict[str, np.ndarray]:
     """Return each zone's boundary source and override; the features of a zone must agree."""
     frame = pl.DataFrame(
         {

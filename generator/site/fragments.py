@@ -59,6 +59,11 @@ def compile_fragment(template: str, values: dict[str, pl.Expr]) -> pl.Expr:
     return _concat(stack[0][1])
 
 
+def fill(shell: str, values: dict[str, pl.Expr]) -> pl.Expr:
+    """Return the bytes of one page per row: `shell` with its placeholders filled."""
+    return compile_fragment(shell, values).cast(pl.Binary)
+
+
 def _concat(parts: list[pl.Expr]) -> pl.Expr:
     return pl.concat_str(parts) if parts else pl.lit("")
 

@@ -20,8 +20,9 @@ import polars as pl
 from generator import API_VERSION, __version__, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.config import Config
-from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
+from generator.derive import KEY_PARAMETERS, Derived
 from generator.site import charts, fragments, text, urls
+from generator.site.plz import plz_pages
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
 
@@ -99,69 +100,7 @@ def static_files() -> tuple[list[tuple[str, bytes]], dict[str, str]]:
 
 def _fill(shell: str, values: dict[str, pl.Expr]) -> pl.Expr:
     """Return the bytes of one page per row: `shell` with its placeholders filled."""
-    return fragments.compile_fragment(shell, values).cast(pl.Binary)
-
-
-def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
-    """Yield every PLZ page, all filled by one polars expression."""
-    templates = site_assets.templates_dir()
-    share = pl.col("area_share")
-    card = fragments.compile_fragment(
-        fragments.load(templates, "zone_card.html"),
-        {
-            "zone_url": urls.url_expr("zone", zone_id=pl.col("zone_id")),
-            "zone_name": pl.col("zone_name"),
-            "supplier_url": urls.url_expr("supplier", supplier_id=pl.col("supplier_id")),
-            "supplier_name": pl.col("supplier_name"),
-            "share_width": (share * 100).round(0).cast(pl.Int64),
-            "share": text.percent_expr(share),
-            "confidence": text.confidence_expr(pl.col("confidence")),
-        },
-    )
-    # The zones of a PLZ are already sorted by area share.
-    cards = (
-        d.lookups.select("plz", "zones")
-        .explode("zones")
-        .unnest("zones")
-        .group_by("plz", maintain_order=True)
-        .agg(
-            card.str.join("").alias("cards"),
-            pl.len().alias("n_zones"),
-            pl.col("zone_name").first().alias("first_zone"),
-            (share >= MATERIAL_SHARE).sum().alias("material"),
-        )
-    )
-    reasons = pl.col("ambiguity_reasons")
-    split = reasons.list.contains("split")
-    low = reasons.list.contains("low_confidence")
-    uncovered = pl.col("covered_share") < 0.995
-    shell = env.get_template("plz.html").render()
-    frame = d.lookups.join(cards, on="plz", maintain_order="left").select(
-        "plz",
-        _fill(
-            shell,
-            {
-                "plz": pl.col("plz"),
-                "single": pl.col("n_zones") == 1,
-                "several": pl.col("n_zones") > 1,
-                "first_zone": pl.col("first_zone"),
-                "n_zones": pl.col("n_zones"),
-                "explanation": split | low | uncovered,
-                "notice_title": pl.when(pl.col("ambiguous"))
-                .then(pl.lit("Nicht eindeutig"))
-                .otherwise(pl.lit("Hinweis")),
-                "split": split,
-                "material": pl.col("material"),
-                "low": low,
-                "uncovered": pl.when(uncovered).then(
-                    text.percent_expr(1 - pl.col("covered_share"))
-                ),
-                "cards": pl.col("cards"),
-            },
-        ).alias("html"),
-    )
-    for plz, html in frame.iter_rows():
-        yield urls.file_path("plz", plz=plz), html
+    return fragments.fill(shell, values)
 
 
 # ---------------------------------------------------------------------------- zones
@@ -492,6 +431,20 @@ def _download(path: str, api_url: str | None, what: str) -> dict[str, str | None
     }
 
 
+def _sources(d: Derived) -> list[dict[str, str | None]]:
+    """The map data the mapping comes from, as the downloads page lists it."""
+    return [
+        {
+            "title": s.title,
+            "credit": s.credit,
+            "license": s.license,
+            "license_url": s.license_url,
+            "stand": text.date(dt.date.fromisoformat(s.date[:10])) if s.date else None,
+        }
+        for s in d.sources
+    ]
+
+
 def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
     stats = {
         "plz": d.lookups.height,
@@ -524,6 +477,11 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
         ),
         _download(routes.open_file("export_parquet"), None, "Parquet (für Datenanalyse)"),
         _download(
+            routes.open_file("export_streets"),
+            None,
+            f"Straßen der PLZ mit mehreren Versorgungsgebieten ({d.streets.height} Zeilen, CSV)",
+        ),
+        _download(
             routes.open_file("datapackage"),
             None,
             "Beschreibung als Frictionless Data Package mit Prüfsummen",
@@ -532,7 +490,10 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
     pages: dict[str, tuple[str, dict[str, object]]] = {
         "home": ("index.html", {"stats": stats}),
         "access": ("zugang.html", {}),
-        "downloads": ("downloads.html", {"downloads": downloads, "stats": stats}),
+        "downloads": (
+            "downloads.html",
+            {"downloads": downloads, "stats": stats, "sources": _sources(d)},
+        ),
         "api": (
             "api.html",
             {"operations": operations, "openapi_url": routes.file_url(routes.open_file("openapi"))},
@@ -541,6 +502,7 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
             "lizenz.html",
             {
                 "obligations": odbl.OBLIGATIONS,
+                "sources": d.sources,
                 "annexes": sorted(d.parameters["annex"].drop_nulls().unique()),
                 "guidance": [
                     {"code": r["code"], "name": r["name_de"], "source_url": r["source_url"]}
