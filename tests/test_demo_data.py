@@ -42,7 +42,7 @@ def parse(text: str) -> float | None:
 
 
 def read_tables(directory: Path) -> dict[str, pl.DataFrame]:
-    """Read the five tables (CSV or Parquet) and cast them to the contract's types."""
+    """Read the six tables (CSV or Parquet) and cast them to the contract's types."""
     tables = {}
     for table in contract.TABLES:
         csv, parquet = directory / f"{table.name}.csv", directory / f"{table.name}.parquet"
@@ -148,6 +148,7 @@ def test_small_is_byte_identical(small):
 SMALL_SHA256 = {
     "documents.csv": "3fe6dfbdb3a0dd9c5a45b84a54225592494712ce4d9c5b624a1a24ebfbb7fbe9",
     "measurements.csv": "911788b912ae057ef78d0a816c049031a7b44970371869830def64b96682f569",
+    "places.csv": "2eca7666021514dffd3da810c4ad8d8c1902bb4c663924c3abae13b8998afcb7",
     "plz_zones.csv": "57a0e45269163e6a77314650fa2a43ee42165efacc9f1428b4ed75b18cb676f5",
     "suppliers.csv": "934442956f422addcc5442eb17c9440da83925b823bcec91fde2c03ba20f2f69",
     "zones.csv": "9247ac2b79e9203199daed3716609cfdf9c83bc8c9ca83d35179752d5840eb4b",

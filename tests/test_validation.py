@@ -346,6 +346,18 @@ def test_malformed_url_and_document_id(tiny_data):
     assert has(found, "documents", "malformed_id", row=3, column="document_id")
 
 
+def test_places_and_replaced_explanations_are_checked(tiny_data):
+    edit(tiny_data, "places", 2, lat="61.2")
+    (tiny_data / "explanations.csv").write_text(
+        "topic,title_de,what,origin,limit_protects,what_to_do,sources\n"
+        "nitrat,Nitrat,a,b,c,d,Umweltbundesamt https://www.umweltbundesamt.de\n",
+        encoding="utf-8",
+    )
+    found = problems_of(tiny_data)
+    assert has(found, "places", "out_of_range", row=2, column="lat")
+    assert has(found, "explanations", "malformed_sources", row=1, column="sources")
+
+
 def test_negative_population(tiny_data):
     edit(tiny_data, "zones", 2, population="-5")
     assert has(problems_of(tiny_data), "zones", "negative", row=2, column="population")

@@ -184,8 +184,11 @@ def _tables() -> str:
         f"{names} ship with the package (`generator/reference/`: "
         f"{_reference_rows('parameters')} parameters, {_reference_rows('limits')} rows of "
         "values of the TrinkwV 2023 and guidance values, "
-        f"{_reference_rows('pesticides')} pesticide decisions); a data directory may replace "
-        "any of them by its own table of the same shape."
+        f"{_reference_rows('pesticides')} pesticide decisions, "
+        f"{_reference_rows('explanations')} explanations shown for "
+        f"{_reference_rows('explained_parameters')} parameters, the "
+        f"{_reference_rows('hardness_ranges')} hardness ranges of § 9 WRMG); a data directory "
+        "may replace any of them by its own table of the same shape."
     )
     parts.append(_wrap(text) + "\n")
     return "\n".join(parts)

@@ -24,7 +24,7 @@ from generator.contract.constraints import (
     Unit,
     UnitConvertible,
 )
-from generator.contract.model import DATE, FLOAT, INT, PACKAGED, STR, Column, Table
+from generator.contract.model import DATE, EMPTY, FLOAT, INT, PACKAGED, STR, Column, Table
 from generator.contract.table_rules import NonOverlapping, NotAfterReferenced, ShareSum
 
 PLZ_PATTERN = r"^\d{5}$"
@@ -40,6 +40,10 @@ DOCUMENT_ID = Pattern(
 )
 URL = Pattern(URL_PATTERN, rules.MALFORMED_URL, "an http(s) URL")
 CODE = Pattern(CODE_PATTERN, rules.MALFORMED_CODE, "ASCII lower_snake_case")
+# `title | url`, several joined by ` ;; ` (a title holds no `|`, a URL no space).
+SOURCES_PATTERN = r"^[^|]+ \| https?://\S+( ;; [^|]+ \| https?://\S+)*$"
+SOURCES = Pattern(SOURCES_PATTERN, rules.MALFORMED_SOURCES, "`title | URL` pairs joined by ` ;; `")
+EXPLAINED_FIELDS = ("what", "origin", "limit_protects", "what_to_do")
 
 SUPPLIERS = Table(
     name="suppliers",
@@ -250,7 +254,45 @@ MEASUREMENTS = Table(
     sorted_by=("zone_id", "parameter", "sampled_at", "statistic", "sample_point"),
 )
 
-TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, DOCUMENTS, MEASUREMENTS)
+PLACES = Table(
+    name="places",
+    meaning=(
+        "Names and coordinates of the places a PLZ covers, for the search by place name, the "
+        "A-Z index of places and the national map. A PLZ may have several names (a town and "
+        "the villages that share its PLZ); a name may have several PLZ (a city)."
+    ),
+    columns=(
+        Column(
+            "plz",
+            STR,
+            True,
+            "German postal code, five digits; a PLZ of `plz_zones`.",
+            "04109",
+            (PLZ, References("plz_zones", "plz")),
+        ),
+        Column("name", STR, True, "Name of the place, as people write it.", "Leipzig"),
+        Column(
+            "lat",
+            FLOAT,
+            True,
+            "Latitude of the place (WGS84, decimal degrees); inside Germany.",
+            "51.3397",
+            (Range(47.0, 55.5),),
+        ),
+        Column(
+            "lon",
+            FLOAT,
+            True,
+            "Longitude of the place (WGS84, decimal degrees); inside Germany.",
+            "12.3731",
+            (Range(5.5, 15.5),),
+        ),
+    ),
+    key=("plz", "name"),
+    if_absent=EMPTY,
+)
+
+TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, DOCUMENTS, MEASUREMENTS, PLACES)
 
 # Reference tables shipped with the package (generator/reference/); a data directory
 # may override them with its own `parameters` / `limits` table of the same shape.
@@ -350,5 +392,145 @@ PESTICIDES = Table(
     if_absent=PACKAGED,
 )
 
-REFERENCE_TABLES: tuple[Table, ...] = (PARAMETERS, LIMITS, PESTICIDES)
+EXPLANATIONS = Table(
+    name="explanations",
+    meaning="Plain German explanations of parameters for the site: what a substance is, "
+    "where it comes from, what its limit protects and what a person can do, with sources.",
+    columns=(
+        Column(
+            "topic",
+            STR,
+            True,
+            "Id of the explanation: a parameter code, or a name for a group of parameters.",
+            "nitrat",
+            (CODE,),
+        ),
+        Column("title_de", STR, True, "What the explanation is about.", "Nitrat"),
+        Column("what", STR, True, "What it is.", "Nitrat ist eine Stickstoffverbindung."),
+        Column("origin", STR, True, "Where it comes from.", "Aus Dünger und Boden."),
+        Column(
+            "limit_protects",
+            STR,
+            True,
+            "What the limit (or other value) protects, and its legal weight.",
+            "Das ist ein verbindlicher Grenzwert.",
+        ),
+        Column(
+            "what_to_do",
+            STR,
+            True,
+            "What a person can do.",
+            "Fragen Sie Ihren Wasserversorger.",
+        ),
+        Column(
+            "sources",
+            STR,
+            True,
+            "The public sources the sentences rest on, each as `title | URL`.",
+            "TrinkwV 2023, Anlage 2 | https://www.gesetze-im-internet.de/trinkwv_2023/anlage_2.html",
+            (SOURCES,),
+        ),
+        Column("source_quote", STR, False, "The passages relied on, quoted.", ""),
+        Column(
+            "unsourced",
+            STR,
+            False,
+            "Fields whose sentences are general knowledge, not taken from a source (the site "
+            "says so): names from " + ", ".join(EXPLAINED_FIELDS) + ", separated by spaces.",
+            "origin",
+            (
+                Pattern(
+                    r"^("
+                    + "|".join(EXPLAINED_FIELDS)
+                    + r")( ("
+                    + "|".join(EXPLAINED_FIELDS)
+                    + r"))*$",
+                    rules.INVALID_CHOICE,
+                    "field names from " + ", ".join(EXPLAINED_FIELDS),
+                ),
+            ),
+        ),
+    ),
+    key=("topic",),
+    if_absent=PACKAGED,
+)
+
+EXPLAINED_PARAMETERS = Table(
+    name="explained_parameters",
+    meaning="Which explanation the site shows for a parameter.",
+    columns=(
+        # No register check, as for `pesticides`: codes a replaced register lacks are ignored.
+        Column(
+            "code",
+            STR,
+            True,
+            "Parameter code (ignored where the register has no such code).",
+            "nitrat",
+            (CODE,),
+        ),
+        Column(
+            "topic",
+            STR,
+            True,
+            "The explanation.",
+            "nitrat",
+            (References("explanations", "topic"),),
+        ),
+    ),
+    key=("code",),
+    if_absent=PACKAGED,
+)
+
+HARDNESS_RANGES = Table(
+    name="hardness_ranges",
+    meaning="The hardness ranges of § 9 WRMG (weich, mittel, hart) with dosing advice.",
+    columns=(
+        Column(
+            "range",
+            STR,
+            True,
+            "Name of the range.",
+            "mittel",
+            (Choices(("weich", "mittel", "hart")),),
+        ),
+        Column(
+            "min_mmol_l",
+            FLOAT,
+            True,
+            "Lowest value of the range, in millimoles of calcium carbonate per litre. A value on "
+            "a bound two ranges share belongs to the narrower one (§ 9 WRMG: weich 'weniger "
+            "als 1,5', mittel '1,5 bis 2,5', hart 'mehr als 2,5').",
+            "1.5",
+            (NonNegative(),),
+        ),
+        Column(
+            "max_mmol_l",
+            FLOAT,
+            False,
+            "Highest value of the range; empty = no upper end.",
+            "2.5",
+            (NonNegative(),),
+        ),
+        Column("advice_de", STR, True, "The range and dosing advice in German.", ""),
+        Column(
+            "source_url",
+            STR,
+            True,
+            "Where the range is set.",
+            "https://www.gesetze-im-internet.de/wrmg/__9.html",
+            (URL,),
+        ),
+    ),
+    key=("range",),
+    if_absent=PACKAGED,
+)
+
+REFERENCE_TABLES: tuple[Table, ...] = (
+    PARAMETERS,
+    LIMITS,
+    PESTICIDES,
+    EXPLANATIONS,
+    EXPLAINED_PARAMETERS,
+    HARDNESS_RANGES,
+)
 ALL_TABLES: tuple[Table, ...] = TABLES + REFERENCE_TABLES

@@ -1,4 +1,4 @@
-"""Generate the five source tables for a scale and seed, and write them to a directory."""
+"""Generate the six source tables for a scale and seed, and write them to a directory."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ from generator.demo.base import SCALES, Progress
 from generator.demo.documents import draw_documents
 from generator.demo.geography import draw_geography, plz_in_curve_order
 from generator.demo.measurements import draw_measurements
+from generator.demo.places import draw_places
 from generator.demo.suppliers import draw_suppliers_and_zones
 
 
 def write_demo_data(
     out: Path, scale: str = "small", seed: int = 20260112, progress: Progress | None = None
 ) -> dict[str, int]:
-    """Write the five source tables into `out`; return the number of rows per table."""
+    """Write the six source tables into `out`; return the number of rows per table."""
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
     spec = SCALES[scale]
@@ -45,6 +46,7 @@ def write_demo_data(
         "plz_zones": geo.plz_zones,
         "documents": documents.drop("_year"),
         "measurements": measurements,
+        "places": draw_places(geo.plz_zones, world.zones, plz, lat, lon),
     }
     _write_tables(Path(out), tables, spec.file_format)
     report(f"written to {out}")
