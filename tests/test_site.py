@@ -259,7 +259,8 @@ def test_zone_page_chart_draws_the_limit_as_it_came_into_force(golden_site):
     assert xs[1] < start < xs[2]  # between the 2025-09 and the 2026-03 sample
     table = find(figure, "details")[0]
     cells = [[text_of(td) for td in tr.iter(NS + "td")] for tr in table.iter(NS + "tr")][1:]
-    assert cells[0] == ["10.03.2025", "0,08 µg/l"]  # one sample point: named in the caption
+    # the value in the limit's unit, then as published; one sample point: in the caption
+    assert cells[0] == ["10.03.2025", "0,08 µg/l", "0,08 µg/l"]
     assert text_of(find(table, "caption")[0]).endswith("Messstelle Netz")
 
 

@@ -21,7 +21,7 @@ from generator import API_VERSION, __version__, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
-from generator.site import charts, fragments, text, urls
+from generator.site import charts, fragments, readings, text, urls
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
 
@@ -174,9 +174,9 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
     """Return one row per zone: its current values as table rows, and announced exceedances."""
     order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
     prov = pl.col("provenance").struct.field
-    unit = pl.col("unit").fill_null("")
     measured = pl.col("value_text").is_not_null()
     future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
+    shown = readings.shown_expr()
     name = pl.col("name_de").fill_null(pl.col("parameter"))
     category = pl.col("state").replace_strict(ROW_TONES)
     html = fragments.compile_fragment(
@@ -189,10 +189,12 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             "measured": measured,
             "missing": ~measured,
             "computed": pl.col("origin") == "computed",
-            "value_text": pl.col("value_text"),
-            "unit": pl.when(
-                (unit != "") & ~pl.col("value_text").str.contains(unit, literal=True)
-            ).then(text.unit_expr(unit)),
+            "shown": shown,
+            "published": readings.published_expr(shown),
+            "share": readings.share_expr(pl.col("limit")),
+            "future_share": readings.share_expr(
+                pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
+            ),
             "date": text.date_expr(pl.col("sampled_at")),
             "statistic": text.statistic_label(pl.col("statistic")),
             "sample": measured & (pl.col("statistic") == "sample"),
