@@ -21,7 +21,7 @@ from generator import API_VERSION, __version__, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
-from generator.site import charts, fragments, readings, text, urls
+from generator.site import answer, charts, fragments, readings, text, urls
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
 
@@ -445,6 +445,8 @@ def parameter_pages(
     params = d.parameters.sort("group", "name_de").to_dicts()
     names = dict(zip(d.parameters["code"], d.parameters["name_de"], strict=True))
     limits = _limit_rows(d)
+    explained = {r["code"]: r for r in d.explanations.iter_rows(named=True)}
+    ranges = answer.hardness_rows(d.hardness_ranges)
     groups = sorted({p["group"] for p in params}, key=lambda g: text.GROUPS.get(g, g))
     yield (
         urls.file_path("parameters"),
@@ -474,6 +476,9 @@ def parameter_pages(
                     status=status,
                     decision=decision,
                     member_of=member_of,
+                    explanation=explained.get(p["code"]),
+                    explain_questions=answer.QUESTIONS,
+                    hardness_ranges=ranges if p["code"] in answer.HARDNESS_CODES else [],
                 )
             ),
         )
