@@ -21,13 +21,18 @@ from generator import API_VERSION, __version__, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
-from generator.site import answer, charts, fragments, readings, text, urls
+from generator.site import answer, charts, fragments, places, readings, text, urls
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
 
 
-def environment(as_of: dt.date, config: Config, versions: dict[str, str]) -> jinja2.Environment:
-    """Return the template environment with the site-wide globals."""
+def environment(
+    as_of: dt.date, config: Config, versions: dict[str, str], search_index: str = ""
+) -> jinja2.Environment:
+    """Return the template environment with the site-wide globals.
+
+    `search_index` is the versioned URL of the search index (`places.search_index`).
+    """
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(site_assets.templates_dir()),
         autoescape=True,
@@ -40,6 +45,7 @@ def environment(as_of: dt.date, config: Config, versions: dict[str, str]) -> jin
         url=urls.url,
         static=lambda name: urls.static_url(name, versions[name]),
         api_url=routes.url,
+        search_index=search_index,
         badges=text.BADGES,
         kinds=text.KINDS,
         groups=text.GROUPS,
@@ -564,7 +570,14 @@ def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     """Yield (path, bytes) for every page and asset of the human site."""
     assets, versions = static_files()
     yield from assets
-    env = environment(as_of, config, versions)
+    groups = places.place_groups(d.places)
+    index = places.search_index(d, groups)
+    # Versioned like an asset: a changed index has a new URL, so no cache serves a stale one.
+    env = environment(
+        as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(index)}"
+    )
+    yield urls.file_path("search_index"), index
+    yield from places.place_pages(groups, env)
     yield from simple_pages(d, env)
     yield from parameter_pages(d, env, as_of)
     yield from plz_pages(d, env)
