@@ -242,6 +242,31 @@
     });
   }
 
+  /* Map: switch the view (PFAS-20, nitrate, hardness) in place; the links still lead to
+     the page of each view, which is what they do without JavaScript. */
+  function setupMap() {
+    var box = document.getElementById("karte");
+    if (!box) return;
+    var links = document.querySelectorAll(".map-layers a[data-layer]");
+    Array.prototype.forEach.call(links, function (link) {
+      link.addEventListener("click", function (e) {
+        e.preventDefault();
+        var key = link.getAttribute("data-layer");
+        var before = document.querySelector(".map-layers a[aria-current]");
+        box.setAttribute("data-layer", key);
+        Array.prototype.forEach.call(links, function (other) {
+          if (other === link) other.setAttribute("aria-current", "page");
+          else other.removeAttribute("aria-current");
+        });
+        Array.prototype.forEach.call(document.querySelectorAll("[data-for]"), function (part) {
+          part.hidden = part.getAttribute("data-for") !== key;
+        });
+        if (before) document.title = document.title.replace(before.textContent, link.textContent);
+        if (window.history && history.replaceState) history.replaceState(null, "", link.href);
+      });
+    });
+  }
+
   /* Access request: post JSON, show each validation error next to its field. */
   var MESSAGES = {
     missing: function () { return "Bitte ausfüllen."; },
@@ -365,5 +390,6 @@
   setupFilter();
   setupAccessForm();
   explainNotFound();
+  setupMap();
   Array.prototype.forEach.call(document.querySelectorAll("form.search"), setupSearch);
 })();

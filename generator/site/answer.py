@@ -8,13 +8,16 @@ value means. Everything here is a polars expression over all zones at once.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from generator import units
+from generator.api import verdicts
+from generator.derive import Derived
 from generator.german import number
-from generator.site import readings, urls
+from generator.site import fragments, readings, text, urls
 
 QUESTIONS: tuple[tuple[str, str], ...] = (
     ("what", "Was ist das?"),
@@ -143,12 +146,111 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
 # ---------------------------------------------------------------------------- explanation links
 
 
-def explained_codes(explanations: pl.DataFrame) -> list[str]:
-    return explanations["code"].to_list()
-
-
 def explain_link(code: pl.Expr, explained: list[str]) -> pl.Expr:
     """The URL of a parameter's explanation, null for a parameter without one."""
     return pl.when(code.is_in(explained)).then(
         pl.concat_str(urls.url_expr("parameter", code=code), pl.lit("#erklaerung"))
+    )
+
+
+# ---------------------------------------------------------------------------- the answer per zone
+
+
+SUMMARY_ICONS = {
+    "exceeds_limit": "✕",
+    "exceeds_other": "△",
+    "complies": "✓",
+    "not_assessable": "?",
+    "no_data": "–",
+}
+
+
+def _key_values(fragment: str, badges: dict[str, str], explained: list[str]) -> pl.Expr:
+    """The fragment of one key value (a row of `current_values`), as the PLZ page shows it."""
+    measured = pl.col("value_text").is_not_null()
+    shown = readings.shown_expr()
+    return fragments.compile_fragment(
+        fragment,
+        {
+            "name": pl.col("name_de").fill_null(pl.col("parameter")),
+            "explain_url": explain_link(pl.col("parameter"), explained).fill_null(
+                urls.url_expr("parameter", code=pl.col("parameter"))
+            ),
+            "measured": measured,
+            "missing": ~measured,
+            "shown": shown,
+            "published": readings.published_expr(shown),
+            "badge": pl.col("state").replace_strict(badges),
+            "share": readings.share_expr(pl.col("limit")),
+            "limit": text.limit_expr(pl.col("limit")),
+            "future_limit": text.limit_expr(pl.col("future_limit")),
+            "future_from": text.date_expr(pl.col("future_limit").struct.field("valid_from")),
+            "future_share": readings.share_expr(pl.col("future_limit")),
+            "date": text.date_expr(pl.col("sampled_at")),
+        },
+    )
+
+
+def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.DataFrame:
+    """Return `zone_id` and `answer_html`: the verdict and the key values of every zone."""
+    explained = d.explanations["code"].to_list()
+    order = {code: i for i, code in enumerate(KEY_VALUES)}
+    values = (
+        d.current_values.filter(pl.col("parameter").is_in(list(KEY_VALUES)))
+        .with_columns(pl.col("parameter").replace_strict(order, return_dtype=pl.Int32).alias("_o"))
+        .sort("zone_id", "_o")
+        .group_by("zone_id", maintain_order=True)
+        .agg(
+            _key_values(fragments.load(templates, "key_value.html"), badges, explained)
+            .str.join("")
+            .alias("values")
+        )
+    )
+    hardness_value = (
+        d.current_values.filter(pl.col("parameter") == "gesamthaerte")
+        .filter(pl.col("value_text").is_not_null())
+        .select("zone_id", readings.shown_expr().alias("shown"))
+    )
+    ranges = d.hardness_ranges.select(pl.col("range").alias("hardness_range"), "advice_de")
+    hardness = (
+        d.zones.select("zone_id")
+        .join(hardness_value, on="zone_id", how="left")
+        .join(zone_hardness(d.current_values, d.hardness_ranges), on="zone_id", how="left")
+        .join(ranges, on="hardness_range", how="left")
+        .select(
+            "zone_id",
+            fragments.compile_fragment(
+                fragments.load(templates, "key_hardness.html"),
+                {
+                    "explain_url": pl.lit(
+                        urls.url("parameter", code="gesamthaerte") + "#erklaerung"
+                    ),
+                    "range": pl.col("hardness_range"),
+                    "no_range": pl.col("hardness_range").is_null(),
+                    "shown": pl.col("shown"),
+                    "note": pl.col("hardness_note"),
+                    "advice": pl.col("advice_de"),
+                },
+            ).alias("hardness"),
+        )
+    )
+    status = pl.col("summary").struct.field("status")
+    return (
+        d.zones.select("zone_id", "summary")
+        .join(values, on="zone_id", how="left")
+        .join(hardness, on="zone_id", how="left")
+        .select(
+            "zone_id",
+            fragments.compile_fragment(
+                fragments.load(templates, "zone_answer.html"),
+                {
+                    "tone": status.replace_strict(verdicts.SUMMARY_TONES),
+                    "icon": status.replace_strict(SUMMARY_ICONS),
+                    "summary_title": pl.col("summary").struct.field("title_de"),
+                    "summary_text": pl.col("summary").struct.field("text_de"),
+                    "values": pl.col("values"),
+                    "hardness": pl.col("hardness"),
+                },
+            ).alias("answer_html"),
+        )
     )

@@ -21,7 +21,7 @@ from generator import API_VERSION, __version__, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
-from generator.site import answer, charts, fragments, places, readings, text, urls
+from generator.site import answer, charts, fragments, maps, places, readings, text, urls
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
 
@@ -122,13 +122,15 @@ def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]
             "share_width": (share * 100).round(0).cast(pl.Int64),
             "share": text.percent_expr(share),
             "confidence": text.confidence_expr(pl.col("confidence")),
+            "answer": pl.col("answer_html"),
         },
     )
-    # The zones of a PLZ are already sorted by area share.
+    # The zones of a PLZ keep the order of the lookup.
     cards = (
         d.lookups.select("plz", "zones")
         .explode("zones")
         .unnest("zones")
+        .join(answer.zone_answers(d, templates, _badges(env)), on="zone_id", how="left")
         .group_by("plz", maintain_order=True)
         .agg(
             card.str.join("").alias("cards"),
@@ -142,12 +144,18 @@ def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]
     low = reasons.list.contains("low_confidence")
     uncovered = pl.col("covered_share") < 0.995
     shell = env.get_template("plz.html").render()
-    frame = d.lookups.join(cards, on="plz", maintain_order="left").select(
+    names = d.places.group_by("plz").agg(pl.col("name").unique().sort().str.join(", "))
+    frame = (
+        d.lookups.join(cards, on="plz", maintain_order="left").join(
+            names.rename({"name": "places"}), on="plz", how="left", maintain_order="left"
+        )
+    ).select(
         "plz",
         _fill(
             shell,
             {
                 "plz": pl.col("plz"),
+                "places": pl.col("places"),
                 "single": pl.col("n_zones") == 1,
                 "several": pl.col("n_zones") > 1,
                 "first_zone": pl.col("first_zone"),
@@ -283,7 +291,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "summary_class": pl.concat_str(
             pl.lit("summary-"), status.replace_strict(verdicts.SUMMARY_TONES)
         ),
-        "summary_icon": status.replace_strict(SUMMARY_ICONS),
+        "summary_icon": status.replace_strict(answer.SUMMARY_ICONS),
         "summary_title": verdict("title_de"),
         "summary_text": verdict("text_de"),
         "advice": status.is_in(["exceeds_limit", "exceeds_other"]),
@@ -299,13 +307,10 @@ def _zone_page_values() -> dict[str, pl.Expr]:
     }
 
 
-SUMMARY_ICONS = {
-    "exceeds_limit": "✕",
-    "exceeds_other": "△",
-    "complies": "✓",
-    "not_assessable": "?",
-    "no_data": "–",
-}
+def _badges(env: jinja2.Environment) -> dict[str, str]:
+    # `environment` rendered them: a dict of Markup by state (the globals are untyped).
+    rendered = cast(dict[str, object], env.globals["badge_html"])
+    return {state: str(html) for state, html in rendered.items()}
 
 
 def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[tuple[str, bytes]]:
@@ -318,9 +323,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         fragments.load(templates, "chart_row.html"),
     )
     row_fragment = fragments.load(templates, "value_row.html")
-    # `environment` rendered them: a dict of Markup by state (the globals are untyped).
-    rendered = cast(dict[str, object], env.globals["badge_html"])
-    badges = {state: str(html) for state, html in rendered.items()}
+    badges = _badges(env)
     # Jinja renders the site-wide shell once; polars fills in each zone.
     page = _fill(env.get_template("zone.html").render(), _zone_page_values())
     m = d.measurements
@@ -578,6 +581,7 @@ def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     )
     yield urls.file_path("search_index"), index
     yield from places.place_pages(groups, env)
+    yield from maps.map_pages(d, env)
     yield from simple_pages(d, env)
     yield from parameter_pages(d, env, as_of)
     yield from plz_pages(d, env)
