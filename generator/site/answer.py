@@ -108,7 +108,11 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
     )
     number_ok = (pl.col("qualifier") == "number") & pl.col("normalized_value").is_not_null()
     measured = (
-        values.filter(pl.col("parameter").is_in(["summe_erdalkalien", "gesamthaerte"]) & number_ok)
+        readings.with_readings(
+            values.filter(
+                pl.col("parameter").is_in(["summe_erdalkalien", "gesamthaerte"]) & number_ok
+            )
+        )
         # mmol/l first: it is the quantity the law names.
         .sort("zone_id", pl.col("parameter") != "summe_erdalkalien")
         .group_by("zone_id", maintain_order=True)
@@ -119,11 +123,9 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
             .then(pl.col("normalized_value") / DH_PER_MMOL)
             .otherwise(pl.col("normalized_value"))
             .alias("mmol"),
-            pl.format(
-                "berechnet aus {} {}",
-                pl.col("name_de"),
-                readings.shown_expr(),
-            ).alias("hardness_note"),
+            pl.format("berechnet aus {} {}", pl.col("name_de"), pl.col(readings.SHOWN)).alias(
+                "hardness_note"
+            ),
         )
     )
     width = (pl.col("max_mmol_l") - pl.col("min_mmol_l")).fill_null(float("inf"))
@@ -168,7 +170,6 @@ SUMMARY_ICONS = {
 def _key_values(fragment: str, badges: dict[str, str], explained: list[str]) -> pl.Expr:
     """The fragment of one key value (a row of `current_values`), as the PLZ page shows it."""
     measured = pl.col("value_text").is_not_null()
-    shown = readings.shown_expr()
     return fragments.compile_fragment(
         fragment,
         {
@@ -178,14 +179,14 @@ def _key_values(fragment: str, badges: dict[str, str], explained: list[str]) -> 
             ),
             "measured": measured,
             "missing": ~measured,
-            "shown": shown,
-            "published": readings.published_expr(shown),
+            "shown": pl.col(readings.SHOWN),
+            "published": readings.published_expr(),
             "badge": pl.col("state").replace_strict(badges),
-            "share": readings.share_expr(pl.col("limit")),
+            "share": readings.current_share_expr(pl.col("limit")),
             "limit": text.limit_expr(pl.col("limit")),
             "future_limit": text.limit_expr(pl.col("future_limit")),
             "future_from": text.date_expr(pl.col("future_limit").struct.field("valid_from")),
-            "future_share": readings.share_expr(pl.col("future_limit")),
+            "future_share": readings.current_share_expr(pl.col("future_limit")),
             "date": text.date_expr(pl.col("sampled_at")),
         },
     )
@@ -196,7 +197,7 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
     explained = d.explanations["code"].to_list()
     order = {code: i for i, code in enumerate(KEY_VALUES)}
     values = (
-        d.current_values.filter(pl.col("parameter").is_in(list(KEY_VALUES)))
+        readings.with_readings(d.current_values.filter(pl.col("parameter").is_in(list(KEY_VALUES))))
         .with_columns(pl.col("parameter").replace_strict(order, return_dtype=pl.Int32).alias("_o"))
         .sort("zone_id", "_o")
         .group_by("zone_id", maintain_order=True)
@@ -206,11 +207,11 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
             .alias("values")
         )
     )
-    hardness_value = (
-        d.current_values.filter(pl.col("parameter") == "gesamthaerte")
-        .filter(pl.col("value_text").is_not_null())
-        .select("zone_id", readings.shown_expr().alias("shown"))
-    )
+    hardness_value = readings.with_readings(
+        d.current_values.filter(
+            (pl.col("parameter") == "gesamthaerte") & pl.col("value_text").is_not_null()
+        )
+    ).select("zone_id", readings.SHOWN)
     ranges = d.hardness_ranges.select(pl.col("range").alias("hardness_range"), "advice_de")
     hardness = (
         d.zones.select("zone_id")

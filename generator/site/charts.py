@@ -166,14 +166,15 @@ def _plotted(measurements: pl.LazyFrame, inputs: ChartInputs) -> pl.LazyFrame:
         .then(pl.lit(0.0))
     )
     # Only the columns needed later: every join below copies whatever is carried along.
-    return measurements.filter(pl.col("parameter").is_in(inputs.charted.implode())).select(
+    charted = measurements.filter(pl.col("parameter").is_in(inputs.charted.implode()))
+    return readings.with_readings(charted).select(
         (pl.col("zone_id") * PARAMETER_SLOTS + code).alias("sid"),
         "zone_id",
         "parameter",
         "sampled_at",
         # How the value reads (in the limit's unit) and how it was published, as text.
-        readings.shown_expr().alias("shown"),
-        readings.published_text_expr().alias("published"),
+        readings.SHOWN,
+        pl.col(readings.PUBLISHED_TEXT).alias("published"),
         "sample_point",
         "statistic",
         kind.alias("kind"),

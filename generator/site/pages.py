@@ -190,7 +190,6 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
     prov = pl.col("provenance").struct.field
     measured = pl.col("value_text").is_not_null()
     future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
-    shown = readings.shown_expr()
     name = pl.col("name_de").fill_null(pl.col("parameter"))
     category = pl.col("state").replace_strict(ROW_TONES)
     html = fragments.compile_fragment(
@@ -203,10 +202,10 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             "measured": measured,
             "missing": ~measured,
             "computed": pl.col("origin") == "computed",
-            "shown": shown,
-            "published": readings.published_expr(shown),
-            "share": readings.share_expr(pl.col("limit")),
-            "future_share": readings.share_expr(
+            "shown": pl.col(readings.SHOWN),
+            "published": readings.published_expr(),
+            "share": readings.current_share_expr(pl.col("limit")),
+            "future_share": readings.current_share_expr(
                 pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
             ),
             "date": text.date_expr(pl.col("sampled_at")),
@@ -232,7 +231,8 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
         .is_in([verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER])
     )
     return (
-        cv.with_columns(
+        readings.with_readings(cv)
+        .with_columns(
             pl.col("parameter")
             .replace_strict(order, default=len(order), return_dtype=pl.Int32)
             .alias("_order")

@@ -13,6 +13,8 @@ the zone and PLZ pages and every row of the chart tables read the same.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import polars as pl
 
 from generator.api import qualifiers as q
@@ -48,18 +50,41 @@ PUBLISHED_UNIT = pl.col("unit")
 UNIT = pl.col("normalized_unit")
 
 
-def _with_unit(number: pl.Expr, unit: pl.Expr) -> pl.Expr:
-    symbol = unit_expr(unit)
+# Helper columns: each number is written once, then the texts refer to it (a polars plan
+# that repeats the German number writer inside every branch takes long to optimise).
+_VALUE_DE, _RL_DE, _UNIT_DE = "_value_de", "_reporting_limit_de", "_unit_de"
+SHOWN, PUBLISHED_TEXT = "shown", "published_text"
+
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def with_readings(frame: FrameT) -> FrameT:
+    """Add `shown` and `published_text` to a frame of values (current values or a series).
+
+    `shown` is the value as the site writes it: `0,0053 µg/l`, `bis 4 µg/l`, `unter der
+    Bestimmungsgrenze von 0,005 µg/l`, `nicht nachweisbar`; null where nothing is published.
+    A number without a converted value (a unit that does not convert) shows the published
+    text. `published_text` is the published text with its published unit (`15.3 ug/l`); a
+    unit follows only a text with a digit that does not print it already, so a word such as
+    `nicht nachweisbar` gets none.
+    """
+    helpers = frame.with_columns(
+        number_expr(VALUE).alias(_VALUE_DE),
+        number_expr(REPORTING_LIMIT).alias(_RL_DE),
+        unit_expr(UNIT).alias(_UNIT_DE),
+    )
+    return helpers.with_columns(
+        _shown().alias(SHOWN), _published_text().alias(PUBLISHED_TEXT)
+    ).drop(_VALUE_DE, _RL_DE, _UNIT_DE)
+
+
+def _with_unit(number: pl.Expr) -> pl.Expr:
+    symbol = pl.col(_UNIT_DE)
     return pl.when(symbol != "").then(pl.format("{} {}", number, symbol)).otherwise(number)
 
 
-def shown_expr() -> pl.Expr:
-    """The value as the site writes it: `0,0053 µg/l`, `bis 4 µg/l`, `nicht nachweisbar`.
-
-    Null where nothing is published. A number without a converted value (a unit that does
-    not convert) falls back to the published text.
-    """
-    amount = _with_unit(number_expr(VALUE), UNIT)
+def _shown() -> pl.Expr:
+    amount = _with_unit(pl.col(_VALUE_DE))
     return (
         pl.when(TEXT.is_null())
         .then(pl.lit(None, dtype=pl.String))
@@ -73,11 +98,7 @@ def shown_expr() -> pl.Expr:
         .when(QUALIFIER == q.ABOVE)
         .then(pl.concat_str(pl.lit("über "), amount))
         .when((QUALIFIER == q.BELOW_REPORTING_LIMIT) & REPORTING_LIMIT.is_not_null())
-        .then(
-            pl.concat_str(
-                pl.lit(RL_WORDS + " von "), _with_unit(number_expr(REPORTING_LIMIT), UNIT)
-            )
-        )
+        .then(pl.concat_str(pl.lit(RL_WORDS + " von "), _with_unit(pl.col(_RL_DE))))
         .when(QUALIFIER == q.BELOW_REPORTING_LIMIT)
         .then(pl.lit(RL_WORDS))
         .when(QUALIFIER == q.NOT_DETECTED)
@@ -88,21 +109,15 @@ def shown_expr() -> pl.Expr:
     )
 
 
-def published_text_expr() -> pl.Expr:
-    """The published text with its published unit: `15.3 ug/l`, `< BG`, `nicht nachweisbar`.
-
-    A unit follows only a text with a digit that does not print it already: a word such as
-    `nicht nachweisbar` gets none.
-    """
+def _published_text() -> pl.Expr:
     unit = PUBLISHED_UNIT.fill_null("")
     needs_unit = (unit != "") & TEXT.str.contains(r"\d") & ~TEXT.str.contains(unit, literal=True)
     return pl.when(needs_unit).then(pl.format("{} {}", TEXT, unit)).otherwise(TEXT)
 
 
-def published_expr(shown: pl.Expr) -> pl.Expr:
-    """The published text beside `shown`: null where it reads exactly as shown."""
-    text = published_text_expr()
-    return pl.when(text != shown).then(text)
+def published_expr() -> pl.Expr:
+    """The published text beside `shown` (of `with_readings`): null where it reads the same."""
+    return pl.when(pl.col(PUBLISHED_TEXT) != pl.col(SHOWN)).then(pl.col(PUBLISHED_TEXT))
 
 
 def _percent(share: pl.Expr, exact: pl.Expr) -> pl.Expr:
@@ -123,7 +138,29 @@ def _percent(share: pl.Expr, exact: pl.Expr) -> pl.Expr:
     )
 
 
-def share_expr(limit: pl.Expr, until: pl.Expr | None = None) -> pl.Expr:
+def _members_assessed() -> pl.Expr:
+    """True where a current value's verdict rests on the sum of its published members.
+
+    Where the members of a sum add up to more than the published sum, the larger sum is the
+    one assessed (`generator/sums.py`); its share must be that sum's, or a value marked
+    "überschritten" would read as below its limit.
+    """
+    return (~pl.col("computed").struct.field("consistent")).fill_null(False)
+
+
+def current_share_expr(limit: pl.Expr, until: pl.Expr | None = None) -> pl.Expr:
+    """`share_expr` for a current value (a row of `current_values`): of the assessed number."""
+    members = pl.col("computed").struct.field("value")
+    assessed = _members_assessed()
+    share = share_expr(limit, until, pl.when(assessed).then(members).otherwise(VALUE))
+    return (
+        pl.when(assessed)
+        .then(pl.concat_str(share, pl.lit(" (Summe der Einzelstoffe)")))
+        .otherwise(share)
+    )
+
+
+def share_expr(limit: pl.Expr, until: pl.Expr | None = None, value: pl.Expr = VALUE) -> pl.Expr:
     """The value as a share of the value in `limit` (a struct): `53 % des Grenzwerts`.
 
     Null where no share says anything: no numeric limit (or a limit of 0, as for E. coli),
@@ -136,8 +173,8 @@ def share_expr(limit: pl.Expr, until: pl.Expr | None = None) -> pl.Expr:
     level = pl.when(given > 0).then(given)
     of = kind.replace_strict(SHARE_OF, default=None, return_dtype=pl.String)
     usable = of.is_not_null() & level.is_not_null()
-    sign = (VALUE - level).sign()
-    measured = _percent(VALUE / level, sign)
+    sign = (value - level).sign()
+    measured = _percent(value / level, sign)
     # `< x` says the value is below x: below x's share (rounded up, never below the truth).
     rl_share = REPORTING_LIMIT / level * 100
     below = pl.format("unter {} %", thousands_expr(rl_share.ceil().cast(pl.Int64)))
