@@ -175,7 +175,10 @@ def test_landing_page_search_form_works_without_javascript(golden_site):
     form = find(tree, "form", role="search")[0]
     assert form.get("action") == urls.SEARCH_REDIRECT["from"] and form.get("method") == "get"
     field = find(form, "input", name="plz")[0]
-    assert field.get("pattern") == "[0-9]{5}" and field.get("required") is not None
+    # A place is as welcome as a PLZ (no five-digit pattern); without JavaScript the A-Z
+    # index of places beside the field finds it.
+    assert field.get("pattern") is None and field.get("required") is not None
+    assert urls.url("places") in {a.get("href") for a in find(form, "a")}
 
 
 def test_plz_page_lists_every_zone_with_supplier_share_and_confidence(golden_site):
