@@ -50,6 +50,11 @@ class Derived:
     documents: pl.DataFrame
     streets: pl.DataFrame
     """plz, street, zone_id, length_share: the streets of PLZ served by several zones."""
+    places: pl.DataFrame
+    """Names and coordinates per PLZ (no rows without a places table)."""
+    explanations: pl.DataFrame
+    """One row per register code with an explanation; `sources` as (title, url) structs."""
+    hardness_ranges: pl.DataFrame
     sources: tuple[MapSource, ...] = ()
     """The map data the mapping comes from, with credits (mapping.json, else the defaults)."""
 
@@ -453,6 +458,23 @@ def parameters(data: SourceData) -> pl.DataFrame:
     )
 
 
+def explanations(data: SourceData) -> pl.DataFrame:
+    """Return the explanation of every register code that has one, its sources as a list."""
+    source = pl.element().str.split_exact(" | ", 1).struct.rename_fields(["title", "url"])
+    return (
+        data.explained_parameters.join(data.parameters.select("code"), on="code", how="semi")
+        .join(data.explanations, on="topic")
+        .with_columns(
+            pl.col("sources").str.split(" ;; ").list.eval(source),
+            pl.col("unsourced")
+            .fill_null("")
+            .str.split(" ")
+            .list.eval(pl.element().filter(pl.element() != "")),
+        )
+        .sort("code")
+    )
+
+
 # ---------------------------------------------------------------------------- published values
 
 
@@ -526,6 +548,9 @@ def derive(data: SourceData, as_of: dt.date) -> Derived:
         parameters=parameters(data),
         export=export,
         documents=data.documents.sort("document_id"),
+        places=data.places.sort("plz", "name"),
+        explanations=explanations(data),
+        hardness_ranges=data.hardness_ranges.sort("min_mmol_l"),
         streets=street_rows,
         sources=map_sources(data),
     )

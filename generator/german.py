@@ -1,4 +1,4 @@
-"""Numbers written the German way (decimal comma), in Python and in polars, one rule.
+"""Numbers and units written the German way (decimal comma), in Python and in polars, one rule.
 
 The site and the German sentences of the API (zone summaries, notes on values) both write
 numbers; they share this module so the two never disagree.
@@ -60,3 +60,21 @@ def number_expr(expr: pl.Expr) -> pl.Expr:
         .otherwise(plain)
         .str.replace(".", ",", literal=True)
     )
+
+
+UNITS: dict[str, str] = {
+    "count/ml": "Anzahl/ml",
+    "count/100 ml": "Anzahl/100 ml",
+    "count/250 ml": "Anzahl/250 ml",
+}
+"""Register units a German reader would not write as they are; the others read as they are."""
+
+
+def unit(symbol: str | None) -> str:
+    """Return a unit as a German reader expects it."""
+    return UNITS.get(symbol or "", symbol or "")
+
+
+def unit_expr(expr: pl.Expr) -> pl.Expr:
+    """`unit` in polars (null reads as no unit)."""
+    return expr.fill_null("").replace(UNITS)

@@ -41,9 +41,14 @@ class SourceData:
     documents: pl.DataFrame
     measurements: pl.DataFrame
     """Sorted by MEASUREMENT_ORDER; `value_text` exactly as published."""
+    places: pl.DataFrame
+    """Optional: no rows when the data directory has no places table."""
     parameters: pl.DataFrame
     limits: pl.DataFrame
     pesticides: pl.DataFrame
+    explanations: pl.DataFrame
+    explained_parameters: pl.DataFrame
+    hardness_ranges: pl.DataFrame
     mapping: MappingProvenance | None = None
 
 
@@ -53,7 +58,7 @@ def sample_data_dir() -> Path:
 
 
 def reference_dir() -> Path:
-    """Return the directory of the packaged reference tables (register, limits, pesticides)."""
+    """Return the directory of the packaged reference tables (register, limits, ...)."""
     return Path(str(resources.files("generator") / "reference"))
 
 

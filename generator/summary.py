@@ -14,7 +14,7 @@ import re
 
 import polars as pl
 
-from generator import sums
+from generator import readings, sums
 from generator.api import resources, verdicts
 from generator.encode import document
 from generator.german import number_expr
@@ -130,9 +130,9 @@ def summaries(
     state_category = {s: v.category for s, v in verdicts.STATES.items()}
     above = {k: v.above_de for k, v in verdicts.KINDS.items()}
     kind = pl.col("limit").struct.field("kind")
-    published = pl.concat_str(
-        pl.col("value_text"), pl.lit(" "), pl.col("unit").fill_null("")
-    ).str.strip_chars()
+    # The value as people read it: German, in the limit's unit, words for signs.
+    values = readings.with_readings(values)
+    published = pl.col(readings.SHOWN)
     computed = pl.col("computed").struct.field
     # Say which number the verdict rests on where it is not the published one.
     shown = (

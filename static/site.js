@@ -66,6 +66,241 @@
     apply();
   }
 
+  /* Search: suggest PLZ, places, zones and suppliers as one types. The index
+     (/suchindex.json, built with the site) is loaded on first use only. A five-digit PLZ
+     still goes through the form's own target, as it does without JavaScript. */
+  function fold(text) {
+    return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss");
+  }
+
+  var indexes = {};
+  function loadIndex(url) {
+    if (!indexes[url]) {
+      indexes[url] = fetch(url).then(function (res) {
+        if (!res.ok) throw new Error("HTTP " + res.status);
+        return res.json();
+      }).then(prepareIndex);
+      indexes[url].catch(function () { delete indexes[url]; });
+    }
+    return indexes[url];
+  }
+
+  function prepareIndex(doc) {
+    var names = {};
+    var places = doc.orte.map(function (o) {
+      o[1].forEach(function (i) { (names[i] = names[i] || []).push(o[0]); });
+      return { name: o[0], key: fold(o[0]), plz: o[1], url: o[2] };
+    });
+    return {
+      plz: doc.plz,
+      names: names,
+      places: places,
+      zones: doc.gebiete.map(function (z) {
+        return { id: z[0], name: z[1], key: fold(z[1]), supplier: doc.versorger[z[2]][1] };
+      }),
+      suppliers: doc.versorger.map(function (s) {
+        return { id: s[0], name: s[1], key: fold(s[1]) };
+      }),
+      urls: doc.urls
+    };
+  }
+
+  function fill(pattern, value) { return pattern.replace("{}", encodeURIComponent(value)); }
+
+  /* Where `q` starts a word of `key` (0 = at the start), or -1. */
+  function wordStart(key, q) {
+    for (var i = key.indexOf(q); i !== -1; i = key.indexOf(q, i + 1)) {
+      if (i === 0 || /[\s\-\/(.,]/.test(key.charAt(i - 1))) return i;
+    }
+    return -1;
+  }
+
+  function byName(list, q, limit) {
+    var hits = [];
+    list.forEach(function (item) {
+      var at = wordStart(item.key, q);
+      if (at !== -1) hits.push({ item: item, rank: at === 0 ? 0 : 1 });
+    });
+    hits.sort(function (a, b) {
+      return a.rank - b.rank || a.item.key.length - b.item.key.length ||
+        (a.item.key < b.item.key ? -1 : a.item.key > b.item.key ? 1 : 0);
+    });
+    return hits.slice(0, limit).map(function (h) { return h.item; });
+  }
+
+  function suggest(idx, typed) {
+    var q = fold(typed.trim());
+    var out = [];
+    if (/^\d{1,5}$/.test(q)) {
+      // "4103" is 04103: a leading zero is often left out.
+      var exact = q.length === 4 ? "0" + q : q;
+      idx.plz.forEach(function (plz) {
+        if (plz.indexOf(q) === 0 || (q.length < 5 && plz.indexOf("0" + q) === 0)) {
+          out.push({ plz: plz, first: plz === exact ? 0 : 1 });
+        }
+      });
+      out.sort(function (a, b) { return a.first - b.first || (a.plz < b.plz ? -1 : 1); });
+      return out.slice(0, 8).map(function (h) {
+        var i = idx.plz.indexOf(h.plz);
+        return {
+          label: h.plz,
+          detail: (idx.names[i] || []).join(", ") || "Postleitzahl",
+          url: fill(idx.urls.plz, h.plz)
+        };
+      });
+    }
+    if (q.length < 2) return out;
+    byName(idx.places, q, 6).forEach(function (p) {
+      var one = p.plz.length === 1;
+      out.push({
+        label: p.name,
+        detail: one ? "Ort, PLZ " + idx.plz[p.plz[0]] : "Ort, " + p.plz.length + " Postleitzahlen",
+        url: one ? fill(idx.urls.plz, idx.plz[p.plz[0]]) : p.url
+      });
+    });
+    byName(idx.zones, q, 4).forEach(function (z) {
+      out.push({ label: z.name, detail: "Versorgungsgebiet, " + z.supplier,
+                 url: fill(idx.urls.gebiet, z.id) });
+    });
+    byName(idx.suppliers, q, 3).forEach(function (s) {
+      out.push({ label: s.name, detail: "Wasserversorger", url: fill(idx.urls.versorger, s.id) });
+    });
+    return out.slice(0, 10);
+  }
+
+  function setupSearch(form) {
+    var input = form.querySelector("input[name=plz]");
+    var row = form.querySelector(".search-row");
+    if (!input || !row || !form.getAttribute("data-index")) return;
+    var listId = input.id + "-vorschlaege";
+    var list = document.createElement("ul");
+    list.id = listId;
+    list.className = "suggestions";
+    list.setAttribute("role", "listbox");
+    list.setAttribute("aria-label", "Vorschläge");
+    list.hidden = true;
+    var status = document.createElement("p");
+    status.className = "sr";
+    status.setAttribute("role", "status");
+    var empty = document.createElement("p");
+    empty.className = "search-empty";
+    empty.hidden = true;
+    row.parentNode.insertBefore(list, row.nextSibling);
+    row.parentNode.insertBefore(empty, list.nextSibling);
+    form.appendChild(status);
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-autocomplete", "list");
+    input.setAttribute("aria-expanded", "false");
+    input.setAttribute("aria-controls", listId);
+    input.setAttribute("autocomplete", "off");
+
+    var items = [];
+    var active = -1;
+    var index = null;
+    function ready() {
+      return loadIndex(form.getAttribute("data-index")).then(function (idx) {
+        index = idx;
+        return idx;
+      });
+    }
+    function go(item) { window.location.href = item.url; }
+    function draw() {
+      list.textContent = "";
+      items.forEach(function (item, i) {
+        var li = document.createElement("li");
+        li.id = listId + "-" + i;
+        li.setAttribute("role", "option");
+        li.setAttribute("aria-selected", i === active ? "true" : "false");
+        var label = document.createElement("span");
+        label.className = "suggestion-label";
+        label.textContent = item.label;
+        var detail = document.createElement("span");
+        detail.className = "suggestion-detail";
+        detail.textContent = item.detail;
+        li.appendChild(label);
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(detail);
+        // mousedown, not click: the input keeps the focus and the list stays until chosen.
+        li.addEventListener("mousedown", function (e) { e.preventDefault(); go(item); });
+        list.appendChild(li);
+      });
+      var open = items.length > 0 && document.activeElement === input;
+      list.hidden = !open;
+      input.setAttribute("aria-expanded", open ? "true" : "false");
+      if (active >= 0) input.setAttribute("aria-activedescendant", listId + "-" + active);
+      else input.removeAttribute("aria-activedescendant");
+      var typed = input.value.trim();
+      status.textContent = !typed ? "" : items.length === 1 ? "1 Vorschlag" :
+        items.length ? items.length + " Vorschläge" : "Keine Vorschläge";
+    }
+    function update() {
+      items = index ? suggest(index, input.value) : [];
+      active = -1;
+      empty.hidden = true;
+      draw();
+    }
+    input.addEventListener("focus", function () { ready().then(update, function () {}); });
+    input.addEventListener("input", function () { ready().then(update, function () {}); });
+    input.addEventListener("blur", function () {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+    });
+    input.addEventListener("keydown", function (e) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        if (!items.length) return;
+        e.preventDefault();
+        var step = e.key === "ArrowDown" ? 1 : -1;
+        active = (active + step + items.length + 1) % (items.length + 1);
+        if (active === items.length) active = -1;
+        draw();
+      } else if (e.key === "Enter" && active >= 0) {
+        e.preventDefault();
+        go(items[active]);
+      } else if (e.key === "Escape") {
+        active = -1;
+        list.hidden = true;
+        input.setAttribute("aria-expanded", "false");
+      }
+    });
+    form.addEventListener("submit", function (e) {
+      var typed = input.value.trim();
+      if (/^\d{5}$/.test(typed)) return;  // the form's own target: /suche?plz=...
+      e.preventDefault();
+      ready().then(function () {
+        update();
+        if (items.length) { go(items[0]); return; }
+        empty.textContent = "Nichts gefunden zu „" + typed + "“. Geben Sie eine Postleitzahl " +
+          "mit fünf Ziffern ein, oder suchen Sie Ihren Ort im Verzeichnis von A bis Z.";
+        empty.hidden = false;
+      }, function () { form.submit(); });
+    });
+  }
+
+  /* Map: switch the view (PFAS-20, nitrate, hardness) in place; the links still lead to
+     the page of each view, which is what they do without JavaScript. */
+  function setupMap() {
+    var box = document.getElementById("karte");
+    if (!box) return;
+    var links = document.querySelectorAll(".map-layers a[data-layer]");
+    Array.prototype.forEach.call(links, function (link) {
+      link.addEventListener("click", function (e) {
+        e.preventDefault();
+        var key = link.getAttribute("data-layer");
+        var before = document.querySelector(".map-layers a[aria-current]");
+        box.setAttribute("data-layer", key);
+        Array.prototype.forEach.call(links, function (other) {
+          if (other === link) other.setAttribute("aria-current", "page");
+          else other.removeAttribute("aria-current");
+        });
+        Array.prototype.forEach.call(document.querySelectorAll("[data-for]"), function (part) {
+          part.hidden = part.getAttribute("data-for") !== key;
+        });
+        if (before) document.title = document.title.replace(before.textContent, link.textContent);
+        if (window.history && history.replaceState) history.replaceState(null, "", link.href);
+      });
+    });
+  }
+
   /* Access request: post JSON, show each validation error next to its field. */
   var MESSAGES = {
     missing: function () { return "Bitte ausfüllen."; },
@@ -190,4 +425,6 @@
   setupStreetFilter();
   setupAccessForm();
   explainNotFound();
+  setupMap();
+  Array.prototype.forEach.call(document.querySelectorAll("form.search"), setupSearch);
 })();

@@ -114,10 +114,12 @@ def test_stale_files_are_deleted(tiny_data, tmp_path):
     assert "_data/v1/zones/11/measurements.json" in report.written
     assert "geruch" not in (out / "_data/v1/zones/11/measurements.json").read_text()
     # A postal code that is gone leaves no files behind.
-    plz = (tiny_data / "plz_zones.csv").read_text(encoding="utf-8").splitlines()
-    (tiny_data / "plz_zones.csv").write_text(
-        "\n".join(r for r in plz if not r.startswith("01067,")) + "\n", encoding="utf-8"
-    )
+    # (the tables keyed by PLZ lose it too: a place or street of an unknown PLZ is an error)
+    for name in ("plz_zones.csv", "places.csv", "streets.csv"):
+        if (tiny_data / name).exists():
+            rows = (tiny_data / name).read_text(encoding="utf-8").splitlines()
+            kept = [r for r in rows if not r.startswith("01067,")]
+            (tiny_data / name).write_text("\n".join(kept) + "\n", encoding="utf-8")
     report = run(tiny_data, out).report
     assert "_data/v1/lookup/01067.json" in report.deleted
     assert not (out / "_data/v1/lookup/01067.json").exists()

@@ -130,7 +130,10 @@ def test_values_below_the_reporting_limit_are_drawn_apart(tiny_data):
     # the 40 ng/l are converted: 0.04 µg/l, below the 0.1 limit line
     y_limit = int(re.search(r'class="limit" d="M\d+,(\d+)', pfas20).group(1))
     assert y_v > y_limit
-    assert "<td>&lt; BG ng/l" in pfas20  # the table shows the value as published
+    # The table reads each value in the limit's unit, in words where the supplier printed
+    # signs (no unit after a word), and shows the published text beside it.
+    assert "<td>0,04 µg/l<td>40 ng/l" in pfas20
+    assert "<td>unter der Bestimmungsgrenze<td>&lt; BG<" in pfas20
 
 
 def test_axis_covers_values_and_limit(tiny_data):

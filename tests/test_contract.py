@@ -12,9 +12,9 @@ import pytest
 
 from generator.contract import docs, rules
 from generator.contract.check import check_tables
-from generator.contract.constraints import NotBefore, Pattern, References
-from generator.contract.model import DATE, EMPTY, FLOAT, ROW, STR, Column, RowConstraint, Table
-from generator.contract.tables import ALL_TABLES, MEASUREMENTS, PLZ_PATTERN, PLZ_ZONES, TABLES
+from generator.contract.constraints import NotBefore
+from generator.contract.model import DATE, FLOAT, ROW, STR, Column, RowConstraint, Table
+from generator.contract.tables import ALL_TABLES, MEASUREMENTS, PLZ_ZONES, TABLES
 from generator.load import SourceData, check, reference_dir
 from tests.conftest import edit, read_rows, write_rows
 
@@ -111,17 +111,7 @@ def test_unit_validity_stays_a_load_rule_and_values_are_read_in_derive(tiny_data
 
 # ---------------------------------------------------------------------------- optional tables
 
-PLZ = Pattern(PLZ_PATTERN, rules.MALFORMED_PLZ, "five digits")
-PLACES = Table(
-    name="places",
-    meaning="Names of the places of a PLZ (a throwaway table for this test).",
-    columns=(
-        Column("plz", STR, True, "PLZ.", "04109", (PLZ, References("plz_zones", "plz"))),
-        Column("name", STR, True, "Name of the place.", "Leipzig"),
-    ),
-    key=("plz", "name"),
-    if_absent=EMPTY,
-)
+# `places` is the real optional table (one declaration with `if_absent=EMPTY`).
 
 
 def _check_with(data_dir: Path, *tables: Table):
@@ -129,30 +119,56 @@ def _check_with(data_dir: Path, *tables: Table):
 
 
 def test_an_optional_table_may_be_absent(tiny_data):
-    result = _check_with(tiny_data, *ALL_TABLES, PLACES)
+    (tiny_data / "places.csv").unlink()
+    result = _check_with(tiny_data, *ALL_TABLES)
     assert result.problems.height == 0
-    assert result.complete((*ALL_TABLES, PLACES))
+    assert result.complete(ALL_TABLES)
     places = result.tables["places"]
     assert places.height == 0
-    assert places.schema == pl.Schema({ROW: pl.UInt32, "plz": pl.String, "name": pl.String})
+    assert places.schema == pl.Schema(
+        {ROW: pl.UInt32, "plz": pl.String, "name": pl.String, "lat": pl.Float64, "lon": pl.Float64}
+    )
 
 
 def test_an_optional_table_that_is_present_is_checked(tiny_data):
     (tiny_data / "places.csv").write_text(
-        "plz,name\n01067,Dresden\n99999,Nirgendwo\n0106,Dresden\n01067,Dresden\n", encoding="utf-8"
+        "plz,name,lat,lon\n"
+        "01067,Dresden,51.06,13.72\n"
+        "99999,Nirgendwo,51.0,10.0\n"
+        "0106,Dresden,51.06,13.72\n"
+        "01067,Dresden,51.06,13.72\n"
+        "01067,Paris,48.86,2.35\n",
+        encoding="utf-8",
     )
-    result = _check_with(tiny_data, *ALL_TABLES, PLACES)
+    result = _check_with(tiny_data, *ALL_TABLES)
     found = {(p["row"], p["column"], p["rule"]) for p in result.problems.to_dicts()}
     assert found == {
         (2, "plz", "dangling_reference"),
         (3, "plz", "malformed_plz"),
         (3, "plz", "dangling_reference"),
         (4, "plz", "duplicate_key"),
+        (5, "lon", "out_of_range"),
     }
     assert set(result.problems["table"]) == {"places"}
     # An optional table may also be present with a header only.
-    (tiny_data / "places.csv").write_text("plz,name\n", encoding="utf-8")
-    assert _check_with(tiny_data, *ALL_TABLES, PLACES).problems.height == 0
+    (tiny_data / "places.csv").write_text("plz,name,lat,lon\n", encoding="utf-8")
+    assert _check_with(tiny_data, *ALL_TABLES).problems.height == 0
+
+
+def test_explanations_name_their_sources_in_the_declared_form(tiny_data):
+    """A data directory may replace the packaged explanations; a broken source is an error."""
+    packaged = read_rows(reference_dir() / "explanations.csv")
+    rows = [dict(packaged[0]), dict(packaged[1])]
+    rows[0]["sources"] = "Umweltbundesamt https://www.umweltbundesamt.de"
+    rows[1]["unsourced"] = "origin woher"
+    write_rows(tiny_data / "explanations.csv", rows, list(packaged[0]))
+    result = _check_with(tiny_data, *ALL_TABLES)
+    found = {(p["table"], p["row"], p["column"], p["rule"]) for p in result.problems.to_dicts()}
+    # The packaged links to topics this replacement lacks dangle: reported, not ignored.
+    assert ("explanations", 1, "sources", "malformed_sources") in found
+    assert ("explanations", 2, "unsourced", "invalid_choice") in found
+    assert {f[0] for f in found} == {"explanations", "explained_parameters"}
+    assert {f[3] for f in found if f[0] == "explained_parameters"} == {"dangling_reference"}
 
 
 # ---------------------------------------------------------------------------- optional columns

@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from generator.contract import model
+from generator.contract import model, patterns
 from generator.contract import tables as contract
 from generator.demo import write_demo_data
 from generator.demo.parameters import PFAS_4, PFAS_20
@@ -23,6 +23,8 @@ TABLES = tuple(t.name for t in contract.TABLES)
 # The tables every data directory has; the demo generator writes only these (the streets
 # come from `trinkwasser mapping`).
 REQUIRED_TABLES = tuple(t.name for t in contract.TABLES if t.if_absent != model.EMPTY)
+# The demo writes every required table and the optional places (streets need --geometries).
+DEMO_TABLES = (*REQUIRED_TABLES, "places")
 UNITS = {
     "", "mg/l", "µg/l", "ug/l", "\u03bcg/l", "ng/l", "mmol/l", "µS/cm", "mS/cm", "°C", "°dH",
     "KBE/100 ml", "Anzahl/100 ml", "KBE/ml", "NTU", "FNU", "m-1", "Bq/l", "mg/l O2",
@@ -100,14 +102,14 @@ def check_contract(t: dict[str, pl.DataFrame]) -> None:
     suppliers, zones, pz = t["suppliers"], t["zones"], t["plz_zones"]
     docs, m = t["documents"], t["measurements"]
     assert (suppliers["supplier_id"] > 0).all() and (zones["zone_id"] > 0).all()
-    assert suppliers["website"].drop_nulls().str.contains(contract.URL_PATTERN).all()
+    assert suppliers["website"].drop_nulls().str.contains(patterns.URL_PATTERN).all()
     assert (zones["population"].drop_nulls() >= 0).all()
-    assert pz["plz"].str.contains(contract.PLZ_PATTERN).all()
+    assert pz["plz"].str.contains(patterns.PLZ_PATTERN).all()
     assert ((pz["area_share"] > 0) & (pz["area_share"] <= 1)).all()
     assert ((pz["confidence"] >= 0) & (pz["confidence"] <= 1)).all()
     assert pz.group_by("plz").agg(pl.col("area_share").sum())["area_share"].max() <= 1.001
-    assert docs["document_id"].str.contains(contract.DOCUMENT_ID_PATTERN).all()
-    assert docs["url"].str.contains(contract.URL_PATTERN).all()
+    assert docs["document_id"].str.contains(patterns.DOCUMENT_ID_PATTERN).all()
+    assert docs["url"].str.contains(patterns.URL_PATTERN).all()
     assert (docs["retrieved_date"] >= docs["edition_date"]).all()
     assert set(m["unit"].fill_null("").unique()) <= UNITS
     assert m["parameter"].str.contains(r"^[a-z][a-z0-9_]*$").all()
@@ -146,7 +148,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[st
 def test_small_is_byte_identical(small):
     first, second, _ = small
     names = sorted(p.name for p in first.iterdir())
-    assert names == sorted(f"{t}.csv" for t in REQUIRED_TABLES)
+    assert names == sorted(f"{t}.csv" for t in DEMO_TABLES)
     assert names == sorted(p.name for p in second.iterdir())
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
@@ -159,6 +161,7 @@ def test_small_is_byte_identical(small):
 SMALL_SHA256 = {
     "documents.csv": "3fe6dfbdb3a0dd9c5a45b84a54225592494712ce4d9c5b624a1a24ebfbb7fbe9",
     "measurements.csv": "911788b912ae057ef78d0a816c049031a7b44970371869830def64b96682f569",
+    "places.csv": "2eca7666021514dffd3da810c4ad8d8c1902bb4c663924c3abae13b8998afcb7",
     "plz_zones.csv": "57a0e45269163e6a77314650fa2a43ee42165efacc9f1428b4ed75b18cb676f5",
     "suppliers.csv": "934442956f422addcc5442eb17c9440da83925b823bcec91fde2c03ba20f2f69",
     "zones.csv": "9247ac2b79e9203199daed3716609cfdf9c83bc8c9ca83d35179752d5840eb4b",
@@ -180,7 +183,7 @@ def test_other_seeds_give_other_data(small, tmp_path):
 def test_small_row_counts(small):
     first, _, summary = small
     t = read_tables(first)
-    assert summary == {name: t[name].height for name in REQUIRED_TABLES}
+    assert summary == {name: t[name].height for name in DEMO_TABLES}
     assert 8 <= summary["suppliers"] <= 40
     assert 40 <= summary["zones"] <= 100
     assert t["plz_zones"]["plz"].n_unique() == 40

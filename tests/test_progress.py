@@ -70,7 +70,7 @@ def test_build_on_a_terminal_with_quiet_shows_nothing(tiny_data, tmp_path):
 
 def test_demo_data_on_a_terminal_shows_a_bar(tmp_path):
     shown = run_in_terminal([*trinkwasser_command(), "demo-data", "--out", "d"], cwd=tmp_path)
-    assert re.search(r"Generating demo data: +100%\|[^|]*\| 16/16 ", shown), shown
+    assert re.search(r"Generating demo data: +100%\|[^|]*\| 17/17 ", shown), shown
     quiet = run_in_terminal([*trinkwasser_command(), "demo-data", "--out", "d", "-q"], tmp_path)
     assert quiet == ""
 

@@ -175,7 +175,10 @@ def test_landing_page_search_form_works_without_javascript(golden_site):
     form = find(tree, "form", role="search")[0]
     assert form.get("action") == urls.SEARCH_REDIRECT["from"] and form.get("method") == "get"
     field = find(form, "input", name="plz")[0]
-    assert field.get("pattern") == "[0-9]{5}" and field.get("required") is not None
+    # A place is as welcome as a PLZ (no five-digit pattern); without JavaScript the A-Z
+    # index of places beside the field finds it.
+    assert field.get("pattern") is None and field.get("required") is not None
+    assert urls.url("places") in {a.get("href") for a in find(form, "a")}
 
 
 def test_plz_page_lists_every_zone_with_supplier_share_and_confidence(golden_site):
@@ -310,7 +313,8 @@ def test_zone_page_chart_draws_the_limit_as_it_came_into_force(golden_site):
     assert xs[1] < start < xs[2]  # between the 2025-09 and the 2026-03 sample
     table = find(figure, "details")[0]
     cells = [[text_of(td) for td in tr.iter(NS + "td")] for tr in table.iter(NS + "tr")][1:]
-    assert cells[0] == ["10.03.2025", "0,08 µg/l"]  # one sample point: named in the caption
+    # the value in the limit's unit, then as published; one sample point: in the caption
+    assert cells[0] == ["10.03.2025", "0,08 µg/l", "0,08 µg/l"]
     assert text_of(find(table, "caption")[0]).endswith("Messstelle Netz")
 
 

@@ -346,6 +346,18 @@ def test_malformed_url_and_document_id(tiny_data):
     assert has(found, "documents", "malformed_id", row=3, column="document_id")
 
 
+def test_places_and_replaced_explanations_are_checked(tiny_data):
+    edit(tiny_data, "places", 2, lat="61.2")
+    (tiny_data / "explanations.csv").write_text(
+        "topic,title_de,what,origin,limit_protects,what_to_do,sources\n"
+        "nitrat,Nitrat,a,b,c,d,Umweltbundesamt https://www.umweltbundesamt.de\n",
+        encoding="utf-8",
+    )
+    found = problems_of(tiny_data)
+    assert has(found, "places", "out_of_range", row=2, column="lat")
+    assert has(found, "explanations", "malformed_sources", row=1, column="sources")
+
+
 def test_negative_population(tiny_data):
     edit(tiny_data, "zones", 2, population="-5")
     assert has(problems_of(tiny_data), "zones", "negative", row=2, column="population")
@@ -389,13 +401,13 @@ def test_parquet_tables_are_read(tiny_data):
 
 
 def test_every_problem_reported_at_once_and_cli_exit_status(tiny_data):
-    edit(tiny_data, "plz_zones", 1, plz="0106")
+    edit(tiny_data, "plz_zones", 1, confidence="1.5")
     edit(tiny_data, "measurements", 7, parameter="bleii")
     edit(tiny_data, "documents", 1, edition_date="2025-02-30")
     result = CliRunner().invoke(cli, ["validate", str(tiny_data)])
     assert result.exit_code == 1
     out = result.output
-    assert "plz_zones, row 1, column plz" in out
+    assert "plz_zones, row 1, column confidence" in out
     assert "measurements, row 7, column parameter" in out
     assert "documents, row 1, column edition_date" in out
     assert "Error: 3 problem(s)" in out
@@ -403,7 +415,7 @@ def test_every_problem_reported_at_once_and_cli_exit_status(tiny_data):
 
 def test_build_with_bad_data_writes_nothing(tiny_data, tmp_path):
     out = tmp_path / "build"
-    edit(tiny_data, "plz_zones", 1, plz="0106")
+    edit(tiny_data, "plz_zones", 1, confidence="1.5")
     result = CliRunner().invoke(cli, ["build", "--data", str(tiny_data), "--out", str(out)])
     assert result.exit_code == 1
     assert "Error: the source data has 1 problem(s); nothing was written" in result.output

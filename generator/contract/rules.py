@@ -64,6 +64,11 @@ MALFORMED_PLZ = Rule(
 MALFORMED_ID = Rule("malformed_id", "Use letters, digits, '_', '.', '-' (at most 64 characters).")
 MALFORMED_CODE = Rule("malformed_code", "Use ASCII lower_snake_case (e.g. pfas_summe_20).")
 MALFORMED_URL = Rule("malformed_url", "Write a full http:// or https:// address.")
+MALFORMED_SOURCES = Rule(
+    "malformed_sources",
+    "Give each source as its title and its http(s) address, separated by a vertical bar; "
+    "separate two sources by ` ;; `.",
+)
 NOT_POSITIVE = Rule("not_positive", "Ids are whole numbers greater than 0.")
 NEGATIVE = Rule("negative", "The value cannot be negative.")
 OUT_OF_RANGE = Rule("out_of_range", "Keep the value inside the range the contract gives.")

@@ -7,39 +7,26 @@ This is the single definition of the contract. The loader checks it (one generic
 
 from __future__ import annotations
 
-from generator import values
 from generator.api import resources, routes
-from generator.api.verdicts import PESTICIDE_DECISIONS
-from generator.contract import rules
 from generator.contract.constraints import (
     Choices,
     InRegister,
-    LimitValue,
     NonNegative,
     NotBefore,
-    Pattern,
     Positive,
     Range,
     References,
     Unit,
     UnitConvertible,
 )
-from generator.contract.model import DATE, EMPTY, FLOAT, INT, PACKAGED, STR, Column, Table
-from generator.contract.table_rules import NonOverlapping, NotAfterReferenced, RowOf, ShareSum
-
-PLZ_PATTERN = r"^\d{5}$"
-DOCUMENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$"
-URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
-CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
-
-PLZ = Pattern(PLZ_PATTERN, rules.MALFORMED_PLZ, "exactly five digits")
-DOCUMENT_ID = Pattern(
-    DOCUMENT_ID_PATTERN,
-    rules.MALFORMED_ID,
-    "letters, digits, '_', '.', '-' (at most 64 characters)",
+from generator.contract.model import DATE, EMPTY, FLOAT, INT, STR, Column, Table
+from generator.contract.patterns import (
+    DOCUMENT_ID,
+    PLZ,
+    URL,
 )
-URL = Pattern(URL_PATTERN, rules.MALFORMED_URL, "an http(s) URL")
-CODE = Pattern(CODE_PATTERN, rules.MALFORMED_CODE, "ASCII lower_snake_case")
+from generator.contract.reference_tables import REFERENCE_TABLES
+from generator.contract.table_rules import NotAfterReferenced, RowOf, ShareSum
 
 SUPPLIERS = Table(
     name="suppliers",
@@ -320,105 +307,44 @@ MEASUREMENTS = Table(
     sorted_by=("zone_id", "parameter", "sampled_at", "statistic", "sample_point"),
 )
 
-TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, STREETS, DOCUMENTS, MEASUREMENTS)
-
-# Reference tables shipped with the package (generator/reference/); a data directory
-# may override them with its own `parameters` / `limits` table of the same shape.
-PARAMETERS = Table(
-    name="parameters",
-    meaning="The parameter register.",
-    columns=(
-        Column("code", STR, True, "ASCII lower_snake_case id.", "pfas_summe_20", (CODE,)),
-        Column("name_de", STR, True, "German name.", "Summe PFAS-20"),
-        Column("name_en", STR, True, "English name.", "Sum of PFAS (20 substances)"),
-        Column(
-            "unit", STR, False, "Unit values are reported and compared in.", "µg/l", (Unit(),), ""
-        ),
-        Column("group", STR, True, "Group of the parameter.", "pfas"),
-        Column("cas_number", STR, False, "CAS registry number, where one exists.", "335-67-1"),
-        Column("annex", STR, False, "Annex of the TrinkwV 2023 listing it.", "Anlage 2 Teil I"),
+PLACES = Table(
+    name="places",
+    meaning=(
+        "Names and coordinates of the places a PLZ covers, for the search by place name, the "
+        "A-Z index of places and the national map. A PLZ may have several names (a town and "
+        "the villages that share its PLZ); a name may have several PLZ (a city)."
     ),
-    key=("code",),
-    if_absent=PACKAGED,
+    columns=(
+        Column(
+            "plz",
+            STR,
+            True,
+            "German postal code, five digits; a PLZ of `plz_zones`.",
+            "04109",
+            (PLZ, References("plz_zones", "plz")),
+        ),
+        Column("name", STR, True, "Name of the place, as people write it.", "Leipzig"),
+        Column(
+            "lat",
+            FLOAT,
+            True,
+            "Latitude of the place (WGS84, decimal degrees); inside Germany.",
+            "51.3397",
+            (Range(47.0, 55.5),),
+        ),
+        Column(
+            "lon",
+            FLOAT,
+            True,
+            "Longitude of the place (WGS84, decimal degrees); inside Germany.",
+            "12.3731",
+            (Range(5.5, 15.5),),
+        ),
+    ),
+    key=("plz", "name"),
+    if_absent=EMPTY,
 )
 
-LIMITS = Table(
-    name="limits",
-    meaning="Versioned limit values of the TrinkwV 2023.",
-    columns=(
-        Column("code", STR, True, "Parameter code.", "pfas_summe_20", (InRegister(),)),
-        Column(
-            "kind",
-            STR,
-            True,
-            "What kind of value the ordinance sets.",
-            "grenzwert",
-            (Choices(values.LIMIT_KINDS),),
-        ),
-        Column(
-            "limit_value",
-            STR,
-            True,
-            "Number, `min..max` range or requirement text.",
-            "0.1",
-            (LimitValue("kind"),),
-        ),
-        Column("unit", STR, False, "Unit of the value.", "µg/l", (Unit(),), default=""),
-        Column("valid_from", DATE, True, "First day the value applies (inclusive).", "2026-01-12"),
-        Column(
-            "valid_until",
-            DATE,
-            False,
-            "Last day (inclusive); empty = open-ended.",
-            "",
-            (NotBefore("valid_from"),),
-        ),
-        Column("legal_basis", STR, True, "Where the value is set.", "TrinkwV 2023, Anlage 2"),
-        Column("note", STR, False, "Conditions attached to the value (English).", ""),
-        Column("note_de", STR, False, "The same conditions in German.", ""),
-        Column("source_url", STR, False, "Text of the annex (or of the guidance value).", ""),
-    ),
-    key=("code", "valid_from"),
-    rules=(NonOverlapping("code", start="valid_from", end="valid_until"),),
-    if_absent=PACKAGED,
-)
+TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, STREETS, DOCUMENTS, MEASUREMENTS, PLACES)
 
-PESTICIDES = Table(
-    name="pesticides",
-    meaning="How the ordinance's values for pesticides apply to each pesticide and metabolite "
-    "of the register, with the sources of each decision.",
-    columns=(
-        # No register check: a data directory that brings its own register keeps the packaged
-        # decisions, and codes its register lacks are ignored.
-        Column(
-            "code",
-            STR,
-            True,
-            "Parameter code (ignored where the register has no such code).",
-            "desphenylchloridazon",
-            (CODE,),
-        ),
-        Column(
-            "decision",
-            STR,
-            True,
-            "active_substance, active_substance_strict, relevant_metabolite, "
-            "non_relevant_metabolite, non_relevant_metabolite_gow, unclear or aggregate.",
-            "non_relevant_metabolite",
-            (Choices(tuple(PESTICIDE_DECISIONS)),),
-        ),
-        Column("legal_basis", STR, True, "Where the decision rests.", "TrinkwV 2023, Anlage 2"),
-        Column("note_de", STR, True, "The decision in a German sentence.", "Kein Grenzwert."),
-        Column("source_title", STR, False, "Title of the main source.", ""),
-        Column("source_url", STR, False, "Address of the main source.", "", (URL,)),
-        Column("source_date", STR, False, "Date of the main source, as known.", "2019"),
-        Column("confidence", STR, False, "two_sources, one_source or assumed.", "one_source"),
-        Column("second_source_url", STR, False, "Address of a second source.", "", (URL,)),
-        Column("quote", STR, False, "The passages the decision rests on.", ""),
-    ),
-    key=("code",),
-    if_absent=PACKAGED,
-)
-
-REFERENCE_TABLES: tuple[Table, ...] = (PARAMETERS, LIMITS, PESTICIDES)
 ALL_TABLES: tuple[Table, ...] = TABLES + REFERENCE_TABLES

@@ -21,6 +21,7 @@ draws, so moving a call changes every value after it):
 - `documents`: one report per supplier and year
 - `sampling`, `spelling`, `measurements`: sampling dates and water chemistry, each
   supplier's way of printing values, and the measurement rows
+- `places`: a name and the centre of every PLZ (no random draws)
 - `write`: the driver for a scale and seed, and the files
 
 `base` (scales, calendar, weighted draws) and `parameters` (what is measured, in which unit
@@ -29,7 +30,8 @@ spellings) are shared by the stages. `geometry` and `mapfiles` write the map dat
 draw from their own generator, so the tables stay byte for byte the same.
 
 >>> write_demo_data(Path("demo"), "small")  # doctest: +SKIP
-{'suppliers': 15, 'zones': 62, 'plz_zones': 77, 'documents': 165, 'measurements': 42830}
+{'suppliers': 15, 'zones': 62, 'plz_zones': 77, 'documents': 165, 'measurements': 42830,
+ 'places': 40}
 """
 
 from __future__ import annotations

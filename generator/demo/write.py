@@ -1,4 +1,4 @@
-"""Generate the five source tables for a scale and seed, and write them to a directory."""
+"""Generate the six source tables for a scale and seed, and write them to a directory."""
 
 from __future__ import annotations
 
@@ -13,17 +13,20 @@ from generator.demo.base import SCALES, Progress, Scale
 from generator.demo.documents import draw_documents
 from generator.demo.geography import draw_geography, plz_in_curve_order
 from generator.demo.measurements import draw_measurements
+from generator.demo.places import draw_places
 from generator.demo.suppliers import draw_suppliers_and_zones
 from generator.progress import StepPrinter
 
-STEPS = 16
+WRITTEN = ("suppliers", "zones", "plz_zones", "documents", "measurements", "places")
+"""The tables `write_demo_data` writes, in this order."""
+STEPS = 11 + len(WRITTEN)
 """Steps `write_demo_data` reports: eleven while drawing, one per table written."""
 
 
 def write_demo_data(
     out: Path, scale: str = "small", seed: int = 20260112, progress: Progress | None = None
 ) -> dict[str, int]:
-    """Write the five source tables into `out`; return the number of rows per table.
+    """Write the six source tables into `out`; return the number of rows per table.
 
     `progress` gets a line per step; a `StepPrinter` shows them as a counted step (a bar on a
     terminal).
@@ -63,7 +66,9 @@ def _generate(out: Path, spec: Scale, seed: int, report: Progress) -> dict[str, 
         "plz_zones": geo.plz_zones,
         "documents": documents.drop("_year"),
         "measurements": measurements,
+        "places": draw_places(geo.plz_zones, world.zones, plz, lat, lon),
     }
+    assert tuple(tables) == WRITTEN
     _write_tables(out, tables, spec.file_format, report)
     return {name: frame.height for name, frame in tables.items()}
 

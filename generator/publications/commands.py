@@ -21,7 +21,7 @@ def _register(data_dir: Path | None) -> pl.DataFrame | None:
     if data_dir is None:
         return None
     from generator.contract.check import check_tables
-    from generator.contract.tables import PARAMETERS
+    from generator.contract.reference_tables import PARAMETERS
     from generator.errors import SourceDataError
     from generator.load import reference_dir
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from generator import units
-from generator.site import fragments, text
+from generator.site import fragments, readings, text
 
 ALWAYS = ("pfas_summe_20", "pfas_summe_4")
 MIN_POINTS = 3
@@ -166,13 +166,15 @@ def _plotted(measurements: pl.LazyFrame, inputs: ChartInputs) -> pl.LazyFrame:
         .then(pl.lit(0.0))
     )
     # Only the columns needed later: every join below copies whatever is carried along.
-    return measurements.filter(pl.col("parameter").is_in(inputs.charted.implode())).select(
+    charted = measurements.filter(pl.col("parameter").is_in(inputs.charted.implode()))
+    return readings.with_readings(charted).select(
         (pl.col("zone_id") * PARAMETER_SLOTS + code).alias("sid"),
         "zone_id",
         "parameter",
         "sampled_at",
-        "value_text",
-        "unit",
+        # How the value reads (in the limit's unit) and how it was published, as text.
+        readings.SHOWN,
+        pl.col(readings.PUBLISHED_TEXT).alias("published"),
         "sample_point",
         "statistic",
         kind.alias("kind"),
@@ -196,8 +198,7 @@ def _series(rows: pl.LazyFrame, as_of: dt.date) -> pl.LazyFrame:
         pl.col("level").max().alias("y_data"),
         pl.col("sampled_at").min().alias("first"),
         pl.col("sampled_at").max().alias("last"),
-        pl.col("value_text").last().alias("last_text"),
-        pl.col("unit").last().alias("last_unit"),
+        pl.col("shown").last().alias("last_shown"),
         pl.col("sample_point").first().alias("sample_point"),
         (pl.col("sample_point").n_unique() > 1).alias("many_points"),
     )
@@ -406,8 +407,6 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
     rows = rows.with_columns(geo[c].gather(run) for c in ("x0", "x1", "top", "many_points")).filter(
         pl.col("top").is_not_null()
     )
-    unit = pl.col("unit").fill_null("")
-    shown_value = pl.when((unit != "") & ~pl.col("value_text").str.contains(unit, literal=True))
     point = pl.concat_str(_fmt(_x(pl.col("t"))), pl.lit(","), _fmt(_y(pl.col("level"))))
     per_series = (
         rows.lazy()
@@ -417,9 +416,8 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
                 inputs.row,
                 {
                     "date": text.date_expr(pl.col("sampled_at")),
-                    "value": shown_value.then(
-                        pl.concat_str(pl.col("value_text"), pl.lit(" "), text.unit_expr(unit))
-                    ).otherwise(pl.col("value_text")),
+                    "shown": pl.col("shown"),
+                    "published": pl.col("published"),
                     "sample_point": pl.col("sample_point"),
                     "statistic": text.statistic_label(pl.col("statistic")),
                     # One sample point for the whole series is named once, in the caption.
@@ -472,9 +470,7 @@ NO_LIMIT = "Kein Grenzwert festgelegt."
 def _svg() -> pl.Expr:
     """Assemble the `<svg>` of each chart from its parts, with title and description."""
     note = pl.col("limit_note").fill_null(NO_LIMIT)
-    last = pl.concat_str(
-        pl.col("last_text"), pl.lit(" "), text.unit_expr(pl.col("last_unit"))
-    ).str.strip_chars()
+    last = pl.col("last_shown")
     hidden = pl.col("below") + pl.col("none")
     desc = pl.concat_str(
         pl.when(pl.col("count") == 1)

@@ -21,14 +21,19 @@ from generator import API_VERSION, __version__, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, Derived
-from generator.site import charts, fragments, text, urls
+from generator.site import answer, charts, fragments, maps, places, readings, text, urls
 from generator.site.plz import plz_pages
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
 
 
-def environment(as_of: dt.date, config: Config, versions: dict[str, str]) -> jinja2.Environment:
-    """Return the template environment with the site-wide globals."""
+def environment(
+    as_of: dt.date, config: Config, versions: dict[str, str], search_index: str = ""
+) -> jinja2.Environment:
+    """Return the template environment with the site-wide globals.
+
+    `search_index` is the versioned URL of the search index (`places.search_index`).
+    """
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(site_assets.templates_dir()),
         autoescape=True,
@@ -41,6 +46,7 @@ def environment(as_of: dt.date, config: Config, versions: dict[str, str]) -> jin
         url=urls.url,
         static=lambda name: urls.static_url(name, versions[name]),
         api_url=routes.url,
+        search_index=search_index,
         badges=text.BADGES,
         kinds=text.KINDS,
         groups=text.GROUPS,
@@ -113,7 +119,6 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
     """Return one row per zone: its current values as table rows, and announced exceedances."""
     order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
     prov = pl.col("provenance").struct.field
-    unit = pl.col("unit").fill_null("")
     measured = pl.col("value_text").is_not_null()
     future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
     name = pl.col("name_de").fill_null(pl.col("parameter"))
@@ -128,10 +133,12 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             "measured": measured,
             "missing": ~measured,
             "computed": pl.col("origin") == "computed",
-            "value_text": pl.col("value_text"),
-            "unit": pl.when(
-                (unit != "") & ~pl.col("value_text").str.contains(unit, literal=True)
-            ).then(text.unit_expr(unit)),
+            "shown": pl.col(readings.SHOWN),
+            "published": readings.published_expr(),
+            "share": readings.current_share_expr(pl.col("limit")),
+            "future_share": readings.current_share_expr(
+                pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
+            ),
             "date": text.date_expr(pl.col("sampled_at")),
             "statistic": text.statistic_label(pl.col("statistic")),
             "sample": measured & (pl.col("statistic") == "sample"),
@@ -157,7 +164,8 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
     # Every row's pieces first, in one vectorised pass; the grouping only joins and counts
     # (the same expressions inside `agg` ran once per zone: minutes at national scale).
     rows = (
-        cv.with_columns(
+        readings.with_readings(cv)
+        .with_columns(
             pl.col("parameter")
             .replace_strict(order, default=len(order), return_dtype=pl.Int32)
             .alias("_order")
@@ -219,7 +227,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "summary_class": pl.concat_str(
             pl.lit("summary-"), status.replace_strict(verdicts.SUMMARY_TONES)
         ),
-        "summary_icon": status.replace_strict(SUMMARY_ICONS),
+        "summary_icon": status.replace_strict(answer.SUMMARY_ICONS),
         "summary_title": verdict("title_de"),
         "summary_text": verdict("text_de"),
         "advice": status.is_in(["exceeds_limit", "exceeds_other"]),
@@ -235,13 +243,10 @@ def _zone_page_values() -> dict[str, pl.Expr]:
     }
 
 
-SUMMARY_ICONS = {
-    "exceeds_limit": "✕",
-    "exceeds_other": "△",
-    "complies": "✓",
-    "not_assessable": "?",
-    "no_data": "–",
-}
+def _badges(env: jinja2.Environment) -> dict[str, str]:
+    # `environment` rendered them: a dict of Markup by state (the globals are untyped).
+    rendered = cast(dict[str, object], env.globals["badge_html"])
+    return {state: str(html) for state, html in rendered.items()}
 
 
 def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[tuple[str, bytes]]:
@@ -254,9 +259,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         fragments.load(templates, "chart_row.html"),
     )
     row_fragment = fragments.load(templates, "value_row.html")
-    # `environment` rendered them: a dict of Markup by state (the globals are untyped).
-    rendered = cast(dict[str, object], env.globals["badge_html"])
-    badges = {state: str(html) for state, html in rendered.items()}
+    badges = _badges(env)
     # Jinja renders the site-wide shell once; polars fills in each zone.
     page = _fill(env.get_template("zone.html").render(), _zone_page_values())
     m = d.measurements
@@ -387,6 +390,8 @@ def parameter_pages(
     params = d.parameters.sort("group", "name_de").to_dicts()
     names = dict(zip(d.parameters["code"], d.parameters["name_de"], strict=True))
     limits = _limit_rows(d)
+    explained = {r["code"]: r for r in d.explanations.iter_rows(named=True)}
+    ranges = answer.hardness_rows(d.hardness_ranges)
     groups = sorted({p["group"] for p in params}, key=lambda g: text.GROUPS.get(g, g))
     yield (
         urls.file_path("parameters"),
@@ -416,6 +421,9 @@ def parameter_pages(
                     status=status,
                     decision=decision,
                     member_of=member_of,
+                    explanation=explained.get(p["code"]),
+                    explain_questions=answer.QUESTIONS,
+                    hardness_ranges=ranges if p["code"] in answer.HARDNESS_CODES else [],
                 )
             ),
         )
@@ -524,9 +532,17 @@ def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     """Yield (path, bytes) for every page and asset of the human site."""
     assets, versions = static_files()
     yield from assets
-    env = environment(as_of, config, versions)
+    groups = places.place_groups(d.places)
+    index = places.search_index(d, groups)
+    # Versioned like an asset: a changed index has a new URL, so no cache serves a stale one.
+    env = environment(
+        as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(index)}"
+    )
+    yield urls.file_path("search_index"), index
+    yield from places.place_pages(groups, env)
+    yield from maps.map_pages(d, env)
     yield from simple_pages(d, env)
     yield from parameter_pages(d, env, as_of)
-    yield from plz_pages(d, env)
+    yield from plz_pages(d, env, _badges(env))
     yield from supplier_pages(d, env)
     yield from zone_pages(d, env, as_of)

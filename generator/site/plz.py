@@ -15,7 +15,7 @@ import polars as pl
 from generator import site_assets
 from generator.contract import provenance
 from generator.derive import MATERIAL_SHARE, Derived
-from generator.site import fragments, text, urls
+from generator.site import answer, fragments, text, urls
 
 BOUNDARY_WORDS = {
     "supplier": "Grenze nach der Karte des Versorgers",
@@ -70,8 +70,14 @@ def _street_lists(d: Derived) -> pl.DataFrame:
     )
 
 
-def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
-    """Yield every PLZ page, all filled by one polars expression."""
+def plz_pages(
+    d: Derived, env: jinja2.Environment, badges: dict[str, str]
+) -> Iterator[tuple[str, bytes]]:
+    """Yield every PLZ page, all filled by one polars expression.
+
+    Each zone's card leads with the answer (`answer.zone_answers`); `badges` are the
+    rendered verdict badges by state.
+    """
     templates = site_assets.templates_dir()
     share = pl.col("area_share")
     population = pl.col("population_share")
@@ -90,6 +96,7 @@ def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]
             "boundary": pl.col("boundary_source").replace_strict(
                 BOUNDARY_WORDS, default=None, return_dtype=pl.String
             ),
+            "answer": pl.col("answer_html"),
         },
     )
     # The zones of a PLZ are already ranked (by population share where known).
@@ -99,6 +106,12 @@ def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]
         .rename({"ranked_by": "_by_population"})
         .explode("zones")
         .unnest("zones")
+        .join(
+            answer.zone_answers(d, templates, badges),
+            on="zone_id",
+            how="left",
+            maintain_order="left",
+        )
         .group_by("plz", maintain_order=True)
         .agg(
             card.str.join("").alias("cards"),
@@ -115,15 +128,18 @@ def plz_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]
     uncovered = pl.col("covered_share") < 0.995
     grid = next((s for s in d.sources if s.license == provenance.ZENSUS_LICENCE), None)
     shell = env.get_template("plz.html").render(grid=grid)
+    names = d.places.group_by("plz").agg(pl.col("name").unique().sort().str.join(", "))
     frame = (
         d.lookups.join(cards, on="plz", maintain_order="left")
         .join(_street_lists(d), on="plz", how="left", maintain_order="left")
+        .join(names.rename({"name": "places"}), on="plz", how="left", maintain_order="left")
         .select(
             "plz",
             fragments.fill(
                 shell,
                 {
                     "plz": pl.col("plz"),
+                    "places": pl.col("places"),
                     "single": pl.col("n_zones") == 1,
                     "several": pl.col("n_zones") > 1,
                     "by_population": pl.col("by_population"),

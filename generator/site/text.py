@@ -14,8 +14,11 @@ import polars as pl
 
 from generator.api.verdicts import KINDS as VERDICT_KINDS
 from generator.api.verdicts import STATES
+from generator.german import UNITS as UNITS
 from generator.german import number as number
 from generator.german import number_expr as number_expr
+from generator.german import unit as unit
+from generator.german import unit_expr as unit_expr
 
 
 @dataclass(frozen=True)
@@ -52,18 +55,7 @@ GROUPS: dict[str, str] = {
     "radiology": "Radioaktivität",
 }
 
-UNITS: dict[str, str] = {
-    "count/ml": "Anzahl/ml",
-    "count/100 ml": "Anzahl/100 ml",
-    "count/250 ml": "Anzahl/250 ml",
-}
-
 ISO_DATE = "%d.%m.%Y"
-
-
-def unit(symbol: str | None) -> str:
-    """Return a unit as a German reader expects it."""
-    return UNITS.get(symbol or "", symbol or "")
 
 
 def thousands(value: int) -> str:
@@ -188,10 +180,6 @@ def thousands_expr(expr: pl.Expr) -> pl.Expr:
 
 def date_expr(expr: pl.Expr) -> pl.Expr:
     return expr.dt.strftime(ISO_DATE)
-
-
-def unit_expr(expr: pl.Expr) -> pl.Expr:
-    return expr.fill_null("").replace(UNITS)
 
 
 # How an aggregate is named next to its value (a sample gets no label).

@@ -35,6 +35,11 @@ PAGES: dict[str, str] = {
     "downloads": "/downloads/",
     "api": "/api/",
     "license": "/lizenz/",
+    "places": "/orte/",
+    "places_letter": "/orte/{letter}/",
+    "map": "/karte/",
+    "map_layer": "/karte/{layer}/",
+    "search_index": "/suchindex.json",
     "not_found": "/404.html",
 }
 
@@ -54,6 +59,11 @@ def url_expr(page: str, **columns: pl.Expr) -> pl.Expr:
     template = PAGES[page]
     names = re.findall(r"\{(\w+)\}", template)
     return pl.format(re.sub(r"\{\w+\}", "{}", template), *(columns[n] for n in names))
+
+
+def url_pattern(page: str) -> str:
+    """Return a page's URL with `{}` for its one value, e.g. "/plz/{}/" (for the search script)."""
+    return re.sub(r"\{\w+\}", "{}", PAGES[page])
 
 
 def file_path(page: str, **values: object) -> str:
