@@ -17,11 +17,12 @@ from typing import Any, cast
 import jinja2
 import polars as pl
 
-from generator import API_VERSION, __version__, site_assets
+from generator import API_VERSION, __version__, openapi, site_assets
 from generator.api import odbl, routes, verdicts
+from generator.api.settings import GateSettings
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, MATERIAL_SHARE, Derived
-from generator.site import charts, fragments, text, urls
+from generator.site import api_reference, charts, fragments, text, urls
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
 
@@ -38,6 +39,7 @@ def environment(as_of: dt.date, config: Config, versions: dict[str, str]) -> jin
     )
     env.globals.update(
         url=urls.url,
+        url_pattern=urls.url_pattern,
         static=lambda name: urls.static_url(name, versions[name]),
         api_url=routes.url,
         badges=text.BADGES,
@@ -266,6 +268,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
     )
     plz_links = pl.col("plz").list.eval(plz_link).list.join(", ")
     return {
+        "zone_id": pl.col("zone_id"),
         "name": pl.col("name"),
         "supplier_name": pl.col("supplier_name"),
         "supplier_url": urls.url_expr("supplier", supplier_id=pl.col("supplier_id")),
@@ -412,6 +415,7 @@ def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, b
             _fill(
                 shell,
                 {
+                    "supplier_id": pl.col("supplier_id"),
                     "name": pl.col("name"),
                     "city": pl.col("city"),
                     "website": pl.col("website"),
@@ -487,7 +491,9 @@ def _download(path: str, api_url: str | None, what: str) -> dict[str, str | None
     }
 
 
-def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
+def simple_pages(
+    d: Derived, env: jinja2.Environment, config: Config
+) -> Iterator[tuple[str, bytes]]:
     stats = {
         "plz": d.lookups.height,
         "zones": d.zones.height,
@@ -496,16 +502,6 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
         "parameters": d.parameters.height,
         "pairs": d.export.height,
     }
-    operations = [
-        {
-            "method": r.method,
-            "path": r.path,
-            "summary": r.summary,
-            "access": r.access,
-            "operation_id": r.operation_id,
-        }
-        for r in routes.ROUTES
-    ]
     downloads = [
         _download(
             routes.file_path("export", format="json"),
@@ -526,11 +522,15 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
     ]
     pages: dict[str, tuple[str, dict[str, object]]] = {
         "home": ("index.html", {"stats": stats}),
-        "access": ("zugang.html", {}),
+        "access": ("zugang.html", {"quota": GateSettings.from_config(config).daily_quota}),
         "downloads": ("downloads.html", {"downloads": downloads, "stats": stats}),
         "api": (
             "api.html",
-            {"operations": operations, "openapi_url": routes.file_url(routes.open_file("openapi"))},
+            {
+                **api_reference.context(openapi.document(config)),
+                "openapi_url": routes.file_url(routes.open_file("openapi")),
+                "quota": GateSettings.from_config(config).daily_quota,
+            },
         ),
         "license": (
             "lizenz.html",
@@ -558,7 +558,7 @@ def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     assets, versions = static_files()
     yield from assets
     env = environment(as_of, config, versions)
-    yield from simple_pages(d, env)
+    yield from simple_pages(d, env, config)
     yield from parameter_pages(d, env, as_of)
     yield from plz_pages(d, env)
     yield from supplier_pages(d, env)

@@ -46,6 +46,11 @@ def url(page: str, **values: object) -> str:
     return PAGES[page].format(**{k: quote(str(v), safe="") for k, v in values.items()})
 
 
+def url_pattern(page: str) -> str:
+    """Return a page's URL with `{name}` placeholders, as a shell of templates/ fills them."""
+    return PAGES[page]
+
+
 def url_expr(page: str, **columns: pl.Expr) -> pl.Expr:
     """Return page URLs for every row, e.g. url_expr("parameter", code=pl.col("parameter")).
 
