@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# The browser tests load the harness as a plugin after importing from it: rewrite its asserts.
+pytest.register_assert_rewrite("tests.browser_harness")
+
 TESTS = Path(__file__).parent
 GOLDEN_INPUT = TESTS / "golden" / "input"
 AS_OF = "2026-11-23"
