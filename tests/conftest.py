@@ -66,3 +66,16 @@ def sample_build(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("sample") / "build"
     build(sample_data_dir(), out, dt.date.fromisoformat(AS_OF), Config())
     return out
+
+
+@pytest.fixture(scope="session")
+def golden_site(tmp_path_factory) -> Path:
+    """The golden input, built once per test session (read-only for tests)."""
+    import datetime as dt
+
+    from generator.build import build
+    from generator.config import Config
+
+    out = tmp_path_factory.mktemp("site") / "build"
+    build(GOLDEN_INPUT, out, dt.date.fromisoformat(AS_OF), Config(), force=True)
+    return out
