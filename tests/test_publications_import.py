@@ -156,7 +156,7 @@ def test_all_tables_import_validate_and_build_end_to_end(data, tables, tmp_path)
     nitrat = {m["statistic"] for m in series if m["parameter"] == "nitrat"}
     assert nitrat == {"sample", "min", "mean", "max"}
     page = next((out / "gebiete").glob("12*/index.html")).read_text(encoding="utf-8")
-    assert '<b>53,1</b> mg/l <span class="statistic">Maximum</span>' in page
+    assert '<b class="verbatim">53,1</b> mg/l <span class="statistic">Maximum</span>' in page
     assert "zählt das Maximum" in page
     zone11 = json.loads((out / "_data/v1/zones/11.json").read_text(encoding="utf-8"))
     nitrat = {v["parameter"]: v for v in zone11["current_values"]}["nitrat"]

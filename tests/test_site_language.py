@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 
+import polars as pl
 import pytest
 
+from generator import load
 from tests.test_site import NS, html_files, parse, text_of
 
 EXEMPT_TAGS = {NS + t for t in ("code", "pre", "samp", "kbd", "script", "style", "template")}
@@ -103,3 +105,11 @@ def test_the_check_finds_english_and_decimal_points():
     assert problems("etwa 31.500 Menschen, 1.145 µS/cm") == []
     assert problems("0.005 ug/l") == ["decimal point: '0.0'"]
     assert problems("zuletzt 0.005 ug/l", quoted=True) == []
+
+
+def test_every_limit_note_has_german_words():
+    # Parameter pages show only `note_de`: an English note without it would vanish unseen.
+    limits = pl.read_csv(load.reference_dir() / "limits.csv", infer_schema_length=0)
+    english_only = limits.filter(pl.col("note").is_not_null() & pl.col("note_de").is_null())
+    assert english_only.is_empty(), english_only.select("code", "note").rows()
+    assert limits["note_de"].drop_nulls().len() > 100

@@ -168,7 +168,11 @@ def rules_of(schema: Schema) -> list[Markup]:
 
 
 def _example(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
+    return (
+        value
+        if isinstance(value, str)
+        else json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
+    )
 
 
 def _curl(path: str, method: str, op: Schema, server: str) -> str:
