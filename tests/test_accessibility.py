@@ -154,6 +154,21 @@ def test_axe_reports_what_it_finds(browser, watch, server, request):
         assert "select-name" in axe_report(found) and "Fix" in axe_report(found)
 
 
+def test_the_overflow_check_finds_a_badge_that_does_not_wrap(
+    browser, watch, server, sample_build, request
+):
+    base, _ = server
+    for page in open_page(browser, watch, request, width=DESKTOP):
+        page.goto(base + urls.url("zone", zone_id=largest_zone(sample_build)))
+        assert page.evaluate(OVERFLOWING_CELLS) == []
+        page.add_style_tag(content=".badge { white-space: nowrap; }")
+        page.evaluate(
+            """() => { document.querySelector("table.values .badge").lastChild.textContent =
+                       " unter der Bestimmungsgrenze des Labors"; }"""
+        )
+        assert any("needs" in cell for cell in page.evaluate(OVERFLOWING_CELLS))
+
+
 def test_axe_is_the_pinned_npm_package():
     package = json.loads((Path(__file__).parents[1] / "package.json").read_text("utf-8"))
     pinned = package["devDependencies"]["axe-core"]
