@@ -75,6 +75,30 @@ def gzip_size(root: Path) -> int:
         return sum(pool.map(_gzip_size, paths, chunksize=256))
 
 
+def people_files(root: Path) -> list[tuple[str, str]]:
+    """Sizes of the pages whose weight grows with the country: the map's views and the index
+    the search loads on first use (raw / gzip level 6), beside the largest PLZ page."""
+    paths = [
+        "karte/index.html",
+        "karte/nitrat/index.html",
+        "karte/haerte/index.html",
+        "suchindex.json",
+        "orte/index.html",
+    ]
+    plz_pages = list((root / "plz").glob("*/index.html"))
+    if plz_pages:
+        paths.append(str(max(plz_pages, key=lambda p: p.stat().st_size).relative_to(root)))
+    rows = []
+    for rel in paths:
+        path = root / rel
+        if path.is_file():
+            raw = path.stat().st_size
+            rows.append(
+                (rel, f"{raw / 1e3:,.0f} kB raw, {_gzip_size(str(path)) / 1e3:,.0f} kB gzip")
+            )
+    return rows
+
+
 def target(ok: bool, text: str) -> str:
     return f"{text}  {'met' if ok else 'MISSED'}"
 
@@ -118,6 +142,7 @@ def main() -> None:
     forced = measured([*build_cmd, "--quiet", "--force"])
     zipped = None if args.no_gzip else gzip_size(out)
 
+    people = people_files(out)
     gib = tree["bytes"] / 2**30
     largest_mb = tree["largest"][0] / 1e6
     ratio = full["wall"] / cp["wall"]
@@ -156,6 +181,7 @@ def main() -> None:
         ),
         ("forced rebuild, nothing changed, wall s", f"{forced['wall']:.1f}"),
         ("forced rebuild / full", f"{forced['wall'] / full['wall']:.2f}x"),
+        *((f"page {rel}", size) for rel, size in people),
     ]
     width = max(len(k) for k, _ in rows)
     for key, value in rows:

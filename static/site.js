@@ -320,6 +320,7 @@
   function setupAccessForm() {
     var form = document.getElementById("antrag");
     if (!form) return;
+    form.hidden = false;  // hidden without JavaScript: the page offers e-mail instead
     var status = document.getElementById("antrag-status");
     var fields = ["email", "zweck"];
     function clear() {
@@ -421,9 +422,52 @@
     if (input) input.value = plz.slice(0, 5);
   }
 
+  /* Browsers word their own validation messages in their UI language: give German ones.
+     A field may name its own with data-msg-missing or data-msg-format; its title is the
+     fallback for a pattern. */
+  function germanMessage(input) {
+    var v = input.validity;
+    if (v.valueMissing) return input.getAttribute("data-msg-missing") || "Bitte füllen Sie dieses Feld aus.";
+    if (v.patternMismatch || v.typeMismatch || v.badInput) {
+      return input.getAttribute("data-msg-format") || input.getAttribute("title") ||
+        (input.type === "email" ? "Bitte eine gültige E-Mail-Adresse angeben, zum Beispiel name@beispiel.de." : "Bitte prüfen Sie die Eingabe.");
+    }
+    if (v.tooShort) return "Bitte mindestens " + input.minLength + " Zeichen eingeben.";
+    if (v.tooLong) return "Bitte höchstens " + input.maxLength + " Zeichen eingeben.";
+    return "Bitte prüfen Sie die Eingabe.";
+  }
+
+  function setupValidationMessages() {
+    var fields = document.querySelectorAll("input, textarea, select");
+    Array.prototype.forEach.call(fields, function (input) {
+      input.addEventListener("invalid", function () {
+        input.setCustomValidity("");  // ask the browser afresh, then word it
+        if (!input.validity.valid) input.setCustomValidity(germanMessage(input));
+      });
+      input.addEventListener("input", function () { input.setCustomValidity(""); });
+    });
+  }
+
+  /* Printing opens the value tables behind charts (CSS does it where the browser can). */
+  function setupPrint() {
+    var opened = [];
+    window.addEventListener("beforeprint", function () {
+      opened = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"), function (d) {
+        d.open = true;
+        return true;
+      });
+    });
+    window.addEventListener("afterprint", function () {
+      opened.forEach(function (d) { d.open = false; });
+      opened = [];
+    });
+  }
+
   setupFilter();
   setupStreetFilter();
   setupAccessForm();
+  setupValidationMessages();
+  setupPrint();
   explainNotFound();
   setupMap();
   Array.prototype.forEach.call(document.querySelectorAll("form.search"), setupSearch);

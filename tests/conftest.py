@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# The browser tests load the harness as a plugin after importing from it: rewrite its asserts.
+pytest.register_assert_rewrite("tests.browser_harness")
+
 TESTS = Path(__file__).parent
 GOLDEN_INPUT = TESTS / "golden" / "input"
 AS_OF = "2026-11-23"
@@ -62,4 +65,17 @@ def sample_build(tmp_path_factory) -> Path:
 
     out = tmp_path_factory.mktemp("sample") / "build"
     build(sample_data_dir(), out, dt.date.fromisoformat(AS_OF), Config())
+    return out
+
+
+@pytest.fixture(scope="session")
+def golden_site(tmp_path_factory) -> Path:
+    """The golden input, built once per test session (read-only for tests)."""
+    import datetime as dt
+
+    from generator.build import build
+    from generator.config import Config
+
+    out = tmp_path_factory.mktemp("site") / "build"
+    build(GOLDEN_INPUT, out, dt.date.fromisoformat(AS_OF), Config(), force=True)
     return out

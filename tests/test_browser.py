@@ -1,183 +1,31 @@
-"""The site in a real browser: Debian's Chromium driven by Playwright, served by the gate.
+"""The site in a real browser: journeys through Debian's Chromium, served by the gate.
 
-The bundled sample is built once and served by `trinkwasser serve` on loopback. Every test
-runs in a fresh context that aborts (and records) any request leaving loopback and collects
-console errors; a failing test leaves a screenshot under test-artifacts/.
+The harness (server, browser, pages that watch their requests) is `tests/browser_harness.py`;
+the accessibility checks over every page type are `tests/test_accessibility.py`.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from generator.api import routes
 from generator.site import urls
+from tests.browser_harness import (
+    CHROMIUM,
+    lookups,
+    no_console_errors,
+    open_page,
+    plz_with_pfas_chart,
+)
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ARTIFACTS = Path(__file__).parents[1] / "test-artifacts"
-LOOPBACK = ("127.0.0.1", "localhost", "[::1]", "::1")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(url: str, proc: subprocess.Popen, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            break
-        try:
-            with urllib.request.urlopen(url, timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    out, err = proc.communicate(timeout=5)
-    pytest.fail(f"server did not start at {url}:\n{out.decode()}\n{err.decode()}")
-
-
-@pytest.fixture(scope="module")
-def server(sample_build, tmp_path_factory):
-    """Serve the sample through the real gate; yield (base URL, state directory)."""
-    state = tmp_path_factory.mktemp("gate-state")
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "generator",
-            "serve",
-            "--build-dir",
-            str(sample_build),
-            "--state",
-            str(state),
-            "--port",
-            str(port),
-            "--no-access-log",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    wait_for(base + "/", proc)
-    yield base, state
-    proc.terminate()
-    proc.wait(timeout=10)
-
-
-# Module scope, not session: Playwright's sync API keeps an event loop running in this
-# thread while it is open, which would break later tests that start their own loop.
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
-class Watch:
-    """What a page did that it should not: errors on the console, requests off loopback."""
-
-    def __init__(self):
-        self.console: list[str] = []
-        self.foreign: list[str] = []
-
-    def route(self, route):
-        host = urlsplit(route.request.url).hostname or ""
-        if route.request.url.startswith(("data:", "blob:")) or host in LOOPBACK:
-            route.continue_()
-        else:
-            self.foreign.append(route.request.url)
-            route.abort()
-
-
-@pytest.fixture
-def watch():
-    return Watch()
-
-
-def _context(browser, watch: Watch, request, **options):
-    context = browser.new_context(
-        viewport={"width": 1200, "height": 900}, locale="de-DE", **options
-    )
-    context.route("**/*", watch.route)
-    page = context.new_page()
-    page.on(
-        "console", lambda m: m.type == "error" and watch.console.append(f"{page.url}: {m.text}")
-    )
-    page.on("pageerror", lambda e: watch.console.append(f"{page.url}: {e}"))
-    page.set_default_timeout(10_000)
-    failed_before = request.session.testsfailed
-    yield page
-    # The call phase is reported before fixtures are torn down: keep evidence of a failure.
-    if request.session.testsfailed > failed_before:
-        ARTIFACTS.mkdir(exist_ok=True)
-        name = re.sub(r"[^\w.-]+", "_", request.node.name)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-    context.close()
-    assert not watch.foreign, f"requests left loopback: {watch.foreign}"
-
-
-@pytest.fixture
-def page(browser, watch, request):
-    yield from _context(browser, watch, request)
-
-
-@pytest.fixture
-def page_without_js(browser, watch, request):
-    yield from _context(browser, watch, request, java_script_enabled=False)
-
-
-def lookups(build: Path) -> list[dict]:
-    return [
-        json.loads(p.read_text(encoding="utf-8"))
-        for p in sorted((build / "_data" / "v1" / "lookup").glob("*.json"))
-    ]
-
-
-def plz_with_pfas_chart(build: Path) -> tuple[str, int]:
-    for doc in lookups(build):
-        zone = doc["zones"][0]["zone_id"]
-        if (
-            build / routes.file_path("zone_measurements", zone_id=zone, parameter="pfas_summe_20")
-        ).is_file():
-            return doc["plz"], zone
-    raise AssertionError("the sample has no zone with PFAS-20 values")
-
-
-def no_console_errors(watch: Watch, allow: str | None = None) -> None:
-    errors = [e for e in watch.console if not (allow and re.search(allow, e))]
-    assert not errors, errors
-
+pytest_plugins = ["tests.browser_harness"]  # the fixtures: server, browser, watch, page ...
 
 # ---------------------------------------------------------------------------- tests
 
@@ -272,20 +120,51 @@ def test_access_request_shows_field_errors_then_the_request_id(page, watch, serv
     no_console_errors(watch, allow=r"status of 422")
 
 
-def test_api_reference_lists_every_operation(page, watch, server):
+def test_api_reference_lists_every_operation_and_links_to_it(page, watch, server):
     base, _ = server
     page.goto(base + urls.url("api"))
-    blocks = page.locator("#swagger-ui .opblock")
-    blocks.first.wait_for()
-    shown = {
-        (
-            b.locator(".opblock-summary-method").inner_text().strip(),
-            b.locator(".opblock-summary-path").get_attribute("data-path"),
-        )
-        for b in blocks.all()
-    }
+    rows = page.locator("#operations tbody tr")
+    shown = {tuple(r.locator("td").all_inner_texts()[:2]) for r in rows.all()}
     assert shown == {(r.method, r.path) for r in routes.ROUTES}
+    page.locator("#operations").get_by_role("link", name="/v1/lookup", exact=True).click()
+    section = page.locator("#op-lookup")
+    assert page.url.endswith("#op-lookup") and section.is_visible()
+    assert section.get_by_role("heading", level=3).inner_text() == "GET /v1/lookup"
+    section.get_by_role("link", name="Lookup", exact=True).first.click()
+    assert page.url.endswith("#schema-Lookup")
+    assert page.locator("#schema-Lookup").get_by_text("covered_share").is_visible()
     no_console_errors(watch)
+
+
+def test_without_javascript_nothing_is_offered_that_needs_it(page_without_js, server):
+    base, _ = server
+    page = page_without_js
+    page.goto(base + urls.url("access"))
+    # The form posts JSON from the script: without it the page offers e-mail instead.
+    assert page.locator("#antrag").is_hidden()
+    notice = page.locator("main .notice")
+    assert notice.is_visible() and "E-Mail" in notice.inner_text()
+    assert notice.get_by_role("link").get_attribute("href").startswith("mailto:")
+    page.goto(base + urls.url("parameters"))
+    assert page.locator("#filter").is_hidden()
+    assert page.locator("#register tbody tr").first.is_visible()
+
+
+def test_form_validation_speaks_german_in_an_english_browser(browser, watch, server, request):
+    base, _ = server
+    for page in open_page(browser, watch, request, locale="en-US"):
+        page.goto(base + "/")
+        field = page.locator("main form[role=search] input[required]").first
+        page.locator("main form[role=search] button[type=submit]").click()
+        assert page.url == base + "/"  # the browser kept the empty form
+        message = field.evaluate("e => e.validationMessage")
+        assert message.startswith("Bitte"), message
+        if field.get_attribute("pattern"):
+            field.fill("abc")
+            page.locator("main form[role=search] button[type=submit]").click()
+            message = field.evaluate("e => e.validationMessage")
+            assert message == field.get_attribute("title"), message
+        no_console_errors(watch)
 
 
 def test_pages_log_no_errors_and_the_register_filters(page, watch, server, sample_build):

@@ -15,7 +15,7 @@ import pytest
 
 from generator.api import routes
 from generator.site import urls
-from tests.test_browser import ARTIFACTS, Watch, browser, no_console_errors, server, watch
+from tests.browser_harness import ARTIFACTS, Watch, browser, no_console_errors, server, watch
 
 __all__ = ["browser", "server", "watch"]  # fixtures of tests/test_browser.py, shared here
 pytestmark = pytest.mark.browser

@@ -132,8 +132,8 @@ def test_values_below_the_reporting_limit_are_drawn_apart(tiny_data):
     assert y_v > y_limit
     # The table reads each value in the limit's unit, in words where the supplier printed
     # signs (no unit after a word), and shows the published text beside it.
-    assert "<td>0,04 µg/l<td>40 ng/l" in pfas20
-    assert "<td>unter der Bestimmungsgrenze<td>&lt; BG<" in pfas20
+    assert '<td>0,04 µg/l<td class="verbatim">40 ng/l' in pfas20
+    assert '<td>unter der Bestimmungsgrenze<td class="verbatim">&lt; BG<' in pfas20
 
 
 def test_axis_covers_values_and_limit(tiny_data):

@@ -18,9 +18,7 @@ from generator.api import routes
 from generator.load import reference_dir
 from generator.site import answer, maps, urls
 from generator.write import file_digest
-from tests.test_site import NS, SVG, by_id, find, golden_site, html_files, page, parse, text_of
-
-__all__ = ["golden_site"]  # the session fixture, shared with tests/test_site.py
+from tests.test_site import NS, SVG, by_id, find, html_files, page, parse, text_of
 
 GERMAN_NUMBER = r"-?\d+(?:,\d+)?"
 SHARE = re.compile(

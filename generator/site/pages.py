@@ -17,11 +17,22 @@ from typing import Any, cast
 import jinja2
 import polars as pl
 
-from generator import API_VERSION, __version__, site_assets
+from generator import API_VERSION, __version__, openapi, site_assets
 from generator.api import odbl, routes, verdicts
+from generator.api.settings import GateSettings
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, Derived
-from generator.site import answer, charts, fragments, maps, places, readings, text, urls
+from generator.site import (
+    answer,
+    api_reference,
+    charts,
+    fragments,
+    maps,
+    places,
+    readings,
+    text,
+    urls,
+)
 from generator.site.plz import plz_pages
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
@@ -44,6 +55,7 @@ def environment(
     )
     env.globals.update(
         url=urls.url,
+        url_pattern=urls.url_pattern,
         static=lambda name: urls.static_url(name, versions[name]),
         api_url=routes.url,
         search_index=search_index,
@@ -218,6 +230,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
     )
     plz_links = pl.col("plz").list.eval(plz_link).list.join(", ")
     return {
+        "zone_id": pl.col("zone_id"),
         "name": pl.col("name"),
         "supplier_name": pl.col("supplier_name"),
         "supplier_url": urls.url_expr("supplier", supplier_id=pl.col("supplier_id")),
@@ -359,6 +372,7 @@ def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, b
             _fill(
                 shell,
                 {
+                    "supplier_id": pl.col("supplier_id"),
                     "name": pl.col("name"),
                     "city": pl.col("city"),
                     "website": pl.col("website"),
@@ -453,7 +467,9 @@ def _sources(d: Derived) -> list[dict[str, str | None]]:
     ]
 
 
-def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
+def simple_pages(
+    d: Derived, env: jinja2.Environment, config: Config
+) -> Iterator[tuple[str, bytes]]:
     stats = {
         "plz": d.lookups.height,
         "zones": d.zones.height,
@@ -462,16 +478,6 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
         "parameters": d.parameters.height,
         "pairs": d.export.height,
     }
-    operations = [
-        {
-            "method": r.method,
-            "path": r.path,
-            "summary": r.summary,
-            "access": r.access,
-            "operation_id": r.operation_id,
-        }
-        for r in routes.ROUTES
-    ]
     downloads = [
         _download(
             routes.file_path("export", format="json"),
@@ -497,14 +503,18 @@ def simple_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, byt
     ]
     pages: dict[str, tuple[str, dict[str, object]]] = {
         "home": ("index.html", {"stats": stats}),
-        "access": ("zugang.html", {}),
+        "access": ("zugang.html", {"quota": GateSettings.from_config(config).daily_quota}),
         "downloads": (
             "downloads.html",
             {"downloads": downloads, "stats": stats, "sources": _sources(d)},
         ),
         "api": (
             "api.html",
-            {"operations": operations, "openapi_url": routes.file_url(routes.open_file("openapi"))},
+            {
+                **api_reference.context(openapi.document(config)),
+                "openapi_url": routes.file_url(routes.open_file("openapi")),
+                "quota": GateSettings.from_config(config).daily_quota,
+            },
         ),
         "license": (
             "lizenz.html",
@@ -541,7 +551,7 @@ def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     yield urls.file_path("search_index"), index
     yield from places.place_pages(groups, env)
     yield from maps.map_pages(d, env)
-    yield from simple_pages(d, env)
+    yield from simple_pages(d, env, config)
     yield from parameter_pages(d, env, as_of)
     yield from plz_pages(d, env, _badges(env))
     yield from supplier_pages(d, env)

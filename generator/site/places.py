@@ -97,9 +97,9 @@ def search_index(d: Derived, groups: pl.DataFrame) -> bytes:
         ],
         "versorger": [list(r) for r in suppliers.select("supplier_id", "name").iter_rows()],
         "urls": {
-            "plz": urls.url_pattern("plz"),
-            "gebiet": urls.url_pattern("zone"),
-            "versorger": urls.url_pattern("supplier"),
+            "plz": urls.url_slot("plz"),
+            "gebiet": urls.url_slot("zone"),
+            "versorger": urls.url_slot("supplier"),
         },
     }
     return (json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n").encode()

@@ -51,6 +51,11 @@ def url(page: str, **values: object) -> str:
     return PAGES[page].format(**{k: quote(str(v), safe="") for k, v in values.items()})
 
 
+def url_pattern(page: str) -> str:
+    """Return a page's URL with `{name}` placeholders, as a shell of templates/ fills them."""
+    return PAGES[page]
+
+
 def url_expr(page: str, **columns: pl.Expr) -> pl.Expr:
     """Return page URLs for every row, e.g. url_expr("parameter", code=pl.col("parameter")).
 
@@ -61,7 +66,7 @@ def url_expr(page: str, **columns: pl.Expr) -> pl.Expr:
     return pl.format(re.sub(r"\{\w+\}", "{}", template), *(columns[n] for n in names))
 
 
-def url_pattern(page: str) -> str:
+def url_slot(page: str) -> str:
     """Return a page's URL with `{}` for its one value, e.g. "/plz/{}/" (for the search script)."""
     return re.sub(r"\{\w+\}", "{}", PAGES[page])
 
