@@ -222,6 +222,39 @@ def rules_frame() -> pl.DataFrame:
     )
 
 
+def current_samples(
+    measurements: pl.DataFrame, member_table: pl.DataFrame, as_of: dt.date
+) -> pl.DataFrame:
+    """Return the rows of `measurements` that the current values and checks need from `computed`.
+
+    A zone's current value of a sum rests on two samples at most: the newest with members
+    (a computed sum newer than any published one, and the latest check) and the sample of
+    the newest published sum (cross-checked against its members). Every row of a zone taken
+    on one of those dates is kept; the older history is not summed (at national scale that
+    was 427,000 sums with their member lists, most of the build's peak of memory).
+    """
+    upto = measurements.filter(pl.col("sampled_at") <= as_of)
+    pairs = member_table.select("parameter", "sum_code").unique()
+    newest_members = (
+        upto.select("zone_id", "sampled_at", "parameter")
+        .join(pairs, on="parameter")
+        .group_by("zone_id", "sum_code")
+        .agg(pl.col("sampled_at").max())
+    )
+    newest_published = (
+        upto.filter(pl.col("parameter").is_in(pairs["sum_code"].unique().implode()))
+        .group_by("zone_id", "parameter")
+        .agg(pl.col("sampled_at").max())
+    )
+    dates = pl.concat(
+        [
+            newest_members.select("zone_id", "sampled_at"),
+            newest_published.select("zone_id", "sampled_at"),
+        ]
+    ).unique()
+    return upto.join(dates, on=["zone_id", "sampled_at"], how="semi", maintain_order="left")
+
+
 def computed(
     measurements: pl.DataFrame, member_table: pl.DataFrame, as_of: dt.date
 ) -> pl.DataFrame:

@@ -15,9 +15,9 @@ import pytest
 
 from generator.api import routes
 from generator.site import urls
-from tests.browser_harness import ARTIFACTS, Watch, browser, no_console_errors, server, watch
+from tests.browser_harness import browser, no_console_errors, open_page, server, watch
 
-__all__ = ["browser", "server", "watch"]  # fixtures of tests/test_browser.py, shared here
+__all__ = ["browser", "server", "watch"]  # fixtures of tests/browser_harness.py
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1280, 390)
@@ -25,35 +25,14 @@ SHARE = re.compile(r"^(?:unter |bis |über )?(?:\d{1,3}(?:\.\d{3})*|unter 1) % d
 GERMAN = re.compile(r"^(?:[^\d]*?)(-?\d+(?:,\d+)?)(?: [^\d]*)?$")
 
 
-def _open(browser, watch: Watch, request, width: int, js: bool):
-    context = browser.new_context(
-        viewport={"width": width, "height": 900}, locale="de-DE", java_script_enabled=js
-    )
-    context.route("**/*", watch.route)
-    page = context.new_page()
-    page.on(
-        "console", lambda m: m.type == "error" and watch.console.append(f"{page.url}: {m.text}")
-    )
-    page.on("pageerror", lambda e: watch.console.append(f"{page.url}: {e}"))
-    page.set_default_timeout(10_000)
-    failed_before = request.session.testsfailed
-    yield page
-    if request.session.testsfailed > failed_before:
-        ARTIFACTS.mkdir(exist_ok=True)
-        name = re.sub(r"[^\w.-]+", "_", request.node.name)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-    context.close()
-    assert not watch.foreign, f"requests left loopback: {watch.foreign}"
-
-
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
 def with_js(browser, watch, request):
-    yield from _open(browser, watch, request, request.param, js=True)
+    yield from open_page(browser, watch, request, width=request.param)
 
 
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
 def without_js(browser, watch, request):
-    yield from _open(browser, watch, request, request.param, js=False)
+    yield from open_page(browser, watch, request, width=request.param, java_script_enabled=False)
 
 
 def index(build: Path) -> dict:
