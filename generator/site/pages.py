@@ -113,15 +113,8 @@ def static_files() -> tuple[list[tuple[str, bytes]], dict[str, str]]:
     return files, versions
 
 
-# ---------------------------------------------------------------------------- PLZ
-
-
-def _fill(shell: str, values: dict[str, pl.Expr]) -> pl.Expr:
-    """Return the bytes of one page per row: `shell` with its placeholders filled."""
-    return fragments.fill(shell, values)
-
-
 # ---------------------------------------------------------------------------- zones
+# (the PLZ pages are generator/site/plz.py)
 
 
 ROW_TONES = {state: v.category for state, v in verdicts.STATES.items()}
@@ -274,7 +267,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
     row_fragment = fragments.load(templates, "value_row.html")
     badges = _badges(env)
     # Jinja renders the site-wide shell once; polars fills in each zone.
-    page = _fill(env.get_template("zone.html").render(), _zone_page_values())
+    page = fragments.fill(env.get_template("zone.html").render(), _zone_page_values())
     m = d.measurements
     counts = m.group_by("zone_id", maintain_order=True).agg(pl.len().alias("measurement_count"))
     per_zone = dict(zip(counts["zone_id"], counts["measurement_count"], strict=True))
@@ -369,7 +362,7 @@ def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, b
         .join(listed("documents", document), on="supplier_id", how="left", maintain_order="left")
         .select(
             "supplier_id",
-            _fill(
+            fragments.fill(
                 shell,
                 {
                     "supplier_id": pl.col("supplier_id"),
