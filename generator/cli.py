@@ -397,16 +397,30 @@ def parameters_match(file: Path, data_dir: Path | None) -> None:
 
 
 @cli.command("import")
-@click.argument("table", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.argument("source", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option(
+    "--list-tables",
+    is_flag=True,
+    help="List every table of the document (number, heading, size, layout) and the tables "
+    "ignored with the reason; import nothing.",
+)
+@click.option(
+    "--table",
+    "table_choice",
+    metavar="N|TEXT",
+    default=None,
+    help="The table to import: its number in --list-tables, or a part of its heading "
+    "(any case). Not needed when the document has one data table.",
+)
 @click.option(
     "--data",
     "data_dir",
     type=click.Path(file_okay=False, exists=True, path_type=Path),
-    required=True,
+    default=None,
     help="Data directory to append to (its zones and documents must hold the target).",
 )
-@click.option("--zone", "zone_id", type=int, required=True, help="Zone the values are for.")
-@click.option("--document", "document_id", required=True, help="Document they are taken from.")
+@click.option("--zone", "zone_id", type=int, default=None, help="Zone the values are for.")
+@click.option("--document", "document_id", default=None, help="Document they are taken from.")
 @click.option(
     "--sampled-at",
     callback=_parse_date,
@@ -414,8 +428,12 @@ def parameters_match(file: Path, data_dir: Path | None) -> None:
     help="Sample date (or the date of the aggregates); not needed when columns are dates.",
 )
 @click.option("--sample-point", default=None, help="Sampling point of every value, if one.")
-@click.option("--sheet", default=None, help="Sheet of an Excel workbook (default: the first).")
-@click.option("--encoding", default="utf-8", show_default=True, help="Encoding of a CSV table.")
+@click.option("--sheet", default=None, help="Sheet of an Excel workbook (default: every sheet).")
+@click.option(
+    "--encoding",
+    default=None,
+    help="Encoding of a CSV table (default UTF-8) or a web page (default: as it declares).",
+)
 @click.option("--dry-run", is_flag=True, help="Report what would be imported; write nothing.")
 @click.option(
     "--strict",
@@ -425,19 +443,26 @@ def parameters_match(file: Path, data_dir: Path | None) -> None:
 @max_problems_option
 @handle_errors
 def import_table(
-    table: Path,
-    data_dir: Path,
-    zone_id: int,
-    document_id: str,
+    source: Path,
+    list_tables: bool,
+    table_choice: str | None,
+    data_dir: Path | None,
+    zone_id: int | None,
+    document_id: str | None,
     sampled_at: dt.date | None,
     sample_point: str | None,
     sheet: str | None,
-    encoding: str,
+    encoding: str | None,
     dry_run: bool,
     strict: bool,
     max_problems: int,
 ) -> None:
-    """Import one supplier table (CSV or Excel) into the data directory's measurements.
+    """Import one table of a supplier's publication into the data directory's measurements.
+
+    SOURCE is the publication as published: a saved web page (HTML), a PDF report with a
+    text layer, an Excel workbook or a CSV table; the format is recognised from the content.
+    A document with several data tables needs --table (see --list-tables); without it the
+    list is printed and the exit status is 2.
 
     Finds the header and the layout (one value column, one column per statistic, date or
     sampling point, a reporting-limit column), matches every name and unit to the
@@ -445,13 +470,39 @@ def import_table(
     exactly as published. Rows already present are skipped; a value that would replace
     another is a conflict and is not written. Prints what it matched, what it did not and
     why; the result is checked against the data contract before anything is written.
-    Exit status 0 when it ran; 1 with --strict when some value could not be imported.
+    Exit status 0 when it ran; 1 for a file that cannot be read (nothing is written) and
+    with --strict when some value could not be imported; 2 when no table was chosen.
     """
-    from generator.publications.commands import run_import
+    from generator.publications.commands import run_import, run_list_tables
     from generator.publications.importer import Target
 
+    if list_tables:
+        run_list_tables(source, sheet, encoding)
+        return
+    missing = [
+        option
+        for option, value in (
+            ("--data", data_dir),
+            ("--zone", zone_id),
+            ("--document", document_id),
+        )
+        if value is None
+    ]
+    if missing:
+        raise click.UsageError(
+            f"missing option(s) {', '.join(missing)} (needed unless --list-tables)"
+        )
+    assert data_dir is not None and zone_id is not None and document_id is not None
     target = Target(data_dir, zone_id, document_id, sampled_at, sample_point)
-    run_import(table, target, sheet=sheet, encoding=encoding, dry_run=dry_run, strict=strict)
+    run_import(
+        source,
+        target,
+        sheet=sheet,
+        encoding=encoding,
+        dry_run=dry_run,
+        strict=strict,
+        table=table_choice,
+    )
 
 
 # The gate's commands live with the gate; the module imports nothing heavy at load time.

@@ -197,11 +197,24 @@ _MEASURED = (
     string("unit", "Unit as published.", "µg/l", nullable=True),
     number("value", "The number in the published unit, or null.", 7.1, nullable=True),
     string("qualifier", _QUALIFIER, "number", enum=QUALIFIERS),
-    number("reporting_limit", "x of a published `< x`.", None, nullable=True),
+    number(
+        "reporting_limit",
+        "x of a published `< x`; for `< BG`, the number of `reporting_limit_text`.",
+        None,
+        nullable=True,
+    ),
     string("normalized_unit", "The parameter's register unit.", "µg/l", nullable=True),
     number("normalized_value", "`value` in the register unit.", 7.1, nullable=True),
     number(
         "normalized_reporting_limit", "`reporting_limit` in the register unit.", None, nullable=True
+    ),
+    string(
+        "reporting_limit_text",
+        "The reporting limit the supplier printed beside the value in a column of its own "
+        "(`Bestimmungsgrenze`, `BG`), verbatim; null when none was printed. For `< BG` its "
+        "number is `reporting_limit`.",
+        None,
+        nullable=True,
     ),
     string("sample_point", "Where the sample was taken, if published.", "Netz", nullable=True),
     string(

@@ -287,6 +287,15 @@ MEASUREMENTS = Table(
             (Choices(tuple(resources.STATISTICS)),),
             default=resources.SAMPLE,
         ),
+        Column(
+            "reporting_limit",
+            STR,
+            False,
+            "The reporting limit (`Bestimmungsgrenze`, `BG`) printed beside the value in a "
+            "column of its own, verbatim, if the supplier printed one. A value printed as "
+            "`< BG` is below this limit.",
+            "0,05",
+        ),
     ),
     # A supplier that publishes aggregates prints min, mean and max of one parameter, place
     # and period side by side: the statistic is part of what makes a row unique.
