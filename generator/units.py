@@ -137,6 +137,9 @@ _CROSS: dict[tuple[str, str], float] = {
 PARAMETER_CROSS: dict[tuple[str, str], tuple[float, frozenset[str]]] = {
     # DOC and TOC are masses of carbon: "mg/l C" says so explicitly, and is mg/l for them.
     ("mg/l C", "mg/l"): (1.0, frozenset({"doc", "toc"})),
+    # The ordinance gives the calcite dissolution capacity as mg/l CaCO3 (Anlage 3): a
+    # value of it in plain "mg/l" is that quantity.
+    ("mg/l", "mg/l CaCO3"): (1.0, frozenset({"calcitloesekapazitaet"})),
 }
 """Conversions that hold only for the named parameter codes: (from, to) -> (factor, codes)."""
 

@@ -232,7 +232,7 @@ _CONNECTORS = ("und", "and", "oder", "bzw.", "bei", "als", "an", "für", ",", "-
 
 def _continues(previous: str, line: str) -> bool:
     """Whether `line` (alone in the name column) continues the name above it."""
-    if line[:1].islower() or previous.endswith(SOFT_HYPHEN):
+    if line[:1].islower() or line[:1] in "([" or previous.endswith(SOFT_HYPHEN):
         return True
     if previous.count("(") > previous.count(")"):
         return True
