@@ -99,10 +99,13 @@ def test_unit_validity_stays_a_load_rule_and_values_are_read_in_derive(tiny_data
         ("40", 40.0, "number", pytest.approx(0.04)),
         ("< BG", None, "below_reporting_limit", None),
     ]
-    # Reading adds columns and changes nothing else.
+    # Reading adds columns and changes nothing else; the published reporting-limit text
+    # keeps its place as `reporting_limit_text` beside the number read from `< x`.
     added = ["value", "qualifier", "reporting_limit", "value_std", "reporting_limit_std"]
-    assert read.measurements.columns == [*MEASUREMENTS.names, *added]
-    assert read.measurements.drop(added).equals(data.measurements)
+    source = ["reporting_limit_text" if c == "reporting_limit" else c for c in MEASUREMENTS.names]
+    assert read.measurements.columns == [*source, *added]
+    renamed = read.measurements.drop(added).rename({"reporting_limit_text": "reporting_limit"})
+    assert renamed.equals(data.measurements)
     limit = (
         read.limits.filter(pl.col("code") == "pfas_summe_20").sort("valid_from").row(0, named=True)
     )

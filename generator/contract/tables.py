@@ -294,7 +294,7 @@ MEASUREMENTS = Table(
             "The reporting limit (`Bestimmungsgrenze`, `BG`) printed beside the value in a "
             "column of its own, verbatim, if the supplier printed one. A value printed as "
             "`< BG` is below this limit.",
-            "0,05",
+            "0,001",
         ),
     ),
     # A supplier that publishes aggregates prints min, mean and max of one parameter, place
