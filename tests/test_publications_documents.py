@@ -150,9 +150,7 @@ def test_the_reporting_limit_reaches_the_series_and_gives_less_than_bg_its_numbe
 
     series = json.loads((out / "_data/v1/zones/12/measurements.json").read_text("utf-8"))
     lead = [
-        m
-        for m in series["measurements"]
-        if m["parameter"] == "blei" and m["sampled_at"] == SAMPLED
+        m for m in series["measurements"] if m["parameter"] == "blei" and m["sampled_at"] == SAMPLED
     ]
     by_stat = {m["statistic"]: m for m in lead}
     # `< BG` with BG 0,001 mg/l: below 0.001 mg/l, i.e. 1 µg/l in the register unit.
@@ -210,9 +208,7 @@ def test_a_ruled_pdf_table_over_two_pages(folder, data):
         )
         for name, unit, bg, mean, _ in docs.RULED
     }
-    expected = {
-        (code.replace("ä", "ae").replace("ü", "ue"), *rest) for code, *rest in expected
-    }
+    expected = {(code.replace("ä", "ae").replace("ü", "ue"), *rest) for code, *rest in expected}
     assert got == expected
     assert rows.height == len(docs.RULED)  # the repeated header is no row
     assert check(data)[1].height == 0
