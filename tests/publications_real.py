@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the names and addresses are as published, however long)
 """Name/unit pairs as real suppliers publish them, each page cited by its address.
 
 Copied from supplier pages (tables of web pages), with what a person who knows the
@@ -15,7 +16,7 @@ never seen (tests/test_publications_real.py).
 from __future__ import annotations
 
 BUILD = {
-"http://www.wasserwerk-perlenbach.de/produktinfo/trinkwasserparameter/": """
+    "http://www.wasserwerk-perlenbach.de/produktinfo/trinkwasserparameter/": """
 pH-Wert||ph_wert
 elektrische Leitfähigkeit bei 25oC|µS/cm|elektrische_leitfaehigkeit
 Färbung (SAK 436nm)|1/m|faerbung
@@ -69,7 +70,7 @@ Enterokokken|KBE/100ml|enterokokken
 Koloniezahl bei 20°C|KBE/ml|-
 Koloniezahl bei 36°C|KBE/ml|koloniezahl_36
 """,
-"https://www.voehringen.de/buergerservice-und-politik/ver-und-entsorgung/wasser/trinkwasseruntersuchung-vom-17012025?cHash=8ad3532bdac7a25c26221d0983592d42&print=858": """
+    "https://www.voehringen.de/buergerservice-und-politik/ver-und-entsorgung/wasser/trinkwasseruntersuchung-vom-17012025?cHash=8ad3532bdac7a25c26221d0983592d42&print=858": """
 Farbe, qualitativ|-|-
 Trübung, qualitativ|-|-
 Geruch, qualitativ|-|geruch
@@ -123,7 +124,7 @@ Chrom|mg/l|chrom
 Cyanid|mg/l|cyanid
 1,2 Dichlorethan|µg/l|dichlorethan_1_2
 """,
-"https://www.nordwasser.de/trinkwasser/versorgung/wasseranalysen-1/trinkwasseranalyse-ww-zarnewanz": """
+    "https://www.nordwasser.de/trinkwasser/versorgung/wasseranalysen-1/trinkwasseranalyse-ww-zarnewanz": """
 Wassertemperatur|°C|temperatur
 Trübung|NTU|truebung
 Elektrische Leitfähigkeit (25°C)|μS/cm|elektrische_leitfaehigkeit
@@ -151,7 +152,7 @@ Coliforme Bakterien|n/100 ml|coliforme_bakterien
 Escherichia coli|n/100 ml|e_coli
 Enterokokken|n/100 ml|enterokokken
 """,
-"http://www.fwspessartgruppe.de/trinkwasseranalyse.html": """
+    "http://www.fwspessartgruppe.de/trinkwasseranalyse.html": """
 Koloniezahl b. 22 °C|Anzahl/1 ml|koloniezahl_22
 Koloniezahl b. 36 °C|Anzahl/1 ml|koloniezahl_36
 Wassertemperatur|°C|temperatur
@@ -180,7 +181,7 @@ Sauerstoff|mg/l|sauerstoff
 Eisen|mg/l|eisen
 Mangan|mg/l|mangan
 """,
-"https://www.swpan.de/wasser/wasseranalyse": """
+    "https://www.swpan.de/wasser/wasseranalyse": """
 Arsen (As)|mg/l|arsen
 Blei (Pb)|mg/l|blei
 Chrom, gesamt (Cr)|mg/l|chrom
@@ -205,7 +206,7 @@ Chlorid (Cl-)|mg/l|chlorid
 Sulfat (SO42-)|mg/l|sulfat
 DOC|mg/l|doc
 """,
-"https://www.stadtwerke-bad-belzig.de/infos-und-downloads/betrieb-und-netze/trinkwassernetz/trinkwasseranalyse/": """
+    "https://www.stadtwerke-bad-belzig.de/infos-und-downloads/betrieb-und-netze/trinkwassernetz/trinkwasseranalyse/": """
 pH-Wert||ph_wert
 Sauerstoffgehalt|mg/l|sauerstoff
 Farbe|qualitativ|-
@@ -228,7 +229,7 @@ Aluminium|µg/l|aluminium
 Bor|mg/l|bor
 Blei|µg/l|blei
 """,
-"https://www.wvbiw.de:443/trinkwasser/wasseranalysen/vollanalyse-vg-roederaue": """
+    "https://www.wvbiw.de:443/trinkwasser/wasseranalysen/vollanalyse-vg-roederaue": """
 Wassertemperatur bei Entnahme|°C|temperatur
 pH-Wert bei Entnahme||ph_wert
 freies Chlor bei Entnahme|mg/l|freies_chlor
@@ -268,7 +269,7 @@ Kalium|mg/l|kalium
 Natrium|mg/l|natrium
 Eisen (gesamt)|mg/l|eisen
 """,
-"http://stadtwerke-werneuchen.de/?Service:Trinkwasserg%26uuml%3Bte": """
+    "http://stadtwerke-werneuchen.de/?Service:Trinkwasserg%26uuml%3Bte": """
 Leitfähigkeit bei 20°C|µS/cm|-
 pH-Wert||ph_wert
 Temperatur|°C|temperatur
@@ -300,11 +301,11 @@ Wasserhärte|°dH|gesamthaerte
 Wasserhärte|mmol/l|gesamthaerte
 Härtebereich nach Waschmittelgesetz||haertebereich
 """,
-"https://www.wurmannsquick.de/component/sppagebuilder/?view=page&id=2": """
+    "https://www.wurmannsquick.de/component/sppagebuilder/?view=page&id=2": """
 Wassertemperatur vor Ort (t)|°C|temperatur
 Aussehen (Farbe)||-
 """,
-"http://www.hausleiten.gv.at/Wasserversorgungsanlage_4": """
+    "http://www.hausleiten.gv.at/Wasserversorgungsanlage_4": """
 Escherichia coli in 100 ml||e_coli
 Coliforme Bakterien in 100 ml||coliforme_bakterien
 Enterokokken in 100 ml||enterokokken
@@ -327,7 +328,7 @@ Mangan gesamt in mg/l||mangan
 }
 
 HELD_OUT = {
-"http://www.stadtwerke-waiblingen.de/index.php/trinkwasserqualitaet-analysen.html": """
+    "http://www.stadtwerke-waiblingen.de/index.php/trinkwasserqualitaet-analysen.html": """
 Escherichia coli (E.coli)|Z/100ml|e_coli
 Enterokokken|Z/100ml|enterokokken
 Coliforme Keime|Z/100ml|coliforme_bakterien
@@ -359,7 +360,7 @@ Polyzyklische aromat. Kohlenwasserst.|mg/l|pak
 Trihalogenmethane|mg/l|thm
 Vinylchlorid|mg/l|vinylchlorid
 """,
-"http://wasserverband-baldham.de/Web/Themen/Wasser/Qualitaet/wasseranalyse-jahr.htm": """
+    "http://wasserverband-baldham.de/Web/Themen/Wasser/Qualitaet/wasseranalyse-jahr.htm": """
 Gesamthärte|°dH|gesamthaerte
 Karbonathärte|°dKH|karbonathaerte
 Escherichia coli|Anzahl/100 ml|e_coli
@@ -380,7 +381,7 @@ Quecksilber|mg/l|quecksilber
 Selen|mg/l|selen
 Trichlorethen und Tetrachlorethen –- Summe|mg/l|tetrachlorethen_trichlorethen
 """,
-"https://tazv.de/wasser/wasserqualitaet/": """
+    "https://tazv.de/wasser/wasserqualitaet/": """
 Blei (mg/l)||blei
 Cadmium (mg/l)||cadmium
 Calcium (mg/l)||calcium
@@ -398,7 +399,7 @@ Geruch||geruch
 Temperatur (°C)||temperatur
 pH-Wert||ph_wert
 """,
-"http://www.thueringer-fernwasser.de/wasserqualitaet/trinkwasser.html": """
+    "http://www.thueringer-fernwasser.de/wasserqualitaet/trinkwasser.html": """
 Wassertemperatur|°C|temperatur
 Trübung quanitativ|NTU|truebung
 pH-Wert bei 20 °C||ph_wert
@@ -421,12 +422,12 @@ Escherichia coli|in 100 ml|e_coli
 Coliforme Bakterien|in 100 ml|coliforme_bakterien
 Härtebereich||haertebereich
 """,
-"https://koerle.de/?p=4507": """
+    "https://koerle.de/?p=4507": """
 Härtebereich||haertebereich
 Gesamthärte in mmol/l||gesamthaerte
 Gesamthärte in odH||gesamthaerte
 """,
-"https://www.stadt-werther.de/leben/wohnen-bauen/energieversorgung/wasserwerk/trinkwassergueter": """
+    "https://www.stadt-werther.de/leben/wohnen-bauen/energieversorgung/wasserwerk/trinkwassergueter": """
 Farbe (SAK Hg 436 mm)|1/m|faerbung
 Trübung|FNU|truebung
 Geruch|qualitativ|geruch
@@ -449,7 +450,7 @@ Sulfat (SO4²-)|mg/l|sulfat
 TOC|mg/l|toc
 Magnesium|ml/l|?
 """,
-"http://buchholz-stadtwerke.de/wasseranalyse.html": """
+    "http://buchholz-stadtwerke.de/wasseranalyse.html": """
 Wassertemperatur|°C|temperatur
 Leitfähigkeit (20°)|µS/cm|-
 Sauerstoff (elektrochem.)|mg/l|sauerstoff

@@ -7,8 +7,9 @@ the columns and rows it spans (so a two-row header names every column), `<br>` a
 breaks are spaces, soft hyphens are dropped, and nothing else of the text is changed.
 
 Each table gets the heading a reader sees for it: its `<caption>`, else the nearest
-heading before it (`<h1>`..`<h6>`, an accordion's `<summary>`, an element with
-`role="heading"`, or a tab's `aria-labelledby` label). Tables inside `<nav>`, `<header>`,
+heading before it (`<h1>`..`<h6>` or an element with `role="heading"`); a table inside an
+accordion (`<details>`) is named by its `<summary>`, one in a tab panel by the tab that
+labels the panel (`aria-labelledby`). Tables inside `<nav>`, `<header>`,
 `<footer>` or `<aside>`, and tables that hold other tables (layout tables), are kept apart
 with the reason; which of the rest hold data is decided by `generator.publications.documents`.
 
@@ -130,7 +131,12 @@ def _heading(table: Any, root: Any) -> str:
             found = root.xpath("//*[@id=$id]", id=label.split()[0])
             if found and clean_text(found[0].text_content()):
                 return clean_text(found[0].text_content())
-    before = table.xpath(f"preceding::*[self::{_HEADINGS} or self::summary or @role='heading'][1]")
+    # An accordion's summary names the tables inside its <details> only.
+    for details in table.iterancestors("details"):
+        summary = details.find("summary")
+        if summary is not None and clean_text(summary.text_content()):
+            return clean_text(summary.text_content())
+    before = table.xpath(f"preceding::*[self::{_HEADINGS} or @role='heading'][1]")
     return clean_text(before[0].text_content()) if before else ""
 
 

@@ -457,6 +457,7 @@ _TEMPERATURE = re.compile(
 
 def expand_abbreviations(text: str) -> str:
     """Write out the words of `ABBREVIATIONS` (see there)."""
+
     def one(word: str) -> str:
         m = re.fullmatch(r"(?P<pre>[(\[]*)(?P<word>.*?)(?P<post>[)\],;:]*)", word)
         assert m is not None  # the pattern matches any text
