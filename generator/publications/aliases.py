@@ -5,8 +5,9 @@
 ordinance) that prints the spelling. A row with a `code` maps the spelling to that
 register parameter; a row without one says the spelling is **not** in the register, and
 `note` says why (the ion balance, the acid capacity to pH 8.2, a sum of 16 EPA PAH where
-the ordinance sums four). Spellings are compared by `names.key`, so one row covers case, umlauts, spaces and
-punctuation (`Säurekapazität bis pH 4,3` also matches `SAEUREKAPAZITAET PH 4.3`).
+the ordinance sums four). Spellings are compared by `names.key`, so one row covers case,
+umlauts, spaces and punctuation (`Säurekapazität bis pH 4,3` also matches
+`SAEUREKAPAZITAET PH 4.3`).
 
 Besides the file, every register parameter is known by its code, its German and its
 English name. A key that would name two different outcomes is an error when the index is
