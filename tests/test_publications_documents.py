@@ -299,3 +299,22 @@ def test_a_workbook_lists_its_sheets_as_tables(folder, data):
     result = _import(path, data, "--table", "süd")
     assert result.exit_code == 0, result.output
     assert _new_rows(data).select("parameter", "value_text").rows() == [("nitrat", "18,25")]
+
+
+def test_the_build_never_imports_the_readers_of_publications(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, datetime\n"
+        "from pathlib import Path\n"
+        "from generator.build import build\n"
+        "from generator.config import Config\n"
+        f"build(Path({str(GOLDEN_INPUT)!r}), Path({str(tmp_path / 'out')!r}), "
+        "datetime.date(2026, 11, 23), Config(), force=True)\n"
+        "readers = {'lxml', 'pdfplumber', 'pdfminer', 'python_calamine', 'fastexcel'}\n"
+        "loaded = readers & set(sys.modules)\n"
+        "print(sorted(loaded))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
