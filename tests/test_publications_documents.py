@@ -318,3 +318,60 @@ def test_the_build_never_imports_the_readers_of_publications(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("header", "rows", "expected"),
+    [
+        (
+            "Parameter;Einheit;BG;Min.;Ø;Max.;Grenzwert",
+            ["Nitrat;mg/l;0,5;18,2;21,4;24,9;50", "Blei;mg/l;0,001;< BG;< BG;0,0012;0,01"],
+            [
+                ("nitrat", "mg/l", "min", "18,2", "0,5"),
+                ("nitrat", "mg/l", "mean", "21,4", "0,5"),
+                ("nitrat", "mg/l", "max", "24,9", "0,5"),
+                ("blei", "mg/l", "min", "< BG", "0,001"),
+                ("blei", "mg/l", "mean", "< BG", "0,001"),
+                ("blei", "mg/l", "max", "0,0012", "0,001"),
+            ],
+        ),
+        (
+            "Kenngröße;Ist;Richtwert",
+            ["Sulfat (mg/l);84;250", "Calcium [mg/l];96,4;"],
+            [
+                ("sulfat", "mg/l", "sample", "84", None),
+                ("calcium", "mg/l", "sample", "96,4", None),
+            ],
+        ),
+        (
+            "Parameter;Durchschnittswert [mg/l];Minimalwert [mg/l];Maximalwert [mg/l]",
+            ["Chlorid;31;28;35"],
+            [
+                ("chlorid", "mg/l", "mean", "31", None),
+                ("chlorid", "mg/l", "min", "28", None),
+                ("chlorid", "mg/l", "max", "35", None),
+            ],
+        ),
+        (
+            "Untersuchungsparameter;Einheit;Bestimmungsgrenze;Befund;Parameterwert",
+            ["Nitrit;mg/l;0,01;< 0,01;0,5", "Fluorid;mg/l;0,1;0,12;1,5"],
+            [
+                ("nitrit", "mg/l", "sample", "< 0,01", "0,01"),
+                ("fluorid", "mg/l", "sample", "0,12", "0,1"),
+            ],
+        ),
+        (
+            "Parameter;Einheit;Jahresmittelwert;Messwert, Februar 2017",
+            ["Sulfat;mg/l;80;84"],
+            # The yearly mean beside one sample's value (its column names when it was taken).
+            [("sulfat", "mg/l", "mean", "80", None), ("sulfat", "mg/l", "sample", "84", None)],
+        ),
+    ],
+)
+def test_column_headers_as_suppliers_spell_them(tmp_path, data, header, rows, expected):
+    table = tmp_path / "tabelle.csv"
+    table.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    target = Target(data, 12, "wk-2026", dt.date(2026, 6, 1))
+    result = import_publication(table, target, dry_run=True)
+    got = result.new.select("parameter", "unit", "statistic", "value_text", "reporting_limit")
+    assert got.rows() == expected
