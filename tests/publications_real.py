@@ -450,7 +450,26 @@ Sulfat (SO4²-)|mg/l|sulfat
 TOC|mg/l|toc
 Magnesium|ml/l|?
 """,
-    "http://buchholz-stadtwerke.de/wasseranalyse.html": """
+    "https://www.aschau.de/import-3656-untersuchungsparameter": """
+Escherichia Coli|KBE/100 ml|e_coli
+Coliforme Keime|KBE/100 ml|coliforme_bakterien
+Kolonienzahl bei 20°C|KBE/1 ml|-
+Kolonienzahl bei 36°C|KBE/1 ml|koloniezahl_36
+Ammonium|mg/l|ammonium
+pH-Wert||ph_wert
+Leitfähigkeit bei 25°C|uS/cm|elektrische_leitfaehigkeit
+Fluorid|mg/l|fluorid
+Calcium|mg/l|calcium
+Magnesium|mg/l|magnesium
+Natrium|mg/l|natrium
+Kalium|mg/l|kalium
+Chlorid|mg/l|chlorid
+Sulfat|mg/l|sulfat
+Nitrat|mg/l|nitrat
+Nitrit|mg/l|nitrit
+Eisen|mg/l|eisen
+""",
+"http://buchholz-stadtwerke.de/wasseranalyse.html": """
 Wassertemperatur|°C|temperatur
 Leitfähigkeit (20°)|µS/cm|-
 Sauerstoff (elektrochem.)|mg/l|sauerstoff
