@@ -469,7 +469,7 @@ Nitrat|mg/l|nitrat
 Nitrit|mg/l|nitrit
 Eisen|mg/l|eisen
 """,
-"http://buchholz-stadtwerke.de/wasseranalyse.html": """
+    "http://buchholz-stadtwerke.de/wasseranalyse.html": """
 Wassertemperatur|°C|temperatur
 Leitfähigkeit (20°)|µS/cm|-
 Sauerstoff (elektrochem.)|mg/l|sauerstoff

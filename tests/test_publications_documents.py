@@ -375,3 +375,23 @@ def test_column_headers_as_suppliers_spell_them(tmp_path, data, header, rows, ex
     result = import_publication(table, target, dry_run=True)
     got = result.new.select("parameter", "unit", "statistic", "value_text", "reporting_limit")
     assert got.rows() == expected
+
+
+def test_the_content_decides_the_format_and_a_single_table_names_its_problem(folder, data):
+    report = docs.unruled_report(folder)
+    nameless = folder / "bericht-ohne-endung"
+    nameless.write_bytes(report.read_bytes())
+    result = CliRunner().invoke(cli, ["import", str(nameless), "--list-tables"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"{nameless} (PDF): 1 data table(s)")
+    page = folder / "analyse.txt"
+    page.write_text(docs.WEB_PAGE, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", str(page), "--list-tables"])
+    assert result.stdout.startswith(f"{page} (web page): 2 data table(s)")
+    table = folder / "ohne-kopf.csv"
+    table.write_text("Nitrat;mg/l;21\nSulfat;mg/l;84\n", encoding="utf-8")
+    before = _fingerprint(data)
+    result = _import(table, data)
+    assert result.exit_code == 1
+    assert f"Error: {table}: no header row with a name column (Parameter," in result.stderr
+    assert _fingerprint(data) == before

@@ -253,6 +253,8 @@ def choose(doc: Document, table: str | None) -> FoundTable:
         if len(data) == 1:
             return data[0]
         if not data:
+            if len(doc.tables) == 1 and doc.tables[0].table.frame.height:
+                layouts.layout(doc.tables[0].table)  # raises the reason, with its row
             reasons = "; ".join(f"table {t.number}: {t.ignored}" for t in doc.tables)
             raise TableReadError(f"{doc.path}: no data table ({reasons})")
         raise NoTableChosen(
