@@ -23,6 +23,7 @@ from generator.errors import TrinkwasserError
 from generator.publications import layouts
 from generator.publications.names import key
 from generator.publications.read import (
+    EXCEL_SUFFIXES,
     ROW,
     RawTable,
     TableReadError,
@@ -38,7 +39,6 @@ MAX_PDF_BYTES = 100 * 1024 * 1024
 
 PDF, HTML, EXCEL, CSV = "PDF", "web page", "Excel workbook", "CSV table"
 _HTML_SUFFIXES = (".html", ".htm", ".xhtml")
-_EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 
 
 class NoTableChosen(TrinkwasserError):
@@ -74,7 +74,7 @@ def _expected(path: Path) -> str | None:
         return PDF
     if suffix in _HTML_SUFFIXES:
         return HTML
-    if suffix in _EXCEL_SUFFIXES:
+    if suffix in EXCEL_SUFFIXES:
         return EXCEL
     return None
 

@@ -12,8 +12,10 @@ ruling lines of every page:
   with a name header (`Parameter`, `Kenngröße`, ...) and the header's cells give the
   columns (every later cell goes to the column its middle lies under); it ends at a gap
   of more than two lines, at the next header or at the end of the page;
-- a table on the next page with the same columns whose first row repeats the header (or
-  that has no header at all) continues the table before it: the repeated header is dropped;
+- a table on the next page with the same columns whose first row repeats the header
+  continues the table before it, the repeated header dropped; a ruled table also goes on
+  without a repeated header (a table without lines needs it: without a header its columns
+  are unknown);
 - a line ending in a hyphen is joined to the next without the hyphen when the next starts
   in lower case (`Bestimmungs-` `grenze`), else kept with it (`1,2-` `Dichlorethan`); soft
   hyphens are dropped.

@@ -179,15 +179,3 @@ def _blank_to_null(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 blank_to_null = _blank_to_null
-
-
-def read_table(path: Path, sheet: str | None = None, encoding: str = "utf-8") -> RawTable:
-    """Read a supplier table (CSV or Excel, by the file's suffix)."""
-    path = Path(path)
-    if not path.is_file():
-        raise TableReadError(f"{path}: no such file")
-    if path.suffix.lower() in EXCEL_SUFFIXES:
-        return read_excel(path, sheet)
-    if sheet is not None:
-        raise TableReadError(f"{path}: --sheet applies to Excel workbooks only")
-    return read_csv(path, encoding)
