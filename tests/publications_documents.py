@@ -171,7 +171,7 @@ UNRULED = [
 
 
 def printed(name: str) -> str:
-    """A name as the import reads it: lines of a cell joined, soft hyphens dropped."""
+    """Return a name as the import reads it: lines of a cell joined, soft hyphens dropped."""
     return name.replace("\u00ad\n", "").replace("\u00ad", "").replace("\n", " ")
 
 
@@ -198,7 +198,7 @@ def _styles():  # type: ignore[no-untyped-def]
 
 
 def ruled_report(directory: Path, name: str = "pruefbericht.pdf") -> Path:
-    """A ruled table of 36 rows that runs onto a second page, its header repeated there."""
+    """Write a ruled table that runs onto a second page, its header repeated there."""
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
@@ -232,7 +232,7 @@ def ruled_report(directory: Path, name: str = "pruefbericht.pdf") -> Path:
 
 
 def unruled_report(directory: Path, name: str = "jahreswerte.pdf") -> Path:
-    """A table without any lines: columns only from where the words are printed."""
+    """Write a table without any lines: columns only from where the words are printed."""
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen import canvas
 
@@ -269,7 +269,7 @@ def unruled_report(directory: Path, name: str = "jahreswerte.pdf") -> Path:
 
 
 def scanned_report(directory: Path, name: str = "scan.pdf") -> Path:
-    """A page that is only an image of a table: no text layer."""
+    """Write a page that is only an image of a table: no text layer."""
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen import canvas
@@ -305,7 +305,7 @@ def encrypted_report(directory: Path, name: str = "geschuetzt.pdf") -> Path:
 
 
 def damaged_report(directory: Path, name: str = "kaputt.pdf") -> Path:
-    """The first 700 bytes of a real report: a download that broke off."""
+    """Write the first 700 bytes of a real report: a download that broke off."""
     whole = unruled_report(directory, "whole.pdf").read_bytes()
     path = directory / name
     path.write_bytes(whole[:700])

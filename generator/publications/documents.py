@@ -225,7 +225,7 @@ def read_document(path: Path, sheet: str | None = None, encoding: str | None = N
 
 
 def listing(doc: Document) -> str:
-    """The tables of the document, one per line, with numbers, headings, sizes and layouts."""
+    """List the tables of the document, one per line: numbers, headings, sizes, layouts."""
     lines = [f"{doc.path} ({doc.format}): {len(doc.data_tables)} data table(s)"]
     for t in doc.tables:
         heading = repr(t.heading) if t.heading else "(no heading)"
@@ -247,7 +247,7 @@ def listing(doc: Document) -> str:
 
 
 def choose(doc: Document, table: str | None) -> FoundTable:
-    """The table to import: `table` is a number or a part of a heading (see the module doc)."""
+    """Choose the table to import: `table` is a number or part of a heading (module doc)."""
     data = doc.data_tables
     if table is None:
         if len(data) == 1:

@@ -54,7 +54,7 @@ def _lxml() -> Any:
 
 
 def clean_text(text: str) -> str:
-    """A cell's text as a reader sees it: soft hyphens gone, whitespace one space."""
+    """Return a cell's text as a reader sees it: soft hyphens gone, whitespace one space."""
     text = text.replace(SOFT_HYPHEN, "").replace("\u200b", "")
     return _SPACE.sub(" ", text).strip()
 
@@ -75,7 +75,7 @@ def _span(cell: Any, name: str) -> int:
 
 
 def _own_rows(table: Any) -> list[Any]:
-    """The table's rows, not those of tables nested in it."""
+    """Return the table's rows, not those of tables nested in it."""
     return [tr for tr in table.iter("tr") if _owner(tr) is table]
 
 

@@ -256,7 +256,7 @@ _VALUE_LIKE = re.compile(r"^[<>≤≥]?\s*[-+]?[0-9][0-9.,\s]*$")
 
 
 def _second_header_line(row: tuple[str | None, ...], name_index: int) -> bool:
-    """A row below the header that only continues it: a header on two lines."""
+    """Tell whether a row below the header only continues it (a header on two lines)."""
     cells = [c for c in row if c is not None]
     if row[name_index] is not None or not cells:
         return False

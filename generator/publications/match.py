@@ -145,8 +145,10 @@ def _lookup(text: str, index: AliasIndex) -> tuple[ParsedName, tuple[str, str, s
 
 
 def _variants(name: str) -> list[tuple[str, tuple[str, ...]]]:
-    """The name and the spellings the rules of `names` make of it, with the codes each may
-    name (empty: any code)."""
+    """Return the name and the spellings the rules make of it.
+
+    Each comes with the codes it may name (empty: any code).
+    """
     out: list[tuple[str, tuple[str, ...]]] = []
     for text in dict.fromkeys([name, expand_abbreviations(name)]):
         for summed, codes in ((text, ()), (without_sum_word(text), SUM_CODES)):
@@ -188,8 +190,11 @@ def _name_status(parsed: ParsedName, index: AliasIndex) -> tuple[str, str, str]:
 
 
 def _explained(name: str, index: AliasIndex) -> tuple[str, str, str] | None:
-    """`TOC (organisch gebundener Kohlenstoff)`, `Säurekapazität (m-Wert)`: the bracket
-    names a parameter, and the name before it is that parameter or the start of its name."""
+    """Read a name explained in brackets (`TOC (organisch gebundener Kohlenstoff)`).
+
+    The bracket names a parameter, and the name before it is that parameter or the start
+    of its name (`Säurekapazität (m-Wert)`).
+    """
     split = brackets(name)
     if split is None:
         return None

@@ -468,12 +468,12 @@ def expand_abbreviations(text: str) -> str:
 
 
 def without_sum_word(text: str) -> str:
-    """The name without the word `Summe` (`Trihalogenmethane, Summe`, `Summe PAK`)."""
+    """Return the name without the word `Summe` (`Trihalogenmethane, Summe`, `Summe PAK`)."""
     return re.sub(r"\s+", " ", _SUM_WORDS.sub(" ", text)).strip(" ,;:–—-")
 
 
 def swapped(text: str) -> str | None:
-    """`B und A` for a name `A und B` (one `und`), else None."""
+    """Return `B und A` for a name `A und B` (one `und`), else None."""
     parts = re.split(r"(?i)\s+(?:und|u\.|&)\s+", text)
     if len(parts) != 2:
         return None
@@ -481,14 +481,14 @@ def swapped(text: str) -> str | None:
 
 
 def without_temperature(text: str) -> str | None:
-    """The name without a measuring temperature (`pH-Wert bei 20 °C`), else None."""
+    """Return the name without a measuring temperature (`pH-Wert bei 20 °C`), else None."""
     out = _TEMPERATURE.sub(" ", text)
     out = re.sub(r"\s+", " ", out).strip(" ,;:")
     return out if out != text.strip() else None
 
 
 def brackets(text: str) -> tuple[str, str] | None:
-    """(name, explanation) of `TOC (organisch gebundener Kohlenstoff)`, else None."""
+    """Return (name, explanation) of `TOC (organisch gebundener Kohlenstoff)`, else None."""
     m = re.fullmatch(r"\s*(?P<out>[^()\[\]]+?)\s*[(\[](?P<inner>[^()\[\]]+)[)\]]\s*", text)
     if not m:
         return None

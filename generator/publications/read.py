@@ -117,12 +117,12 @@ def _workbook(path: Path) -> Any:
 
 
 def excel_sheets(path: Path) -> list[str]:
-    """The names of the workbook's visible sheets, in order."""
+    """Return the names of the workbook's sheets, in order."""
     return [str(name) for name in _workbook(path).sheet_names]
 
 
 def shown(cell: object) -> str | None:
-    """A cell as a German reader sees it in the sheet (see the module doc)."""
+    """Return a cell as a German reader sees it in the sheet (see the module doc)."""
     if cell is None or cell == "":
         return None
     if isinstance(cell, bool):
