@@ -249,7 +249,8 @@ def _refused(source: Path, data: Path, message: str, *extra: str) -> None:
     assert result.exit_code == 1, result.output
     # Progress lines go to stderr too; the error is one line that names the file.
     errors = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
-    assert len(errors) == 1 and errors[0].startswith(f"Error: {source}: ")
+    assert len(errors) == 1 and errors[0].startswith(f"Error: {source}")
+    assert errors[0][len(f"Error: {source}")] in ":,"  # then the problem (and its row)
     assert message in errors[0]
     assert _fingerprint(data) == before
 
@@ -359,6 +360,18 @@ def test_the_build_never_imports_the_readers_of_publications(tmp_path):
                 ("nitrit", "mg/l", "sample", "< 0,01", "0,01"),
                 ("fluorid", "mg/l", "sample", "0,12", "0,1"),
             ],
+        ),
+        (
+            # A section heading below the header is no second header line.
+            "Parameter;Einheit;Messwert",
+            [";Anionen;", "Nitrat;mg/l;21"],
+            [("nitrat", "mg/l", "sample", "21", None)],
+        ),
+        (
+            # A header cell on two lines: `Bestimmungs-` over `grenze`.
+            "Parameter;Einheit;Bestimmungs-;Messwert",
+            [";;grenze;", "Nitrit;mg/l;0,01;< 0,01"],
+            [("nitrit", "mg/l", "sample", "< 0,01", "0,01")],
         ),
         (
             "Parameter;Einheit;Jahresmittelwert;Messwert, Februar 2017",

@@ -138,7 +138,6 @@ _LIMIT_PREFIXES = (
     "leitwert",
     "orientierungswert",
     "gow",
-    "maßnahmenwert",
     "masnahmenwert",
 )
 
@@ -255,12 +254,24 @@ def is_name_header(text: str) -> bool:
 _VALUE_LIKE = re.compile(r"^[<>≤≥]?\s*[-+]?[0-9][0-9.,\s]*$")
 
 
-def _second_header_line(row: tuple[str | None, ...], name_index: int) -> bool:
-    """Tell whether a row below the header only continues it (a header on two lines)."""
+def _second_header_line(
+    row: tuple[str | None, ...], header: list[str | None], name_index: int
+) -> bool:
+    """Tell whether a row below the header only continues it (a header on two lines).
+
+    It has no name and no values. A single text continues the header only below an empty
+    header cell or one ending in a hyphen (`Bestimmungs-` over `grenze`): alone under a
+    header of its own it is a section heading, not part of the header.
+    """
     cells = [c for c in row if c is not None]
     if row[name_index] is not None or not cells:
         return False
-    return not any(_VALUE_LIKE.match(c) and _date(c) is None for c in cells)
+    if any(_VALUE_LIKE.match(c) and _date(c) is None for c in cells):
+        return False
+    if len(cells) == 1:
+        above = header[next(i for i, c in enumerate(row) if c is not None)]
+        return above is None or above.rstrip().endswith(("-", "\u00ad"))
+    return True
 
 
 def _join_header(upper: str | None, lower: str | None) -> str | None:
@@ -317,8 +328,8 @@ def layout(table: RawTable) -> Layout:
     if index + 1 < table.frame.height:
         below = table.frame.row(index + 1)
         below_cells = tuple(below[table.frame.columns.index(c)] for c in cells)
-        if _second_header_line(below_cells, name_index):
-            upper = [header[c] for c in cells]
+        upper = [header[c] for c in cells]
+        if _second_header_line(below_cells, upper, name_index):
             # A cell spanning several columns is printed once, over the first of them.
             for i in range(1, len(upper)):
                 if upper[i] is None and below_cells[i] is not None and below_cells[i - 1]:
