@@ -44,8 +44,11 @@ def test_the_readme_smtp_block_is_valid_and_shows_every_default(tmp_path):
     assert list(block) == [f.name for f in fields(SmtpConfig)]
     assert asdict(smtp) == block
     # the settings with a default show it
-    assert all(block[f.name] == f.default for f in fields(SmtpConfig) if f.name != "user"
-               and f.default is not MISSING)
+    assert all(
+        block[f.name] == f.default
+        for f in fields(SmtpConfig)
+        if f.name != "user" and f.default is not MISSING
+    )
 
 
 def test_the_readme_example_is_a_valid_configuration(tmp_path):

@@ -74,7 +74,7 @@ def with_gone(path: Path, gone: dict[str, str | None]) -> bytes | None:
         current = old[GONE].cast(pl.String) if GONE in old.columns else None
         ids = old["document_id"].to_list()
         values = current.to_list() if current is not None else [None] * len(ids)
-        updated = [gone[i] if i in gone else v for i, v in zip(ids, values, strict=True)]
+        updated = [gone.get(i, v) for i, v in zip(ids, values, strict=True)]
         if updated == values:
             return None
         frame = old.with_columns(pl.Series(GONE, updated, dtype=pl.String).str.to_date())

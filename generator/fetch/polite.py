@@ -38,10 +38,21 @@ PERMANENT_REDIRECTS = frozenset({301, 308})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
+_ASCII = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"}
+)
+
+
+def _ascii(text: str) -> str:
+    # A header is ASCII: umlauts written out, anything else left out.
+    return text.translate(_ASCII).encode("ascii", "ignore").decode().replace("\n", " ")
+
+
 def user_agent(config: Config) -> str:
     """Name the program, the operator and how to reach it (the first word is the robot name
     robots.txt rules are matched against)."""
-    return f"{ROBOT_NAME}/{__version__} (+{config.base_url}; {config.operator}; {config.contact})"
+    about = f"+{config.base_url}; {_ascii(config.operator)}; {config.contact}"
+    return f"{ROBOT_NAME}/{__version__} ({about})"
 
 
 @dataclass(frozen=True)

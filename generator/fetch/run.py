@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -127,8 +128,8 @@ def stale_suppliers(
     ]
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+def _stamp(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def _validators(archive: Archive, recipe: Recipe) -> Validators | None:
@@ -139,7 +140,7 @@ def _validators(archive: Archive, recipe: Recipe) -> Validators | None:
     return Validators(latest.etag, latest.last_modified)
 
 
-def record(archive: Archive, recipe: Recipe, answer: Answer) -> SourceResult:
+def record(archive: Archive, recipe: Recipe, answer: Answer, now: dt.datetime) -> SourceResult:
     """Archive what `answer` brought and say what it was."""
     manifest = archive.manifest(recipe.source_id)
     latest = manifest.latest
@@ -174,7 +175,7 @@ def record(archive: Archive, recipe: Recipe, answer: Answer) -> SourceResult:
                     sha256=digest,
                     url=recipe.url,
                     final_url=answer.final_url,
-                    retrieved_at=_now(),
+                    retrieved_at=_stamp(now),
                     status=200,
                     etag=answer.etag,
                     last_modified=answer.last_modified,
@@ -184,7 +185,7 @@ def record(archive: Archive, recipe: Recipe, answer: Answer) -> SourceResult:
             )
     manifest.checks.append(
         {
-            "checked_at": _now(),
+            "checked_at": _stamp(now),
             "url": recipe.url,
             "final_url": answer.final_url,
             "status": answer.status,
@@ -204,6 +205,7 @@ async def _fetch_all(
     config: Config,
     rules: Politeness,
     transport: httpx.AsyncBaseTransport | None,
+    clock: Callable[[], dt.datetime],
 ) -> tuple[list[SourceResult], int]:
     by_host: dict[str, list[Recipe]] = defaultdict(list)
     for recipe in recipes:
@@ -214,7 +216,7 @@ async def _fetch_all(
         async def one_host(queue: list[Recipe]) -> None:
             for recipe in queue:
                 answer = await client.fetch(recipe.url, _validators(archive, recipe))
-                results[recipe.source_id] = record(archive, recipe, answer)
+                results[recipe.source_id] = record(archive, recipe, answer, clock())
 
         await asyncio.gather(*(one_host(q) for q in by_host.values()))
         requests = client.requests
@@ -299,16 +301,21 @@ def run(
     config: Config,
     rules: Politeness,
     import_: bool = False,
-    today: dt.date | None = None,
+    clock: Callable[[], dt.datetime] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> RunResult:
-    """Fetch every registered source; archive, mark links, import (with `import_`)."""
-    today = today or dt.date.today()
+    """Fetch every registered source; archive, mark links, import (with `import_`).
+
+    `clock` gives the time of a retrieval (default: now); its date is the retrieval date of
+    a new document and the day a link is found gone.
+    """
+    clock = clock or (lambda: dt.datetime.now(dt.UTC))
+    today = clock().astimezone(dt.UTC).date()
     data_dir = Path(data_dir)
     recipes, suppliers, documents = read_register(data_dir)
     archive = Archive(archive_dir)
     archive.root.mkdir(parents=True, exist_ok=True)
-    results, requests = asyncio.run(_fetch_all(recipes, archive, config, rules, transport))
+    results, requests = asyncio.run(_fetch_all(recipes, archive, config, rules, transport, clock))
     outcome = RunResult(today, results, cadence_months=config.publication_cadence_months)
     outcome.requests = requests
     outcome.links_written = mark_links(data_dir, documents, archive, recipes, results, today)
