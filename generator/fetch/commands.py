@@ -90,6 +90,12 @@ def fetch(
     with --import imports new versions. Exit status 0 whatever the servers answered; 1 only
     for a local problem (a broken register, an unwritable archive). See docs/operations.md.
     """
+    try:
+        import httpx  # noqa: F401 - only to say which extra is missing
+    except ImportError:
+        raise click.ClickException(
+            "fetch needs the fetch extra: pip install 'trinkwasserdaten[fetch]'"
+        ) from None
     from generator.config import load_config
     from generator.fetch.polite import Politeness
     from generator.fetch.report import format_run
