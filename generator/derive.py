@@ -520,8 +520,10 @@ def with_values(data: SourceData) -> SourceData:
 
 
 def newest_publications(data: SourceData, as_of: dt.date, cadence_months: int) -> pl.DataFrame:
-    """Per zone: the edition date of its newest document up to `as_of`, and whether it is
-    older than the cadence (`generator.staleness`)."""
+    """Return per zone the edition date of its newest document up to `as_of`, and staleness.
+
+    Stale: older than the cadence, or no document at all (`generator.staleness`).
+    """
     editions = data.documents.filter(pl.col("edition_date") <= as_of).select(
         "document_id", "edition_date"
     )

@@ -14,7 +14,7 @@ import polars as pl
 
 
 def cutoff(as_of: dt.date, months: int) -> dt.date:
-    """The date `months` months before `as_of` (the last day of a shorter month)."""
+    """Return the date `months` months before `as_of` (the last day of a shorter month)."""
     index = as_of.year * 12 + as_of.month - 1 - months
     year, month = divmod(index, 12)
     month += 1
@@ -22,5 +22,5 @@ def cutoff(as_of: dt.date, months: int) -> dt.date:
 
 
 def stale_expr(newest: pl.Expr, as_of: dt.date, months: int) -> pl.Expr:
-    """True where the newest publication is older than the cadence, or there is none."""
+    """Return true where the newest publication is older than the cadence, or missing."""
     return newest.is_null() | (newest < pl.lit(cutoff(as_of, months)))

@@ -25,7 +25,7 @@ GOLDEN_INPUT = Path(__file__).parent / "golden" / "input"
 
 @pytest.fixture(scope="module")
 def sample_build(tmp_path_factory) -> Path:
-    """Replaces the bundled sample for this module's `server`."""
+    """Replace the bundled sample for this module's `server`."""
     data = tmp_path_factory.mktemp("stale") / "data"
     shutil.copytree(GOLDEN_INPUT, data)
     docs = data / "documents.csv"

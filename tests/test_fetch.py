@@ -190,6 +190,7 @@ def kleinstadt(documents) -> Iterator[Site]:
             "/alt.csv": _static(301, Location="/neu.csv"),
             "/neu.csv": documents["neu"],
             "/weg.csv": _static(404, b"nicht gefunden"),
+            "/kreis.csv": _static(302, Location="/kreis.csv"),
             "/bericht.pdf": documents["pdf"],
         }
     )
@@ -218,6 +219,7 @@ SOURCES = [
     ("kleinstadt-analyse", 1, 11, "k", "/analyse.csv"),
     ("kleinstadt-umzug", 1, 12, "k", "/alt.csv"),
     ("kleinstadt-weg", 1, 13, "k", "/weg.csv"),
+    ("kleinstadt-kreis", 1, 12, "k", "/kreis.csv"),
     ("kleinstadt-bericht", 1, 11, "k", "/bericht.pdf"),
     ("seeland-busy", 2, 21, "s", "/busy.csv"),
     ("seeland-kaputt", 2, 22, "s", "/kaputt.csv"),
@@ -264,6 +266,7 @@ def test_first_run_fetches_archives_and_reports_every_answer(data, tmp_path, kle
         "kleinstadt-analyse": "new",
         "kleinstadt-umzug": "new",
         "kleinstadt-weg": "failed",
+        "kleinstadt-kreis": "failed",
         "kleinstadt-bericht": "new",
         "seeland-busy": "new",
         "seeland-kaputt": "failed",
@@ -277,6 +280,8 @@ def test_first_run_fetches_archives_and_reports_every_answer(data, tmp_path, kle
     assert got["kleinstadt-umzug"].final_url == kleinstadt.url + "/neu.csv"
     assert got["kleinstadt-weg"].reason == "HTTP 404" and got["kleinstadt-weg"].gone
     assert got["seeland-kaputt"].reason == "HTTP 500" and got["seeland-kaputt"].gone
+    assert got["kleinstadt-kreis"].reason == "more than 5 redirects"
+    assert kleinstadt.paths().count("/kreis.csv") == 6  # the first request and 5 redirects
     assert got["seeland-langsam"].reason == "no complete answer within 1 s"
     assert "size cap (30000 bytes declared" in got["seeland-gross"].reason
     assert got["seeland-riesig"].reason == "larger than the size cap (20000 bytes)"
@@ -324,7 +329,7 @@ def test_first_run_fetches_archives_and_reports_every_answer(data, tmp_path, kle
     assert failed["checks"][-1]["status"] == 404 and failed["checks"][-1]["result"] == "failed"
 
     report = format_run(result)
-    assert "5 new, 0 changed, 0 unchanged, 1 moved, 6 failed." in report
+    assert "5 new, 0 changed, 0 unchanged, 1 moved, 7 failed." in report
     assert "kleinstadt-weg      failed     HTTP 404 (the link no longer answers)" in report
     assert f"moved to {kleinstadt.url}/neu.csv" in report
 
@@ -517,7 +522,7 @@ def test_the_command_reports_and_exits_0_whatever_the_servers_answer(data, tmp_p
     args += ["--timeout", "1", "--max-size", "0.02", "--retries", "1", "--import"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    assert "Fetched 11 source(s)" in result.output
+    assert "Fetched 12 source(s)" in result.output
     assert "kleinstadt-weg" in result.output and "HTTP 404" in result.output
     assert "Imported 3 of 5 version(s)" in result.output
 

@@ -44,7 +44,7 @@ def _line(values: list[str], delimiter: str, newline: str) -> bytes:
 
 
 def with_row(path: Path, row: dict[str, str]) -> bytes:
-    """The bytes of `path` with `row` (column -> text) appended."""
+    """Return the bytes of `path` with `row` (column -> text) appended."""
     if path.suffix == ".parquet":
         old = pl.read_parquet(path)
         new = pl.DataFrame({k: [v] for k, v in row.items()}).cast(
@@ -67,8 +67,10 @@ def with_row(path: Path, row: dict[str, str]) -> bytes:
 
 
 def with_gone(path: Path, gone: dict[str, str | None]) -> bytes | None:
-    """The bytes of `path` with `link_gone_since` set per document id (None clears it);
-    None when nothing changes."""
+    """Return the bytes of `path` with `link_gone_since` set per document id.
+
+    None as a date clears it; None is returned when nothing changes.
+    """
     if path.suffix == ".parquet":
         old = pl.read_parquet(path)
         current = old[GONE].cast(pl.String) if GONE in old.columns else None

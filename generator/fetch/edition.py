@@ -32,7 +32,7 @@ def edition_date(text: str) -> dt.date | None:
 
 
 def document_text(body: bytes, encoding: str = "utf-8") -> str:
-    """The text of a document for the search of its edition date (CSV, HTML, plain text)."""
+    """Decode a document for the search of its edition date (CSV, HTML, plain text)."""
     for name in (encoding, "utf-8", "cp1252"):
         try:
             return body.decode(name)

@@ -49,8 +49,10 @@ def _ascii(text: str) -> str:
 
 
 def user_agent(config: Config) -> str:
-    """Name the program, the operator and how to reach it (the first word is the robot name
-    robots.txt rules are matched against)."""
+    """Name the program, the operator and how to reach it.
+
+    The first word is the robot name robots.txt rules are matched against.
+    """
     about = f"+{config.base_url}; {_ascii(config.operator)}; {config.contact}"
     return f"{ROBOT_NAME}/{__version__} ({about})"
 

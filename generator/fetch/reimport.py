@@ -70,12 +70,12 @@ class ImportOutcome:
 
 
 def document_id(source_id: str, sha256: str) -> str:
-    """The id of a version's documents row: the source's id and the start of its hash."""
+    """Return the id of a version's documents row: the source's id and its hash's start."""
     return f"{source_id[:50]}-{sha256[:8]}"
 
 
 def suffix(version: Version) -> str:
-    """The file type of a version: by the address's suffix, else by its content type."""
+    """Return the file type of a version: the address's suffix, else by its content type."""
     path_suffix = PurePosixPath(urlsplit(version.final_url).path).suffix.lower()
     if path_suffix in (*CSV_SUFFIXES, *EXCEL_SUFFIXES, ".pdf", ".html", ".htm"):
         return path_suffix
@@ -89,7 +89,7 @@ def importable(kind: str) -> bool:
 
 
 def stated_edition(path: Path, recipe: Recipe) -> dt.date | None:
-    """The edition date the document states, or None."""
+    """Return the edition date the document states, or None."""
     kind = path.suffix.lower()
     if kind in EXCEL_SUFFIXES:
         raw = read_table(path, recipe.sheet)

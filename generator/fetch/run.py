@@ -83,8 +83,10 @@ class RunResult:
 
 
 def read_register(data_dir: Path) -> tuple[list[Recipe], pl.DataFrame, pl.DataFrame]:
-    """Check the register with the tables it names; return its recipes, suppliers and
-    documents."""
+    """Check the register with the tables it names.
+
+    Return its recipes, the suppliers and the documents.
+    """
     declared = (SUPPLIERS, ZONES, DOCUMENTS, SOURCES)
     result = check_tables(data_dir, declared, reference_dir())
     if not result.complete(declared):
@@ -114,7 +116,7 @@ def stale_suppliers(
     as_of: dt.date,
     months: int,
 ) -> list[StaleSupplier]:
-    """The suppliers whose newest document is older than the cadence (or who have none)."""
+    """Return the suppliers whose newest document is older than the cadence (or none)."""
     newest = documents.group_by("supplier_id").agg(pl.col("edition_date").max().alias("newest"))
     registered = {r.supplier_id for r in recipes}
     frame = (
@@ -239,8 +241,10 @@ def mark_links(
     results: list[SourceResult],
     today: dt.date,
 ) -> bool:
-    """Set `link_gone_since` of the documents of a source whose link no longer answers,
-    clear it where it answers again; return whether the documents table was rewritten."""
+    """Set `link_gone_since` where a source's link no longer answers, clear it where it does.
+
+    Return whether the documents table was rewritten.
+    """
     current = dict(
         zip(documents["document_id"].to_list(), documents["link_gone_since"].to_list(), strict=True)
     )

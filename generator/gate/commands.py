@@ -299,8 +299,11 @@ def _send_key(issued: IssuedKey, config: Config, settings: GateSettings) -> None
 @config_option
 @handle_errors
 def approve(request_id: str, state_dir: Path, config_path: Path | None) -> None:
-    """Approve a pending request: issue its key and send it by e-mail ([smtp] in the
-    configuration), or show it once with the e-mail to send by hand."""
+    """Approve a pending request: issue its key and send it by e-mail.
+
+    With [smtp] in the configuration it is sent; without, it is shown once with the e-mail
+    to send by hand.
+    """
     from generator.gate import keys as key_tools
 
     config, settings, state = _open(state_dir, config_path)

@@ -140,7 +140,7 @@ KEY_PLACEHOLDER = "IHR_SCHLUESSEL"
 
 
 def approval_body(issued: IssuedKey, config: Config, settings: GateSettings) -> str:
-    """The text of the e-mail (German, the service's language) that carries a new key."""
+    """Return the text of the e-mail (German, the service's language) with a new key."""
     request = issued.request
     reference = f" (Anfrage {request.id})" if request else ""
     return f"""Guten Tag,
@@ -179,7 +179,7 @@ def approval_email(issued: IssuedKey, config: Config, settings: GateSettings) ->
 
 
 def rejection_body(request: AccessRequest, config: Config) -> str:
-    """The text of the short e-mail that tells a requester no key is issued, and why."""
+    """Return the short e-mail that tells a requester no key is issued, and why."""
     return f"""Guten Tag,
 
 vielen Dank für Ihre Anfrage eines API-Schlüssels für Trinkwasserdaten (Anfrage {request.id}).
@@ -197,7 +197,7 @@ Viele Grüße
 
 
 def rejection_email(request: AccessRequest, config: Config) -> str:
-    """The rejection with recipient and subject, for the operator to send by hand."""
+    """Return the rejection with recipient and subject, for the operator to send by hand."""
     return f"An: {request.email}\nBetreff: {REJECTION_SUBJECT}\n\n{rejection_body(request, config)}"
 
 

@@ -27,7 +27,7 @@ class MailError(TrinkwasserError):
 
 
 def message(to: str, subject: str, body: str, config: Config, smtp: SmtpConfig) -> EmailMessage:
-    """A UTF-8 plain-text e-mail from the operator (replies go to its contact address)."""
+    """Make a UTF-8 plain-text e-mail from the operator (replies go to its contact)."""
     msg = EmailMessage()
     user, _, domain = smtp.sender.rpartition("@")
     msg["From"] = Address(config.operator, user, domain)
