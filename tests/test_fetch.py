@@ -576,3 +576,21 @@ def test_retry_after_takes_seconds_and_http_dates():
     assert retry_after("120") == 120.0
     assert retry_after("Thu, 26 Nov 2026 06:01:00 GMT", now) == 60.0
     assert retry_after("bald") is None and retry_after(None) is None
+
+
+def test_the_recipe_reaches_the_import(data, tmp_path, kleinstadt):
+    # sample_point and encoding go to `trinkwasser import`; a table choice it cannot make
+    # yet is reported and the version waits.
+    (data / "sources.csv").write_text(
+        "source_id,supplier_id,zone_id,url,sample_point,encoding,table\n"
+        f"punkt,1,11,{kleinstadt.url}/analyse.csv,Hochbehälter Nord,utf-8,\n"
+        f"tabelle,1,12,{kleinstadt.url}/neu.csv,,,2\n",
+        encoding="utf-8",
+    )
+    got = _by_id(_run(data, tmp_path / "archive", import_=True))
+    assert got["punkt"].imported, got["punkt"].import_note
+    rows = pl.read_csv(data / "measurements.csv", infer_schema=False)
+    points = rows.filter(pl.col("document_id") == got["punkt"].document_id)["sample_point"]
+    assert points.unique().to_list() == ["Hochbehälter Nord"]
+    assert got["tabelle"].imported is False
+    assert "names table '2'" in got["tabelle"].import_note

@@ -418,9 +418,9 @@ SOURCES = Table(
             "encoding",
             STR,
             False,
-            "Encoding of a CSV (`import --encoding`).",
+            "Encoding of a CSV table or web page (`import --encoding`; default: UTF-8 for a "
+            "CSV table).",
             "cp1252",
-            default="utf-8",
         ),
         Column(
             "sample_point",

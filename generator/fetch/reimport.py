@@ -58,7 +58,7 @@ class Recipe:
     title: str | None = None
     table: str | None = None
     sheet: str | None = None
-    encoding: str = "utf-8"
+    encoding: str | None = None
     sample_point: str | None = None
 
 
@@ -96,7 +96,7 @@ def stated_edition(path: Path, recipe: Recipe) -> dt.date | None:
         cells = raw.frame.drop("_row").fill_null("")
         text = "\n".join(" ".join(str(v) for v in row) for row in cells.iter_rows())
     else:
-        text = document_text(path.read_bytes(), recipe.encoding)
+        text = document_text(path.read_bytes(), recipe.encoding or "utf-8")
     return edition_date(text)
 
 
@@ -170,7 +170,7 @@ def import_version(
         target = importer.Target(
             staging, recipe.zone_id, doc_id, sampled_at=edition, sample_point=recipe.sample_point
         )
-        result = importer.plan(table, target, recipe.sheet, recipe.encoding)
+        result = _plan(table, target, recipe)
         table.unlink()
         if result.new.height:
             importer.write(result, target)
@@ -196,6 +196,17 @@ def import_version(
         return ImportOutcome(False, doc_id, str(exc))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _plan(path: Path, target: importer.Target, recipe: Recipe) -> importer.ImportResult:
+    """Plan the import with the recipe's options (the import's own defaults otherwise)."""
+    if recipe.table is not None:
+        # `import --table` (a document with several tables) is not in this import yet.
+        raise TrinkwasserError(
+            f"the recipe names table {recipe.table!r}, and `trinkwasser import` cannot "
+            "choose a table yet; archived"
+        )
+    return importer.plan(path, target, recipe.sheet, recipe.encoding or "utf-8")
 
 
 def _commit(staging: Path, data_dir: Path) -> None:

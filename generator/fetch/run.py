@@ -101,7 +101,7 @@ def read_register(data_dir: Path) -> tuple[list[Recipe], pl.DataFrame, pl.DataFr
             title=r["title"],
             table=r["table"],
             sheet=r["sheet"],
-            encoding=r["encoding"] or "utf-8",
+            encoding=r["encoding"],
             sample_point=r["sample_point"],
         )
         for r in sources.iter_rows(named=True)
