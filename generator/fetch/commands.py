@@ -59,7 +59,11 @@ from generator.cli_options import config_option, handle_errors
     help="Retries of a 429 or 5xx answer (after Retry-After, else a doubling pause).",
 )
 @click.option(
-    "--max-redirects", type=click.IntRange(0, 20), default=5, show_default=True, help="Redirects."
+    "--max-redirects",
+    type=click.IntRange(0, 20),
+    default=5,
+    show_default=True,
+    help="Redirects followed for one document (each checked against robots.txt).",
 )
 @click.option(
     "--max-retry-wait",
