@@ -368,7 +368,7 @@ def mapping(
 
 @cli.group()
 def parameters() -> None:
-    """The parameter register: match published names to its codes."""
+    """Match published names to the codes of the parameter register."""
 
 
 @parameters.command("match")
