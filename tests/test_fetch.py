@@ -594,3 +594,32 @@ def test_the_recipe_reaches_the_import(data, tmp_path, kleinstadt):
     assert points.unique().to_list() == ["Hochbehälter Nord"]
     assert got["tabelle"].imported is False
     assert "names table '2'" in got["tabelle"].import_note
+
+
+def test_an_excel_source_is_imported_from_its_sheet(data, tmp_path, kleinstadt):
+    import xlsxwriter
+
+    workbook = tmp_path / "werte.xlsx"
+    book = xlsxwriter.Workbook(str(workbook))
+    book.add_worksheet("Deckblatt").write_string(0, 0, "Trinkwasserwerte")
+    sheet = book.add_worksheet("Analyse")
+    sheet.write_string(0, 0, "Trinkwasserwerte Kleinstadt Süd, Stand: 01.09.2026")
+    sheet.write_row(2, 0, ["Parameter", "Einheit", "Messwert"])
+    sheet.write_row(3, 0, ["Nitrat", "mg/l", "17,5"])
+    book.close()
+    kind = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    kleinstadt.routes["/werte"] = Document("", kind)
+    kleinstadt.routes["/werte"].body = workbook.read_bytes()
+    (data / "sources.csv").write_text(
+        f"source_id,supplier_id,zone_id,url,sheet\nexcel,1,13,{kleinstadt.url}/werte,Analyse\n",
+        encoding="utf-8",
+    )
+    got = _by_id(_run(data, tmp_path / "archive", import_=True))["excel"]
+    assert got.status == "new" and got.imported, got.import_note
+    docs = pl.read_csv(data / "documents.csv", infer_schema=False)
+    assert docs.filter(pl.col("document_id") == got.document_id)["edition_date"].to_list() == [
+        "2026-09-01"
+    ]
+    rows = pl.read_csv(data / "measurements.csv", infer_schema=False)
+    mine = rows.filter(pl.col("document_id") == got.document_id)
+    assert mine.select("zone_id", "parameter", "value_text").rows() == [("13", "nitrat", "17,5")]
