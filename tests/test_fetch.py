@@ -623,3 +623,25 @@ def test_an_excel_source_is_imported_from_its_sheet(data, tmp_path, kleinstadt):
     rows = pl.read_csv(data / "measurements.csv", infer_schema=False)
     mine = rows.filter(pl.col("document_id") == got.document_id)
     assert mine.select("zone_id", "parameter", "value_text").rows() == [("13", "nitrat", "17,5")]
+
+
+def test_a_host_whose_robots_txt_fails_is_left_alone_and_long_waits_are_refused(
+    data, tmp_path, kleinstadt
+):
+    blocked = Site({"/robots.txt": _static(503, b"Wartung"), "/werte.csv": Document(SEELAND)})
+    for site in _serve(blocked):
+        kleinstadt.routes["/spaeter.csv"] = _static(503, b"", Retry_After="3600")
+        (data / "sources.csv").write_text(
+            "source_id,supplier_id,zone_id,url\n"
+            f"gesperrt,2,21,{site.url}/werte.csv\n"
+            f"spaeter,1,11,{kleinstadt.url}/spaeter.csv\n",
+            encoding="utf-8",
+        )
+        got = _by_id(_run(data, tmp_path / "archive"))
+        assert got["gesperrt"].status == "failed" and not got["gesperrt"].gone
+        assert "robots.txt" in got["gesperrt"].reason and "answers 503" in got["gesperrt"].reason
+        assert site.paths() == ["/robots.txt"]  # nothing else was asked of that host
+        assert got["spaeter"].reason == (
+            "HTTP 503, asks to wait 3600 s (Retry-After), more than 5 s"
+        )
+        assert kleinstadt.paths().count("/spaeter.csv") == 1
