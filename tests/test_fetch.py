@@ -332,6 +332,7 @@ def test_first_run_fetches_archives_and_reports_every_answer(data, tmp_path, kle
     assert "5 new, 0 changed, 0 unchanged, 1 moved, 7 failed." in report
     assert "kleinstadt-weg      failed     HTTP 404 (the link no longer answers)" in report
     assert f"moved to {kleinstadt.url}/neu.csv" in report
+    assert "5 version(s) wait for import: run again with --import." in report
 
 
 def test_a_second_run_fetches_nothing_new(data, tmp_path, kleinstadt, seeland, documents):

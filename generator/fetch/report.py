@@ -39,6 +39,8 @@ def format_run(result: RunResult) -> str:
             head = f"document {r.document_id}" if r.imported else "not imported"
             note = (r.import_note or "").replace("\n", "\n      ")
             lines.append(f"  {r.source_id:<{width}}  {head}: {note}")
+    if result.waiting:
+        lines.append(f"{result.waiting} version(s) wait for import: run again with --import.")
     if result.links_written:
         lines.append("Updated link_gone_since in the documents table.")
     since = staleness.cutoff(result.fetched_on, result.cadence_months)

@@ -80,6 +80,8 @@ class RunResult:
     cadence_months: int = 12
     links_written: bool = False
     requests: int = 0
+    waiting: int = 0
+    """Versions read but not imported (counted when the run did not import)."""
 
 
 def read_register(data_dir: Path) -> tuple[list[Recipe], pl.DataFrame, pl.DataFrame]:
@@ -326,6 +328,9 @@ def run(
     if import_:
         import_pending(data_dir, archive, recipes, results)
         _, _, documents = read_register(data_dir)
+    else:
+        latest = (archive.manifest(r.source_id).latest for r in recipes)
+        outcome.waiting = sum(v is not None and v.import_state == PENDING for v in latest)
     outcome.stale = stale_suppliers(
         suppliers, documents, recipes, today, config.publication_cadence_months
     )
