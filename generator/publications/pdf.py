@@ -333,3 +333,14 @@ def read_report(path: Path, is_header: Callable[[list[str]], bool]) -> list[PdfT
             "recognised here: ask the supplier for the report as text, or use its web page"
         )
     return _continue(tables, is_header)
+
+
+def text(path: Path) -> str:
+    """Return the text layer of every page, in reading order ("" for a scan)."""
+    pdf = _open(path)
+    try:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+    except Exception as exc:
+        raise TableReadError(f"{path}: the PDF is damaged ({type(exc).__name__}: {exc})") from None
+    finally:
+        pdf.close()
