@@ -398,6 +398,7 @@ OPEN_FILES: dict[str, str] = {
     "export_parquet": "v1/export/plz-zonen.parquet",
     "export_streets": "v1/export/strassen.csv",
     "datapackage": "v1/export/datapackage.json",
+    "catalog": "v1/export/katalog.ttl",
 }
 """Open files of the tree that back no route: served as they are, at `/` + their path."""
 
