@@ -256,13 +256,14 @@ def test_a_zone_feed_tells_publications_changed_verdicts_and_limits(golden_site)
 def test_pages_link_their_feeds(golden_site):
     zone = (golden_site / urls.file_path("zone", zone_id=11)).read_text()
     feed = urls.url("zone_feed", zone_id=11)
-    assert f'<link rel="alternate" type="application/atom+xml" title="Neuigkeiten: Kleinstadt Mitte" href="{feed}">' in zone  # noqa: E501
+    head = 'rel="alternate" type="application/atom+xml" title="Neuigkeiten: Kleinstadt Mitte"'
+    assert f'<link {head} href="{feed}">' in zone
     assert f'<a href="{feed}" type="application/atom+xml">Neuigkeiten als Feed</a>' in zone
     plz = (golden_site / urls.file_path("plz", plz="04109")).read_text()
     export = read_rows(GOLDEN_INPUT / "plz_zones.csv")
     for zone_id in {r["zone_id"] for r in export if r["plz"] == "04109"}:
         href = urls.url("zone_feed", zone_id=zone_id)
-        assert f'rel="alternate" type="application/atom+xml"' in plz
+        assert 'rel="alternate" type="application/atom+xml"' in plz
         assert plz.count(f'href="{href}"') == 2  # in the head and visible
 
 
@@ -292,7 +293,9 @@ def test_the_feeds_cap_their_entries(golden_site, monkeypatch):
         ("/v1/export/katalog.ttl", "text/turtle"),
     ],
 )
-def test_the_python_gate_serves_the_new_files_without_a_key(golden_site, tmp_path, path, content_type):  # noqa: E501
+def test_the_python_gate_serves_the_new_files_without_a_key(
+    golden_site, tmp_path, path, content_type
+):  # noqa: E501
     import httpx
 
     from generator.gate.app import create_app
