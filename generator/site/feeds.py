@@ -75,16 +75,22 @@ def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
 def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
     """Zone, parameter, dates and categories where the latest sample's verdict differs from
     the previous sample's, both assessed against the limits valid on `as_of`."""
-    m = d.measurements.filter(pl.col("sampled_at") <= as_of)
-    last = m.group_by("zone_id", "parameter").agg(pl.col("sampled_at").max().alias("_last"))
-    earlier = m.join(last, on=["zone_id", "parameter"]).filter(
-        pl.col("sampled_at") < pl.col("_last")
+    # Only what choosing and assessing a sample needs: the series is the largest frame.
+    series = ["zone_id", "parameter"]
+    earlier = (
+        d.measurements.select(
+            *series,
+            "sampled_at",
+            "statistic",
+            "sample_point",
+            "qualifier",
+            "normalized_value",
+            "normalized_reporting_limit",
+        )
+        .filter(pl.col("sampled_at") <= as_of)
+        .filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(series))
     )
-    if earlier.height == 0:
-        return pl.DataFrame(
-            schema={"zone_id": pl.Int64, "parameter": pl.String, "before": pl.String}
-        ).join(d.current_values.head(0), on=["zone_id", "parameter"])
-    previous = classify(_latest(earlier.drop("_last")), d.limits, d.parameters, as_of).select(
+    previous = classify(_latest(earlier), d.limits, d.parameters, as_of).select(
         "zone_id",
         "parameter",
         pl.col("state").replace_strict(_CATEGORY, default=None).alias("before"),
