@@ -306,7 +306,8 @@ ROUTES: tuple[Route, ...] = (
         file="v1/export/plz-zonen.{format}",
         license="odbl",
         description="Every PLZ-zone pair with area share and confidence; never measured "
-        "values. Also as Parquet and with a Frictionless datapackage.json.",
+        "values. Also as Parquet, with a Frictionless datapackage.json, and described for "
+        "open-data portals in the DCAT-AP.de catalogue /v1/export/katalog.ttl.",
     ),
     Route(
         "access_request",

@@ -268,7 +268,7 @@ def atom(
 
 def feed_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
     """Yield the national feed and one feed per zone (a zone without entries gets an empty
-    one dated `as_of`, so its address never answers 404)."""
+    one, dated by the newest entry of any zone, so its address never answers 404)."""
     national = national_entries(d, as_of)
     entries = [
         _entry(config, urls.url("zone", zone_id=z), k, day, t, s)
@@ -286,7 +286,11 @@ def feed_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
         ),
     )
     per_zone: dict[int, list[tuple[str, dt.date, str, str]]] = {}
-    for z, k, day, t, s in zone_entries(d, as_of).iter_rows():
+    entries_of_zones = zone_entries(d, as_of)
+    # A feed without entries is as new as the newest data, which `as_of` is only without any.
+    newest = entries_of_zones["day"].max()
+    quiet = newest if isinstance(newest, dt.date) else as_of
+    for z, k, day, t, s in entries_of_zones.iter_rows():
         per_zone.setdefault(z, []).append((k, day, t, s))
     for zone_id, name in d.zones.select("zone_id", "name").iter_rows():
         page = urls.url("zone", zone_id=zone_id)
@@ -299,7 +303,7 @@ def feed_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
                 page,
                 f"Trinkwasser im Versorgungsgebiet {name}: Neuigkeiten",
                 [_entry(config, page, k, day, t, s) for k, day, t, s in rows],
-                max((day for _, day, _, _ in rows), default=as_of),
+                max((day for _, day, _, _ in rows), default=quiet),
             ),
         )
 
