@@ -91,7 +91,7 @@ def _source_dates(d: Derived) -> list[dt.date]:
 
 
 def datasets(d: Derived, config: Config) -> list[Dataset]:
-    """The open datasets of the tree, with their dates from the data."""
+    """Return the open datasets of the tree, with their dates from the data."""
     mapped = _source_dates(d)
     credit = config.attribution["credit"]
     zensus = any(s.license == provenance.ZENSUS_LICENCE for s in d.sources)
@@ -247,7 +247,7 @@ def catalog_url(config: Config) -> str:
 
 
 def turtle(d: Derived, config: Config) -> bytes:
-    """The DCAT-AP.de catalogue of the open datasets, as Turtle."""
+    """Return the DCAT-AP.de catalogue of the open datasets, as Turtle."""
     base = config.base_url
     homepage = base + site_urls.url("downloads")
     sets = datasets(d, config)
@@ -332,7 +332,7 @@ def turtle(d: Derived, config: Config) -> bytes:
 
 
 def schema_org(d: Derived, config: Config) -> list[dict[str, Any]]:
-    """schema.org `Dataset` objects for JSON-LD on the downloads page (Google Dataset Search)."""
+    """Return schema.org `Dataset` objects for the downloads page (Google Dataset Search)."""
     base = config.base_url
     homepage = base + site_urls.url("downloads")
     licence_urls = {

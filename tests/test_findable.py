@@ -1,5 +1,8 @@
-"""Findable and followable: sitemap, robots.txt, canonical links and descriptions, the
-DCAT-AP.de catalogue, schema.org Dataset, Atom feeds, and the map of PLZ areas."""
+"""Findable and followable: what search engines, portals and feed readers get.
+
+Sitemap, robots.txt, canonical links and descriptions, the DCAT-AP.de catalogue, schema.org
+Dataset, Atom feeds, and the map of PLZ areas.
+"""
 
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ VCARD = rdflib.Namespace("http://www.w3.org/2006/vcard/ns#")
 
 
 def pages(build: Path) -> set[str]:
-    """The URL of every HTML page of a build, the 404 page left out."""
+    """Return the URL of every HTML page of a build, the 404 page left out."""
     out = set()
     for f in build.rglob("*.html"):
         rel = f.relative_to(build).as_posix()

@@ -15,8 +15,10 @@ KM = 1000.0
 
 
 def strip(x0: float, x1: float, y1: float, bumps: int = 40) -> Polygon:
-    """A strip from x0 to x1 (EPSG:3035 metres from the test origin) whose sides zigzag by
-    30 m: detail that a 400 m simplification removes."""
+    """Return a strip from x0 to x1 (EPSG:3035 metres from the test origin).
+
+    Its sides zigzag by 30 m: detail that a 400 m simplification removes.
+    """
     left = [(X0 + x0 + (30.0 if i % 2 else 0.0), Y0 + y1 * i / bumps) for i in range(bumps + 1)]
     right = [(X0 + x1 + (30.0 if i % 2 else 0.0), Y0 + y1 * i / bumps) for i in range(bumps + 1)]
     return shapely.make_valid(Polygon(left + list(reversed(right))))

@@ -81,7 +81,7 @@ def plz_shapes(
 
 
 def land_per_plz(codes: np.ndarray, lands: np.ndarray, plz_ids: np.ndarray) -> np.ndarray:
-    """The Land of each PLZ of `plz_ids` (sorted): the first named by its features."""
+    """Return the Land of each PLZ of `plz_ids` (sorted): the first its features name."""
     frame = (
         pl.DataFrame(
             {"plz": codes.astype(str), "land": [None if v is None else str(v) for v in lands]},

@@ -73,8 +73,11 @@ def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
 
 
 def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
-    """Zone, parameter, dates and categories where the latest sample's verdict differs from
-    the previous sample's, both assessed against the limits valid on `as_of`."""
+    """Return where the latest sample's verdict differs from the previous sample's.
+
+    Zone, parameter, dates and categories; both samples assessed against the limits valid
+    on `as_of`.
+    """
     # Only what choosing and assessing a sample needs: the series is the largest frame.
     series = ["zone_id", "parameter"]
     earlier = (
@@ -267,8 +270,11 @@ def atom(
 
 
 def feed_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
-    """Yield the national feed and one feed per zone (a zone without entries gets an empty
-    one, dated by the newest entry of any zone, so its address never answers 404)."""
+    """Yield the national feed and one feed per zone.
+
+    A zone without entries gets an empty one, dated by the newest entry of any zone, so its
+    address never answers 404.
+    """
     national = national_entries(d, as_of)
     entries = [
         _entry(config, urls.url("zone", zone_id=z), k, day, t, s)
@@ -309,8 +315,10 @@ def feed_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
 
 
 def plz_feed_links(d: Derived) -> pl.DataFrame:
-    """`plz`, `feed_heads` (`<link rel="alternate">` per zone) and `feed_list` (visible links):
-    the feeds of a PLZ's zones, in the order of its zones."""
+    """Return the feeds of a PLZ's zones, in the order of its zones.
+
+    `plz`, `feed_heads` (`<link rel="alternate">` per zone) and `feed_list` (visible links).
+    """
     url = urls.url_expr("zone_feed", zone_id=pl.col("zone_id"))
     name = text.esc(pl.col("zone_name"))
     return (

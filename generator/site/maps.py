@@ -141,7 +141,7 @@ def plz_points(d: Derived) -> pl.DataFrame:
 
 
 def _num(expr: pl.Expr) -> pl.Expr:
-    """A whole number as path data wants it: a space before it unless it starts with `-`."""
+    """Write a whole number as path data wants it: a space before it unless it is negative."""
     text = expr.cast(pl.String)
     return pl.when(expr < 0).then(text).otherwise(pl.concat_str(pl.lit(" "), text))
 
@@ -210,8 +210,10 @@ def shape_paths(points: pl.DataFrame) -> pl.DataFrame:
 
 
 def outlines(points: pl.DataFrame) -> str:
-    """Path data of the edges that no two areas of one Land share: the outline of the covered
-    area and, where the shapes name their Land, the borders between Länder.
+    """Return the path data of the edges that no two areas of one Land share.
+
+    That is the outline of the covered area and, where the shapes name their Land, the
+    borders between Länder.
 
     Each edge is taken from one side only, and consecutive edges of a ring are one line.
     """
@@ -270,7 +272,7 @@ def outlines(points: pl.DataFrame) -> str:
 
 
 def shape_svg(shapes: pl.DataFrame, plz_zone: pl.DataFrame, classes: pl.DataFrame) -> str:
-    """The map of areas: per PLZ one link to its page with the classes of its zone."""
+    """Draw the map of areas: per PLZ one link to its page, with the classes of its zone."""
     points = shape_points(shapes)
     paths = shape_paths(points)
     linked = (
@@ -302,7 +304,7 @@ def shape_svg(shapes: pl.DataFrame, plz_zone: pl.DataFrame, classes: pl.DataFram
 
 
 def svg(points: pl.DataFrame, classes: pl.DataFrame) -> str:
-    """The map: per zone one link holding a square per PLZ, classes for every layer."""
+    """Draw the map: per zone one link holding a square per PLZ, classes for every layer."""
     square = pl.format("M{} {}h{}v{}h-{}z", "x", "y", pl.lit(DOT), pl.lit(DOT), pl.lit(DOT))
     links = (
         points.with_columns(square.alias("d"))
@@ -329,7 +331,7 @@ def svg(points: pl.DataFrame, classes: pl.DataFrame) -> str:
 
 
 def _summary(layer: Layer, points: pl.DataFrame, classes: pl.DataFrame) -> dict[str, Any]:
-    """Counts per class (zones, PLZ on the map) and the zones of concern, by name."""
+    """Count per class (zones, PLZ on the map) and name the zones of concern."""
     letter = pl.col(layer.prefix)
     zones = classes.group_by(letter).len("zones")
     on_map = points.join(classes, on="zone_id").group_by(letter).len("plz")

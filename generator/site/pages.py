@@ -161,6 +161,7 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             "doc_title": prov("title"),
             "doc_edition": text.date_expr(prov("edition_date")),
             "doc_retrieved": text.date_expr(prov("retrieved_date")),
+            "doc_gone": text.date_expr(prov("link_gone_since")),
             "no_doc": prov("url").is_null(),
         },
     )
@@ -251,6 +252,9 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "measurement_count": pl.col("measurement_count"),
         "description": pl.col("description"),
         "feed_url": urls.url_expr("zone_feed", zone_id=pl.col("zone_id")),
+        "stale_since": pl.when(pl.col("publication_stale")).then(
+            text.date_expr(pl.col("newest_publication"))
+        ),
     }
 
 
@@ -349,6 +353,7 @@ def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, b
             "title": pl.col("title"),
             "edition": text.date_expr(pl.col("edition_date")),
             "retrieved": text.date_expr(pl.col("retrieved_date")),
+            "gone": text.date_expr(pl.col("link_gone_since")),
         },
     )
 
@@ -454,7 +459,7 @@ def _download(path: str, api_url: str | None, what: str) -> dict[str, str | None
 
 
 def _sources(d: Derived) -> list[dict[str, str | None]]:
-    """The map data the mapping comes from, as the downloads page lists it."""
+    """Return the map data the mapping comes from, as the downloads page lists it."""
     return [
         {
             "title": s.title,
@@ -548,8 +553,10 @@ def simple_pages(
 
 
 def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
-    """Yield (path, bytes) for every page and asset of the human site, then its feeds,
-    robots.txt and the sitemap of the pages it yielded."""
+    """Yield (path, bytes) for every page and asset of the human site.
+
+    Then its feeds, robots.txt and the sitemap of the pages it yielded.
+    """
     pages: list[str] = []
     for path, data in _pages_and_assets(d, as_of, config):
         page = seo.page_url(path)

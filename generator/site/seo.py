@@ -79,7 +79,7 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
 
 
 def page_dates(d: Derived, as_of: dt.date) -> dict[str, dt.date]:
-    """The `lastmod` of every dated page, by URL path."""
+    """Return the `lastmod` of every dated page, by URL path."""
     zones = zone_dates(d, as_of)
     dated = zones.drop_nulls("lastmod")
     out: dict[str, dt.date] = {}
@@ -125,7 +125,7 @@ def page_dates(d: Derived, as_of: dt.date) -> dict[str, dt.date]:
 
 
 def lastmod(url: str, dates: dict[str, dt.date]) -> dt.date | None:
-    """The `lastmod` of one page: its own date, else the data's latest, none if undated."""
+    """Return the `lastmod` of one page: its own, else the data's latest, none if undated."""
     if url in dates:
         return dates[url]
     if url in {urls.url(p) for p in UNDATED_PAGES}:
@@ -137,7 +137,7 @@ def lastmod(url: str, dates: dict[str, dt.date]) -> dt.date | None:
 
 
 def page_url(path: str) -> str | None:
-    """The URL of a page of the site given its build path; None for what is no page."""
+    """Return the URL of a page of the site given its build path; None for what is no page."""
     if not path.endswith(".html") or path == urls.file_path("not_found"):
         return None
     url = "/" + path
@@ -147,7 +147,7 @@ def page_url(path: str) -> str | None:
 def sitemap_files(
     pages: Iterable[str], dates: dict[str, dt.date], config: Config
 ) -> list[tuple[str, bytes]]:
-    """The sitemap index and its files for the pages' URL paths (in the order given)."""
+    """Return the sitemap index and its files for the pages' URL paths (in that order)."""
     entries = []
     for url in pages:
         day = lastmod(url, dates)
