@@ -25,12 +25,12 @@ from generator.encode import (
     checked,
     constant,
     document,
+    file_digest,
     json_bytes,
     json_text,
     object_bytes,
 )
 from generator.site import urls as site_urls
-from generator.write import file_digest
 
 MEASUREMENT_BATCH = 400  # zones per batch: bounds the memory of the encoded strings
 ZONE_BATCH = 1000  # zones per batch: bounds the memory of the encoded strings

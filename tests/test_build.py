@@ -79,7 +79,7 @@ def test_a_crash_between_swap_and_manifest_leaves_no_stale_manifest(
     def crash(path, data):
         raise OSError("disk full")
 
-    monkeypatch.setattr("generator.write._atomic_write", crash)
+    monkeypatch.setattr("generator.write.atomic_write", crash)
     with pytest.raises(OSError):
         run(tiny_data, out)
     # The new tree is published, and no manifest claims digests of the old one.
@@ -365,3 +365,25 @@ def test_parameters_and_limits(tiny_build):
         (0.1, "µg/l", "2026-01-12")
     ]
     assert load_json(tiny_build, "_data/v1/parameters/temperatur/limits.json")["limits"] == []
+
+
+def test_atomic_write_replaces_in_one_step_and_leaves_no_temporary_file(tmp_path):
+    from generator.write import atomic_write, atomic_write_all
+
+    target = tmp_path / "sub" / "file.txt"
+    atomic_write(target, b"one")
+    atomic_write(target, lambda tmp: tmp.write_bytes(b"two"), mode=0o600)
+    assert target.read_bytes() == b"two"
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in target.parent.iterdir()) == ["file.txt"]
+
+    def broken(tmp):
+        tmp.write_bytes(b"half")
+        raise OSError("disk full")
+
+    other = tmp_path / "sub" / "other.txt"
+    with pytest.raises(OSError, match="disk full"):
+        atomic_write_all([(other, b"new"), (target, broken)])
+    # Nothing was renamed: the first file is not there, the second is as it was.
+    assert not other.exists() and target.read_bytes() == b"two"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["file.txt"]

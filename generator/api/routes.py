@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
 """How the register's parameter codes look. The API does not check it: an unknown code is
-a 404 (DESIGN §1), whatever it looks like."""
+a 404 (docs/architecture.md, "Codes are plain strings"), whatever it looks like."""
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+$"
 """What `email=True` checks: one `@` with text on both sides, no spaces."""
 EMAIL_MESSAGE = "not an e-mail address (expected name@domain)"

@@ -22,7 +22,7 @@ from generator.api.site_rules import (  # noqa: F401  (re-exported)
     netlify_redirect_line,
     search_target,
 )
-from generator.write import file_digest
+from generator.encode import file_digest
 
 PAGES: dict[str, str] = {
     "home": "/",
