@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from generator.api import routes
 from generator.contract import docs, rules
 from generator.contract.check import check_tables
 from generator.contract.constraints import NotBefore
@@ -239,3 +240,18 @@ def test_the_api_describes_every_boundary_source_of_the_contract():
     from generator.contract.tables import BOUNDARY_SOURCES
 
     assert tuple(resources.BOUNDARY_SOURCES) == BOUNDARY_SOURCES
+
+
+def test_the_plz_and_code_patterns_are_declared_once():
+    """`generator/contract/patterns.py` is the only module that spells them out."""
+    from generator.contract import patterns
+
+    root = Path(__file__).resolve().parents[1] / "generator"
+    for pattern in (patterns.PLZ_PATTERN, patterns.CODE_PATTERN):
+        spelled = sorted(
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*.py")
+            if pattern in p.read_text(encoding="utf-8")
+        )
+        assert spelled == ["contract/patterns.py"], pattern
+    assert routes.route("lookup").param("plz").pattern == patterns.PLZ_PATTERN

@@ -14,13 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from generator.api.http import KEY_HEADER, is_file_segment
 from generator.api.messages import MESSAGES, fill, placeholders
+from generator.contract.patterns import PLZ_PATTERN
 
 if TYPE_CHECKING:
     import polars as pl
 
-CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
-"""How the register's parameter codes look. The API does not check it: an unknown code is
-a 404 (docs/architecture.md, "Codes are plain strings"), whatever it looks like."""
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+$"
 """What `email=True` checks: one `@` with text on both sides, no spaces."""
 EMAIL_MESSAGE = "not an e-mail address (expected name@domain)"
@@ -187,7 +185,7 @@ PLZ = Param(
     "query",
     min_length=5,
     max_length=5,
-    pattern=r"^\d{5}$",
+    pattern=PLZ_PATTERN,
     description="German postal code (five digits).",
     example="76437",
 )
