@@ -387,3 +387,15 @@ def test_atomic_write_replaces_in_one_step_and_leaves_no_temporary_file(tmp_path
     # Nothing was renamed: the first file is not there, the second is as it was.
     assert not other.exists() and target.read_bytes() == b"two"
     assert sorted(p.name for p in target.parent.iterdir()) == ["file.txt"]
+
+
+def test_the_planned_api_files_are_the_api_files_a_build_writes(golden_site):
+    from generator import derive, load
+    from generator.build import API_PREFIXES
+    from tests.conftest import GOLDEN_INPUT
+
+    d = derive.derive(load.load(GOLDEN_INPUT), AS_OF)
+    written = [
+        path for path in read_manifest(golden_site)["files"] if path.startswith(API_PREFIXES)
+    ]
+    assert render.api_file_count(d) == len(written)

@@ -496,7 +496,13 @@ def simple_pages(
     ]
     pages: dict[str, tuple[str, dict[str, object]]] = {
         "home": ("index.html", {"stats": stats}),
-        "access": ("zugang.html", {"quota": GateSettings.from_config(config).daily_quota}),
+        "access": (
+            "zugang.html",
+            {
+                "quota": GateSettings.from_config(config).daily_quota,
+                "request": routes.route("access_request"),
+            },
+        ),
         "downloads": (
             "downloads.html",
             {"downloads": downloads, "stats": stats, "sources": _sources(d)},
