@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -143,14 +142,13 @@ def validate(data_dir: Path | None, max_problems: int) -> None:
     Exit status 0 when the data is clean, 1 when there are problems.
     Without DATA_DIR the bundled sample is checked.
     """
-    from generator.load import check, format_problems, sample_data_dir
+    from generator.errors import SourceDataError
+    from generator.load import check, sample_data_dir
 
     data_dir = data_dir or sample_data_dir()
     _, problems = check(data_dir)
     if problems.height:
-        click.echo(format_problems(problems, max_problems))
-        click.echo(f"Error: {problems.height} problem(s) in {data_dir}", err=True)
-        sys.exit(1)
+        raise SourceDataError(problems, f"{problems.height} problem(s) in {data_dir}")
     click.echo(f"{data_dir}: no problems found")
 
 

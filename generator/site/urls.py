@@ -19,7 +19,6 @@ from generator import site_assets
 from generator.api.site_rules import (  # noqa: F401  (re-exported)
     NOT_FOUND_PAGE,
     SEARCH_REDIRECT,
-    netlify_redirect_line,
     search_target,
 )
 from generator.encode import file_digest
