@@ -255,3 +255,15 @@ def test_the_plz_and_code_patterns_are_declared_once():
         )
         assert spelled == ["contract/patterns.py"], pattern
     assert routes.route("lookup").param("plz").pattern == patterns.PLZ_PATTERN
+
+
+def test_source_data_holds_exactly_the_declared_tables(monkeypatch):
+    from generator import load
+
+    assert {f.name for f in dataclasses.fields(SourceData)} - {"mapping"} == {
+        t.name for t in ALL_TABLES
+    }
+    extra = Table("unlisted", "A table SourceData has no field for.", PLZ_ZONES.columns, ())
+    monkeypatch.setattr(load, "ALL_TABLES", (*ALL_TABLES, extra))
+    with pytest.raises(TypeError, match=r"not held \['unlisted'\]"):
+        load._check_fields()

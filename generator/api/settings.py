@@ -19,6 +19,14 @@ from generator.config import Config
 
 TIMEZONE = "Europe/Berlin"
 """Quota days are calendar days here."""
+BLOB_STORES = {
+    "keys": "api-keys",
+    "quota": "quota",
+    "requests": "access-requests",
+    "bursts": "access-bursts",
+}
+"""The Netlify Blobs stores of the production gate's state, by role: the edge gate reads
+them from routes.json, the operator's `trinkwasser keys --from netlify` from here."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +150,7 @@ def routes_document(settings: GateSettings, codes: Sequence[str] = ()) -> dict[s
             "request": {"prefix": http.REQUEST_ID.prefix, "length": http.REQUEST_ID.length},
         },
         "series": {**series.layout(), "codes": sorted(codes)},
+        "stores": BLOB_STORES,
     }
 
 
