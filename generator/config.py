@@ -10,9 +10,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
 
-from generator.api import odbl
 from generator.errors import ConfigError
 
 DEFAULT_FILE = "trinkwasser.toml"
@@ -29,19 +27,6 @@ class Config:
     contact: str = "kontakt@trinkwasserdaten.example"
     license_url: str = "https://opendatacommons.org/licenses/odbl/1-0/"
     key_prefix: str = "twd_"
-
-    @property
-    def attribution(self) -> dict[str, Any]:
-        """The ODbL credit that travels with every representation of the PLZ mapping."""
-        return {
-            "obligations": [o.as_json() for o in odbl.OBLIGATIONS],
-            "license": "ODbL-1.0",
-            "license_name": "Open Data Commons Open Database License (ODbL) 1.0",
-            "license_url": self.license_url,
-            "credit": f"© {self.operator}, Kartendaten © OpenStreetMap-Mitwirkende (ODbL)",
-            "operator": self.operator,
-            "source": "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
-        }
 
 
 # The settings given as text, each with its check and what the check wants.

@@ -17,6 +17,7 @@ import polars as pl
 
 from generator import API_VERSION, openapi, site
 from generator.api import fields, http, resources, routes, series
+from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
@@ -52,7 +53,7 @@ def attribution(d: Derived, config: Config) -> dict[str, Any]:
     """The ODbL credit of the operator, and the credits of the map data the mapping used."""
     # Keys sorted, as in every JSON object of the tree.
     sources = [dict(sorted(s.attribution().items())) for s in d.sources if s.credit]
-    return {**config.attribution, "sources": sources}
+    return {**odbl_attribution(config.operator, config.license_url), "sources": sources}
 
 
 def lookup_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
@@ -341,8 +342,8 @@ def datapackage(
         ],
         "contributors": [{"title": config.operator, "role": "publisher", "email": config.contact}],
         "sources": listed,
-        "attribution": config.attribution["credit"],
-        "obligations": config.attribution["obligations"],
+        "attribution": odbl_attribution(config.operator, config.license_url)["credit"],
+        "obligations": odbl_attribution(config.operator, config.license_url)["obligations"],
         "resources": described,
     }
 

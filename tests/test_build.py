@@ -11,6 +11,7 @@ import pytest
 
 from generator import render
 from generator.api import series
+from generator.api.licence_resources import odbl_attribution
 from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
@@ -236,7 +237,7 @@ def test_odbl_attribution_on_lookup_and_json_export(tiny_build):
     for rel in ("_data/v1/lookup/01067.json", "v1/export/plz-zonen.json"):
         attribution = load_json(tiny_build, rel)["attribution"]
         sources = attribution.pop("sources")
-        assert attribution == config.attribution
+        assert attribution == odbl_attribution(config.operator, config.license_url)
         # From the data directory's mapping.json: each credited source with its date.
         assert [(s["title"], s["license"], s["date"]) for s in sources] == [
             ("PLZ-Gebiete", "ODbL-1.0", "2026-10-30"),

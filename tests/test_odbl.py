@@ -15,6 +15,7 @@ import pytest
 
 from generator import render
 from generator.api import odbl, routes
+from generator.api.licence_resources import odbl_attribution
 from generator.build import build
 from generator.config import Config
 from tests.conftest import AS_OF, GOLDEN_INPUT
@@ -39,7 +40,10 @@ def test_csv_rows_carry_the_credit_and_still_read_as_rows(tree):
     pairs = export(tree)["rows"]
     assert len(rows) == len(pairs) == export(tree)["count"]
     credit = render.credit_line(export(tree)["attribution"])
-    assert credit.startswith(CONFIG.attribution["credit"]) and CONFIG.license_url in credit
+    assert (
+        credit.startswith(odbl_attribution(CONFIG.operator, CONFIG.license_url)["credit"])
+        and CONFIG.license_url in credit
+    )
     for row, pair in zip(rows, pairs, strict=True):
         assert row["attribution"] == credit
         assert (row["plz"], int(row["zone_id"])) == (pair["plz"], pair["zone_id"])
@@ -53,7 +57,7 @@ def test_parquet_metadata_carries_licence_credit_and_duties(tree):
     path = tree / "v1/export/plz-zonen.parquet"
     meta = {k.decode(): v.decode() for k, v in pq.read_metadata(path).metadata.items()}
     assert meta["license"] == "ODbL-1.0" and meta["license_url"] == CONFIG.license_url
-    assert meta["attribution"] == CONFIG.attribution["credit"]
+    assert meta["attribution"] == odbl_attribution(CONFIG.operator, CONFIG.license_url)["credit"]
     assert "OpenStreetMap" in meta["source"]
     duties = json.loads(meta["obligations"])
     assert [d["section"] for d in duties] == ["4.4", "4.6", "4.7"]
@@ -70,7 +74,9 @@ def test_datapackage_zone_and_lookup_state_the_duties(tree):
     # The zone republishes the mapping (its `plz`): the same credit, duties and map sources.
     lookup = json.loads((tree / "_data/v1/lookup/76437.json").read_text(encoding="utf-8"))
     assert zone["plz"] and zone["attribution"] == lookup["attribution"]
-    assert {k: v for k, v in zone["attribution"].items() if k != "sources"} == CONFIG.attribution
+    assert {k: v for k, v in zone["attribution"].items() if k != "sources"} == odbl_attribution(
+        CONFIG.operator, CONFIG.license_url
+    )
     assert zone["attribution"]["sources"]
 
 

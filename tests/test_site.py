@@ -20,6 +20,7 @@ import pytest
 
 from generator import derive, load, site_assets
 from generator.api import resources, routes
+from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
 from generator.site import pages, text, urls
 from tests.conftest import AS_OF, GOLDEN_INPUT
@@ -407,7 +408,7 @@ def test_access_request_form(golden_site):
 def test_downloads_page_shows_the_odbl_credit(golden_site):
     tree = page(golden_site, urls.url("downloads"))
     credit = [p for p in find(tree, "p") if p.get("class") == "credit-line"][0]
-    assert text_of(credit) == Config().attribution["credit"]
+    assert text_of(credit) == odbl_attribution(Config().operator, Config().license_url)["credit"]
     hrefs = {a.get("href") for a in find(tree, "a")}
     assert {
         "/v1/export/plz-zonen.json",

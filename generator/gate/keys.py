@@ -16,6 +16,7 @@ from pathlib import Path
 
 from generator.api import routes
 from generator.api.http import KEY_HEADER
+from generator.api.licence_resources import odbl_attribution
 from generator.api.settings import TIMEZONE, GateSettings
 from generator.config import Config
 from generator.gate.model import AccessRequest, ApiKey, KeyStore, RequestSource, undecidable
@@ -147,7 +148,7 @@ nicht noch einmal anzeigen. Die Beschreibung der API (OpenAPI) finden Sie unter
 
 Die Zuordnung von Postleitzahlen zu Versorgungsgebieten steht unter der ODbL 1.0
 ({config.license_url}). Bitte nennen Sie bei ihrer Verwendung die Quelle:
-{config.attribution["credit"]}
+{odbl_attribution(config.operator, config.license_url)["credit"]}
 
 Viele Grüße
 {config.operator}

@@ -19,6 +19,7 @@ import polars as pl
 
 from generator import API_VERSION, __version__, openapi, site_assets
 from generator.api import odbl, routes, verdicts
+from generator.api.licence_resources import odbl_attribution
 from generator.api.settings import GateSettings
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, Derived
@@ -66,7 +67,7 @@ def environment(
             "operator": config.operator,
             "contact": config.contact,
             "base_url": config.base_url,
-            "attribution": config.attribution,
+            "attribution": odbl_attribution(config.operator, config.license_url),
             "as_of": text.date(as_of),
             "as_of_iso": as_of.isoformat(),
             "api_version": API_VERSION,
