@@ -21,6 +21,7 @@ from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
+from generator.contract.tables import PLZ_ZONES, STREETS
 from generator.derive import Derived
 from generator.encode import (
     checked,
@@ -211,7 +212,7 @@ def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     # The credit travels inside each copy: a column of the CSV (every reader keeps the rows
     # intact, unlike a comment line), key-value metadata of the Parquet file.
     csv = (
-        rows.with_columns(pl.lit(credit_line(credits)).alias("attribution"))
+        rows.with_columns(pl.lit(credit_line(credits)).alias(resources.CSV_ATTRIBUTION.name))
         .select(resources.export_csv_row().names)
         .write_csv()
         .encode()
@@ -278,7 +279,7 @@ def datapackage(
     its file, date and licence; `streets` the street table as (path, bytes, rows).
     """
     schemas = {
-        fmt: {"fields": fields.table_schema(row), "primaryKey": ["plz", "zone_id"]}
+        fmt: {"fields": fields.table_schema(row), "primaryKey": list(PLZ_ZONES.key)}
         for fmt, row in (
             ("csv", resources.export_csv_row()),
             ("json", resources.EXPORT_ROW),
@@ -309,7 +310,7 @@ def datapackage(
         )
         resource["schema"] = {
             "fields": fields.table_schema(resources.STREET_ROW),
-            "primaryKey": ["plz", "street", "zone_id"],
+            "primaryKey": list(STREETS.key),
             "foreignKeys": [
                 {
                     "fields": ["plz", "zone_id"],
