@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 from pathlib import Path
@@ -16,9 +15,7 @@ from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
 from generator.write import MANIFEST, TreeWriter, manifest_path, read_manifest
-from tests.conftest import edit
-
-AS_OF = dt.date(2026, 11, 23)
+from tests.helpers import AS_OF, GOLDEN_INPUT, edit
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -393,7 +390,6 @@ def test_atomic_write_replaces_in_one_step_and_leaves_no_temporary_file(tmp_path
 def test_the_planned_api_files_are_the_api_files_a_build_writes(golden_site):
     from generator import derive, load
     from generator.build import API_PREFIXES
-    from tests.conftest import GOLDEN_INPUT
 
     d = derive.derive(load.load(GOLDEN_INPUT), AS_OF)
     written = [

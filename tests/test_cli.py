@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from generator import __version__
 from generator.cli import cli
-from tests.conftest import edit
+from tests.helpers import AS_OF_TEXT, edit
 
 
 def walk(group: click.Group, prefix=()):
@@ -105,7 +105,7 @@ def test_config_values_reach_the_attribution(tiny_data, tmp_path):
             "--config",
             str(config),
             "--as-of",
-            "2026-11-23",
+            AS_OF_TEXT,
         ],
     )
     assert result.exit_code == 0, result.output
@@ -117,7 +117,7 @@ def test_config_values_reach_the_attribution(tiny_data, tmp_path):
 def test_build_shows_progress_and_summary(tiny_data, tmp_path):
     result = CliRunner().invoke(
         cli,
-        ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "--as-of", "2026-11-23"],
+        ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "--as-of", AS_OF_TEXT],
     )
     assert result.exit_code == 0
     assert "Loading and checking source data done" in result.output
@@ -125,7 +125,7 @@ def test_build_shows_progress_and_summary(tiny_data, tmp_path):
     assert "Build complete:" in result.output
     again = CliRunner().invoke(
         cli,
-        ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "--as-of", "2026-11-23"],
+        ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "--as-of", AS_OF_TEXT],
     )
     assert "nothing to do" in again.output
 
@@ -182,7 +182,7 @@ def test_demo_data_without_the_extra_says_how_to_install_it(tmp_path):
 def test_build_and_validate_run_without_the_demo_extra(tiny_data, tmp_path):
     out = tmp_path / "b"
     build = trinkwasser_without_demo_extra(
-        "build", "--data", str(tiny_data), "--out", str(out), "--as-of", "2026-11-23", "-q",
+        "build", "--data", str(tiny_data), "--out", str(out), "--as-of", AS_OF_TEXT, "-q",
         cwd=tmp_path,
     )  # fmt: skip
     assert build.returncode == 0, build.stderr

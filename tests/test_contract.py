@@ -17,7 +17,7 @@ from generator.contract.constraints import NotBefore
 from generator.contract.model import DATE, FLOAT, ROW, STR, Column, RowConstraint, Table
 from generator.contract.tables import ALL_TABLES, MEASUREMENTS, PLZ_ZONES, TABLES
 from generator.load import SourceData, check, reference_dir
-from tests.conftest import edit, read_rows, write_rows
+from tests.helpers import edit, read_rows, write_rows
 
 DOC = Path(__file__).parents[1] / "docs" / "data-contract.md"
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import json
 from fnmatch import fnmatchcase
@@ -16,18 +15,14 @@ import pytest
 from generator import render
 from generator.api import odbl, routes
 from generator.api.licence_resources import odbl_attribution
-from generator.build import build
 from generator.config import Config
-from tests.conftest import AS_OF, GOLDEN_INPUT
 
 CONFIG = Config()
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("odbl") / "build"
-    build(GOLDEN_INPUT, out, dt.date.fromisoformat(AS_OF), CONFIG, force=True)
-    return out
+def tree(golden_site) -> Path:
+    return golden_site  # built with the default configuration, CONFIG
 
 
 def export(tree: Path) -> dict:

@@ -16,15 +16,14 @@ from generator.api.settings import GateSettings, routes_document
 from generator.config import Config
 from generator.gate.validation import validate
 from generator.write import read_manifest
-from tests.conformance.support import build_sample
 
 NOT_ROUTED = set(routes.OPEN_FILES.values())
 """Open files that are no route's backing file (served as plain files)."""
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return build_sample(tmp_path_factory.mktemp("openapi") / "build")
+def built(golden_site):
+    return golden_site
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ derived frame is all it takes to publish it, and URLs come from the route table.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import io
 import json
 
@@ -21,15 +20,15 @@ from generator import derive, load, openapi, render
 from generator.api import fields, resources, routes
 from generator.config import Config
 from generator.encode import document, object_bytes
-from tests.conftest import AS_OF, GOLDEN_INPUT
 from tests.golden.regenerate import EXPECTED
+from tests.helpers import AS_OF, GOLDEN_INPUT
 
 CONFIG = Config()
 
 
 @pytest.fixture(scope="module")
 def derived() -> derive.Derived:
-    return derive.derive(load.load(GOLDEN_INPUT), dt.date.fromisoformat(AS_OF))
+    return derive.derive(load.load(GOLDEN_INPUT), AS_OF)
 
 
 def with_field(monkeypatch, attribute: str, field: fields.Field) -> fields.Resource:

@@ -7,7 +7,6 @@ parser) and inspected as trees, never as substrings.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import functools
 import json
 import re
@@ -23,7 +22,7 @@ from generator.api import resources, routes
 from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
 from generator.site import pages, text, urls
-from tests.conftest import AS_OF, GOLDEN_INPUT
+from tests.helpers import AS_OF, GOLDEN_INPUT
 
 NS = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -200,7 +199,7 @@ def test_internal_links_and_assets_resolve(golden_site):
 
 def test_site_rendering_is_deterministic():
     data = load.load(GOLDEN_INPUT)
-    as_of = dt.date.fromisoformat(AS_OF)
+    as_of = AS_OF
     d = derive.derive(data, as_of)
     first = dict(pages.site_files(d, as_of, Config()))
     second = dict(pages.site_files(d, as_of, Config()))

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.load import RULES, check, load
-from tests.conftest import append, edit, read_rows, write_rows
+from tests.helpers import append, edit, read_rows, write_rows
 
 
 def problems_of(data_dir):
