@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -252,3 +253,28 @@ def test_every_command_shares_one_config_and_verbose_option():
     names = {" ".join(p) for p, c in COMMANDS if any("--config" in q.opts for q in c.params)}
     assert names == {"build", "serve", "keys requests", "keys approve", "keys reject",
                      "keys issue", "keys revoke", "keys list"}  # fmt: skip
+
+
+def test_the_mapping_options_are_declared_once():
+    """Each field of MappingOptions is one argument or option, with the field's default."""
+    import dataclasses
+
+    from generator.mapping.options import MappingOptions, default_threads
+
+    params = {p.name: p for p in cli.commands["mapping"].params}
+    fields = dataclasses.fields(MappingOptions)
+    assert set(params) - {"quiet", "verbose"} == {f.name for f in fields}
+    for f in fields:
+        if f.default is not dataclasses.MISSING and f.default is not None:
+            assert params[f.name].default == f.default, f.name
+    assert [p.name for p in params.values() if isinstance(p, click.Argument)] == [
+        "plz_areas",
+        "zone_areas",
+    ]
+    # Left out on the command line: the declaration's default, computed ones included.
+    options = MappingOptions.from_cli(
+        {name: None for name in params if name not in ("quiet", "verbose")}
+        | {"plz_areas": Path("plz.geojson"), "out": Path("out/plz_zones.csv")}
+    )
+    assert options.min_share == 0.005 and options.threads == default_threads()
+    assert options.report_path == Path("out/mapping-report.csv")
