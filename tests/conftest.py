@@ -47,3 +47,12 @@ def golden_site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("golden") / "build"
     build(GOLDEN_INPUT, out, AS_OF, Config(), force=True)
     return out
+
+
+@pytest.fixture(scope="session")
+def golden_derived():
+    """The golden input loaded and derived once per session (frames are never changed in
+    place: a test that needs other frames makes a copy with `dataclasses.replace`)."""
+    from generator import derive, load
+
+    return derive.derive(load.load(GOLDEN_INPUT), AS_OF)

@@ -15,7 +15,7 @@ from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
 from generator.write import MANIFEST, TreeWriter, manifest_path, read_manifest
-from tests.helpers import AS_OF, GOLDEN_INPUT, edit
+from tests.helpers import AS_OF, edit
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -387,11 +387,10 @@ def test_atomic_write_replaces_in_one_step_and_leaves_no_temporary_file(tmp_path
     assert sorted(p.name for p in target.parent.iterdir()) == ["file.txt"]
 
 
-def test_the_planned_api_files_are_the_api_files_a_build_writes(golden_site):
-    from generator import derive, load
+def test_the_planned_api_files_are_the_api_files_a_build_writes(golden_site, golden_derived):
     from generator.build import API_PREFIXES
 
-    d = derive.derive(load.load(GOLDEN_INPUT), AS_OF)
+    d = golden_derived
     written = [
         path for path in read_manifest(golden_site)["files"] if path.startswith(API_PREFIXES)
     ]

@@ -11,11 +11,14 @@ import pytest
 
 from generator import derive, load, site_assets
 from generator.site import charts, fragments
-from tests.helpers import append
+from tests.helpers import AS_OF, append
 
 
 def chart_rows(data_dir, as_of: dt.date) -> dict[tuple[int, str], str]:
-    d = derive.derive(load.load(data_dir), as_of)
+    return derived_chart_rows(derive.derive(load.load(data_dir), as_of), as_of)
+
+
+def derived_chart_rows(d: derive.Derived, as_of: dt.date) -> dict[tuple[int, str], str]:
     templates = site_assets.templates_dir()
     inputs = charts.ChartInputs.prepare(
         d.limits,
@@ -129,17 +132,18 @@ def test_limit_is_a_step_line_over_time(later_data):
     assert "Grenzwert ab 12.01.2028" in html
 
 
-def test_limit_starts_where_it_came_into_force(tiny_data):
-    html = chart_rows(tiny_data, dt.date(2026, 11, 23))[(11, "pfas_summe_20")]
+def test_limit_starts_where_it_came_into_force(golden_derived):
+    found = derived_chart_rows(golden_derived, AS_OF)
+    html = found[(11, "pfas_summe_20")]
     start = int(re.match(r"M(\d+),", limit_path(html)).group(1))
     xs = [x for x, _ in polyline(html, "sv")]
     assert xs[1] < start < xs[2]  # samples 2025-03, 2025-09, 2026-03; limit from 2026-01-12
     # no limit line at all where none is in force inside the window (PFAS-4 starts 2028)
-    assert limit_path(chart_rows(tiny_data, dt.date(2026, 11, 23))[(11, "pfas_summe_4")]) is None
+    assert limit_path(found[(11, "pfas_summe_4")]) is None
 
 
-def test_values_below_the_reporting_limit_are_drawn_apart(tiny_data):
-    found = chart_rows(tiny_data, dt.date(2026, 11, 23))
+def test_values_below_the_reporting_limit_are_drawn_apart(golden_derived):
+    found = derived_chart_rows(golden_derived, AS_OF)
     pfas4 = found[(21, "pfas_summe_4")]  # '<0,02'
     assert polyline(pfas4, "sb") and not polyline(pfas4, "sv")
     pfas20 = found[(21, "pfas_summe_20")]  # 40 ng/l and '< BG'
@@ -155,8 +159,8 @@ def test_values_below_the_reporting_limit_are_drawn_apart(tiny_data):
     assert '<td>unter der Bestimmungsgrenze<td class="verbatim">&lt; BG<' in pfas20
 
 
-def test_axis_covers_values_and_limit(tiny_data):
-    html = chart_rows(tiny_data, dt.date(2026, 11, 23))[(11, "pfas_summe_20")]
+def test_axis_covers_values_and_limit(golden_derived):
+    html = derived_chart_rows(golden_derived, AS_OF)[(11, "pfas_summe_20")]
     (labels,) = svg_elements(html, "g", "yt")
     texts = [(e.text or "").strip() for e in labels.iter()]
     ticks = [float(t.replace(",", ".")) for t in texts if re.fullmatch(r"[\d,]+", t)]

@@ -17,12 +17,12 @@ from urllib.parse import urlsplit
 import html5lib
 import pytest
 
-from generator import derive, load, site_assets
+from generator import site_assets
 from generator.api import resources, routes
 from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
 from generator.site import pages, text, urls
-from tests.helpers import AS_OF, GOLDEN_INPUT
+from tests.helpers import AS_OF
 
 NS = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -197,10 +197,9 @@ def test_internal_links_and_assets_resolve(golden_site):
             assert (golden_site / href.lstrip("/")).is_file(), href
 
 
-def test_site_rendering_is_deterministic():
-    data = load.load(GOLDEN_INPUT)
+def test_site_rendering_is_deterministic(golden_derived):
     as_of = AS_OF
-    d = derive.derive(data, as_of)
+    d = golden_derived
     first = dict(pages.site_files(d, as_of, Config()))
     second = dict(pages.site_files(d, as_of, Config()))
     assert first == second
