@@ -242,7 +242,7 @@ def mapping(quiet: bool, **values: Any) -> None:
 
 @cli.group()
 def parameters() -> None:
-    """The parameter register: match published names to its codes."""
+    """Match published names to the codes of the parameter register."""
 
 
 @parameters.command("match")

@@ -307,7 +307,7 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
 
 
 def _rows_example(download: routes.Download, row: dict[str, Any]) -> str:
-    """A file of rows: the header and the example row, written as the render stage does."""
+    """Return a file of rows: the header and the example row, as the render stage writes them."""
     if download.suffix != ".csv":
         raise ValueError(f"no example for rows of {download.suffix} files")
     return pl.DataFrame([row]).select(resources.RESOURCES[download.rows].names).write_csv()

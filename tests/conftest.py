@@ -15,7 +15,7 @@ pytest.register_assert_rewrite("tests.browser_harness")
 
 @pytest.fixture
 def tiny_data(tmp_path) -> Path:
-    """A writable copy of the tiny golden input dataset."""
+    """Copy the tiny golden input dataset somewhere writable."""
     target = tmp_path / "data"
     shutil.copytree(GOLDEN_INPUT, target)
     return target
@@ -23,7 +23,7 @@ def tiny_data(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def sample_build(tmp_path_factory) -> Path:
-    """The bundled sample, built once per test session (read-only for tests)."""
+    """Build the bundled sample once per test session (read-only for tests)."""
     from generator.build import build
     from generator.config import Config
     from generator.load import sample_data_dir
@@ -35,7 +35,7 @@ def sample_build(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def golden_site(tmp_path_factory) -> Path:
-    """The golden input, built once per test session with the default configuration.
+    """Build the golden input once per test session, with the default configuration.
 
     Read-only for every test: the golden comparison, the gates on loopback, OpenAPI, the
     site and the verdicts all read this one tree (and `<tree>-gate/` beside it). A test
@@ -51,8 +51,11 @@ def golden_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def golden_derived():
-    """The golden input loaded and derived once per session (frames are never changed in
-    place: a test that needs other frames makes a copy with `dataclasses.replace`)."""
+    """Load and derive the golden input once per session.
+
+    Its frames are never changed in place: a test that needs other frames makes a copy
+    with `dataclasses.replace`.
+    """
     from generator import derive, load
 
     return derive.derive(load.load(GOLDEN_INPUT), AS_OF)

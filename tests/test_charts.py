@@ -54,7 +54,7 @@ def measure(
 
 @pytest.fixture
 def later_data(tiny_data):
-    """The golden input plus a document of 2029 to hang later samples on."""
+    """Copy the golden input plus a document of 2029 to hang later samples on."""
     append(
         tiny_data,
         "documents",
@@ -69,7 +69,7 @@ def later_data(tiny_data):
 
 
 def svg_elements(html: str, tag: str, cls: str | None = None) -> list:
-    """The chart's SVG elements of one tag (and class), parsed: attribute order does not count."""
+    """Return the chart's SVG elements of one tag (and class), parsed: attribute order is free."""
     root = html5lib.parseFragment(html, treebuilder="etree", namespaceHTMLElements=False)
     return [
         e
@@ -86,7 +86,7 @@ def polyline(html: str, cls: str) -> list[tuple[int, int]]:
 
 
 def limit_path(html: str) -> str | None:
-    """The `d` of the limit line, or None when the chart has none."""
+    """Return the `d` of the limit line, or None when the chart has none."""
     paths = svg_elements(html, "path", "limit")
     return paths[0].get("d") if paths else None
 

@@ -25,7 +25,7 @@ def _cell(text: str) -> str:
 
 
 def _shown_path(route: routes.Route) -> str:
-    """The path with its query: required `?name={name}`, optional in brackets."""
+    """Return the path with its query: required `?name={name}`, optional in brackets."""
     path = route.path
     for p in route.params:
         if p.location != "query":

@@ -448,7 +448,7 @@ def _download(path: str, api_url: str | None, what: str) -> dict[str, str | None
 
 
 def _sources(d: Derived) -> list[dict[str, str | None]]:
-    """The map data the mapping comes from, as the downloads page lists it."""
+    """Return the map data the mapping comes from, as the downloads page lists it."""
     return [
         {
             "title": s.title,

@@ -77,13 +77,13 @@ class PythonGate:
 
 @pytest.fixture(scope="session")
 def gate_build(golden_site):
-    """The golden build of the session (with its `-gate` directory beside it)."""
+    """Return the golden build of the session (with its `-gate` directory beside it)."""
     return golden_site
 
 
 @pytest.fixture(scope="session", params=GATES)
 def gate(request, gate_build, tmp_path_factory):
-    """A running gate serving the sample build."""
+    """Run a gate serving the sample build."""
     if request.param == "edge":
         edge_gate = EdgeGate(request.getfixturevalue("edge_server"))
         yield edge_gate
