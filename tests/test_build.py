@@ -395,3 +395,15 @@ def test_the_planned_api_files_are_the_api_files_a_build_writes(golden_site, gol
         path for path in read_manifest(golden_site)["files"] if path.startswith(API_PREFIXES)
     ]
     assert render.api_file_count(d) == len(written)
+
+
+def test_only_the_writer_replaces_files():
+    """One I/O helper: no other module of the package renames a file into place."""
+    package = Path(__file__).resolve().parents[1] / "generator"
+    calls = ("os.replace(", "os.rename(", "mkstemp(")
+    writing = sorted(
+        p.relative_to(package).as_posix()
+        for p in package.rglob("*.py")
+        if any(call in p.read_text(encoding="utf-8") for call in calls)
+    )
+    assert writing == ["write.py"]
