@@ -81,7 +81,7 @@ def build(
         data = load.load(data_dir, tick=bar.advance)
     mark = _stage("load", mark, timings, peaks)
     with progress.step("Deriving resources"):
-        derived = derive.derive(data, as_of)
+        derived = derive.derive(data, as_of, config.publication_cadence_months)
     del data  # the derived frames share what they need; let the rest go before rendering
     mark = _stage("derive", mark, timings, peaks)
     timings.update(api=0.0, site=0.0, write=0.0)

@@ -189,6 +189,8 @@ def atomic_write_all(files: Sequence[tuple[Path, Content]], mode: int = 0o644) -
                     fh.write(content)
             if not isinstance(content, bytes):
                 content(tmp)
+            with open(tmp, "rb") as fh:
+                os.fsync(fh.fileno())  # on disk before the rename makes it the file
         for (path, _), tmp in zip(files, temporary, strict=True):
             os.replace(tmp, path)
     finally:
