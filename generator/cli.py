@@ -220,8 +220,9 @@ def mapping(quiet: bool, **values: Any) -> None:
 
     PLZ_AREAS and ZONE_AREAS are files GDAL reads (GeoJSON, GeoPackage, Shapefile,
     FlatGeobuf) or GeoParquet, in the CRS they declare. Shares are measured in
-    ETRS89-LAEA (EPSG:3035). Writes --out, mapping.json (inputs and rules) and a report of
-    everything that needs a person's look; exit status 1 and no output on bad input.
+    ETRS89-LAEA (EPSG:3035). Writes --out, mapping.json (inputs and rules), plz_shapes.csv
+    (the PLZ areas simplified for the national map) and a report of everything that needs a
+    person's look; exit status 1 and no output on bad input.
     Needs the optional `geo` extra: pip install 'trinkwasserdaten[geo]'. See docs/mapping.md.
     """
     _require_geo_extra("mapping")

@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from generator import API_VERSION, openapi, site
+from generator import API_VERSION, catalog, openapi, site
 from generator.api import fields, http, resources, routes, series
 from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
@@ -365,7 +365,7 @@ def api_file_count(d: Derived) -> int:
         + d.suppliers.height
         + d.parameters.height
         + open_route_files
-        + len(routes.OPEN_FILES)  # OpenAPI, Parquet, streets, datapackage.json
+        + len(routes.OPEN_FILES)  # OpenAPI, Parquet, streets, datapackage.json, catalogue
     )
 
 
@@ -373,6 +373,7 @@ def render_all(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     """Yield (path, bytes) for every file of the API tree."""
     yield from parameter_files(d)
     yield from export_files(d, config)
+    yield routes.open_file("catalog"), catalog.turtle(d, config)
     yield from lookup_files(d, config)
     yield from supplier_files(d)
     yield from zone_files(d, as_of, config)

@@ -28,6 +28,8 @@ MEDIA_TYPES = {
     ".txt": "text/plain",
     ".md": "text/markdown",
     ".xml": "application/xml",
+    ".ttl": "text/turtle",
+    ".atom": "application/atom+xml",
     ".webmanifest": "application/manifest+json",
     ".png": "image/png",
     ".jpg": "image/jpeg",
@@ -53,6 +55,8 @@ TEXT_SUFFIXES = (
     ".txt",
     ".md",
     ".xml",
+    ".ttl",
+    ".atom",
     ".webmanifest",
 )
 """Text files: answered with `; charset=utf-8`, and compressed."""

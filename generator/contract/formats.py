@@ -11,6 +11,7 @@ from generator.contract.patterns import (
     CODE_PATTERN,
     DOCUMENT_ID_PATTERN,
     PLZ_PATTERN,
+    SHAPE_PATTERN,
     SOURCES_PATTERN,
     URL_PATTERN,
 )
@@ -24,4 +25,5 @@ DOCUMENT_ID = Pattern(
 URL = Pattern(URL_PATTERN, rules.MALFORMED_URL, "an http(s) URL")
 CODE = Pattern(CODE_PATTERN, rules.MALFORMED_CODE, "ASCII lower_snake_case")
 SOURCES = Pattern(SOURCES_PATTERN, rules.MALFORMED_SOURCES, "`title | URL` pairs joined by ` ;; `")
+SHAPE = Pattern(SHAPE_PATTERN, rules.MALFORMED_SHAPE, "rings of `lon lat` pairs (`,` and `;`)")
 EXPLAINED_FIELDS = ("what", "origin", "limit_protects", "what_to_do")

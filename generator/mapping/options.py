@@ -29,6 +29,11 @@ def _option(help: str, **click_kwargs: Any) -> dict[str, Any]:
     return {"help": help, **click_kwargs}
 
 
+SHAPE_TOLERANCE = 400.0
+"""Metres: the simplification of `--shape-tolerance` (a national map shows about 1 km per
+pixel on a phone)."""
+
+
 def default_threads() -> int:
     """Threads for the geometry work: twice the CPUs, at most 8."""
     return min(8, 2 * (os.cpu_count() or 1))
@@ -127,9 +132,36 @@ class MappingOptions:
         ),
     )
 
+    shapes_out: Path | None = field(
+        default=None,
+        metadata=_option(
+            "Where to write the PLZ areas simplified for the map (default: plz_shapes.csv "
+            "beside --out).",
+            type=_FILE,
+            metavar="FILE",
+        ),
+    )
+    shape_tolerance: float = field(
+        default=SHAPE_TOLERANCE,
+        metadata=_option(
+            "Metres the map's PLZ areas are simplified by (neighbours keep shared edges).",
+            type=click.FloatRange(min=0, min_open=True),
+        ),
+    )
+    plz_land_field: str | None = field(
+        default=None,
+        metadata=_option(
+            "Property of PLZ_AREAS naming the Land (state): the map then draws Länder outlines."
+        ),
+    )
+
     @property
     def report_path(self) -> Path:
         return self.report or self.out.with_name("mapping-report.csv")
+
+    @property
+    def shapes_path(self) -> Path:
+        return self.shapes_out or self.out.with_name("plz_shapes.csv")
 
     @property
     def provenance_path(self) -> Path:

@@ -22,6 +22,7 @@ from generator.mapping.options import MappingOptions
 from generator.mapping.provenance import Record, provenance
 from generator.mapping.read import MappingInputError
 from generator.mapping.report import Report
+from generator.mapping.shapes import land_per_plz, plz_shapes
 from generator.mapping.zones import Zones, check_areas, read_layers, read_zones
 from generator.progress import Report as Progress
 from generator.progress import StepPrinter
@@ -53,6 +54,11 @@ def run_mapping(options: MappingOptions, progress: Progress | None = None) -> Ma
     plz_ids, plz = dissolve(codes, repair(plz_layer.geometry, codes, "repaired_plz", report))
     check_areas(plz, [f"PLZ {c}" for c in plz_ids.tolist()], options.plz_areas)
     step(f"PLZ areas: {plz_layer.count:,} features, {len(plz_ids):,} PLZ")
+    lands = None
+    if options.plz_land_field and options.plz_land_field in plz_layer.properties:
+        lands = land_per_plz(codes, plz_layer.properties[options.plz_land_field], plz_ids)
+    shapes = plz_shapes(plz_ids, plz, lands, options.shape_tolerance)
+    step(f"PLZ areas for the map: {shapes.height:,}, simplified to {options.shape_tolerance:g} m")
     zones, zone_inputs = read_zones(options, zone_layer, admin_layer, report)
     step(f"zone areas: {len(zones.ids):,} zones")
     grid = streets = None
@@ -118,7 +124,7 @@ def run_mapping(options: MappingOptions, progress: Progress | None = None) -> Ma
         street_rows,
         report,
     )
-    written = _write_all(options, out_rows, street_rows, report, record)
+    written = _write_all(options, out_rows, street_rows, report, record, shapes)
     step(f"written: {', '.join(str(p) for p in written)}")
     return MappingResult(
         out_rows.height,
@@ -258,6 +264,7 @@ def _write_all(
     street_rows: pl.DataFrame | None,
     report: Report,
     record: Record,
+    shapes: pl.DataFrame | None = None,
 ) -> list[Path]:
     """Write every output to a temporary name first, then rename them all."""
     text = json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -268,6 +275,8 @@ def _write_all(
     ]
     if street_rows is not None and options.streets_out is not None:
         targets.append((options.streets_out, street_rows.write_csv))
+    if shapes is not None:
+        targets.append((options.shapes_path, shapes.write_csv))
     targets.append((options.provenance_path, text.encode("utf-8")))
     atomic_write_all(targets)
     return [path for path, _ in targets]
