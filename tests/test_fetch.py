@@ -32,8 +32,8 @@ from generator.fetch.polite import Politeness, retry_after, user_agent
 from generator.fetch.report import format_run
 from generator.fetch.run import run
 from generator.load import check
+from tests.helpers import GOLDEN_INPUT
 
-GOLDEN_INPUT = Path(__file__).parent / "golden" / "input"
 CONFIG = Config(operator="Wasserdaten Prüfbetrieb", contact="abruf@pruef.example")
 RULES = Politeness(delay=0.05, timeout=1.0, max_bytes=20_000, retries=2, max_retry_wait=5)
 DAY = dt.datetime(2026, 11, 26, 6, 0, tzinfo=dt.UTC)

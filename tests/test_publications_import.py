@@ -16,10 +16,8 @@ from generator.cli import cli
 from generator.config import Config
 from generator.load import check
 from generator.publications.importer import Target, plan
+from tests.helpers import AS_OF, GOLDEN_INPUT
 from tests.publications_corpus import TABLES, Table, write
-
-GOLDEN_INPUT = Path(__file__).parent / "golden" / "input"
-AS_OF = dt.date(2026, 11, 23)
 
 
 def _args(table: Table, path: Path, data: Path, *extra: str) -> list[str]:

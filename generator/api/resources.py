@@ -36,6 +36,7 @@ from generator.api.verdict_resources import PESTICIDE_STATUS as PESTICIDE_STATUS
 from generator.api.verdict_resources import STATES as STATES
 from generator.api.verdict_resources import SUM_MEMBER as SUM_MEMBER
 from generator.api.verdict_resources import ZONE_SUMMARY as ZONE_SUMMARY
+from generator.contract.patterns import CODE_PATTERN, PLZ_PATTERN
 
 SAMPLE = "sample"
 STATISTICS: dict[str, str] = {
@@ -64,7 +65,6 @@ RANKINGS = {
     "area_share": "by the share of the PLZ's area (no population shares known)",
 }
 
-PLZ_PATTERN = r"^\d{5}$"
 DOC_URL = "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
 SUPPLIER_NAME = "Wasserwerke Kleinstadt"
 ZONE_NAME = "Kleinstadt Mitte"
@@ -402,7 +402,7 @@ PARAMETER = Resource(
     "Parameter",
     "One parameter of the register.",
     (
-        string("code", "Id of the parameter.", "blei", pattern=routes.CODE_PATTERN),
+        string("code", "Id of the parameter.", "blei", pattern=CODE_PATTERN),
         string("name_de", "German name.", "Blei"),
         string("name_en", "English name.", "Lead"),
         string(

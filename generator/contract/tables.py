@@ -19,13 +19,13 @@ from generator.contract.constraints import (
     Unit,
     UnitConvertible,
 )
-from generator.contract.model import DATE, EMPTY, FLOAT, INT, STR, Column, Table
-from generator.contract.patterns import (
+from generator.contract.formats import (
     DOCUMENT_ID,
     PLZ,
     SHAPE,
     URL,
 )
+from generator.contract.model import DATE, EMPTY, FLOAT, INT, STR, Column, Table
 from generator.contract.reference_tables import REFERENCE_TABLES
 from generator.contract.table_rules import NotAfterReferenced, RowOf, ShareSum
 

@@ -11,7 +11,7 @@ added the document's edition date).
 from __future__ import annotations
 
 import datetime as dt
-import os
+import functools
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -31,6 +31,7 @@ from generator.fetch.edition import document_text, edition_date
 from generator.load import format_problems, reference_dir
 from generator.publications import importer
 from generator.publications.read import EXCEL_SUFFIXES, read_excel
+from generator.write import atomic_write_all
 
 STAGING = ".trinkwasser-fetch"
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")
@@ -218,4 +219,6 @@ def _commit(staging: Path, data_dir: Path) -> None:
         for old in candidates(data_dir, path.stem):
             if old.name != path.name:  # the import never changes a table's format
                 raise TrinkwasserError(f"{old} would be replaced by {path.name}")
-        os.replace(path, data_dir / path.name)
+    atomic_write_all(
+        [(data_dir / path.name, functools.partial(shutil.copyfile, path)) for path in order]
+    )

@@ -23,7 +23,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from generator.progress import StepPrinter
 from generator.publications import documents, layouts
 from generator.publications.aliases import index_for
 from generator.publications.match import MATCHED, match_frame
+from generator.write import atomic_write
 
 KEY = list(MEASUREMENTS.key)
 STAGING = ".trinkwasser-import"
@@ -312,7 +312,7 @@ def write(result: ImportResult, target: Target) -> Path:
         if check.problems.height:
             raise SourceDataError(check.problems)
         final = data_dir / staged.name
-        os.replace(staged, final)
+        atomic_write(final, lambda tmp: shutil.copyfile(staged, tmp))
         return final
     finally:
         shutil.rmtree(staging, ignore_errors=True)
