@@ -15,8 +15,7 @@ import polars as pl
 
 from generator import summary, sums, units
 from generator.api import resources, routes, verdicts
-from generator.api.resources import SAMPLE
-from generator.classify import SIG_FIGS, classify
+from generator.classify import SIG_FIGS, classify, worst_order
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.encode import document
@@ -250,7 +249,9 @@ def current_values(
     computed from their members (`sums.computed`): they cross-check published sums, and
     where a zone publishes only the members, the computed sum is the current value.
     """
-    latest = _latest(measurements.filter(pl.col("sampled_at") <= as_of)).drop("normalized_unit")
+    latest = sums.newest(
+        measurements.filter(pl.col("sampled_at") <= as_of), ["zone_id", "parameter"]
+    ).drop("normalized_unit")
     latest = sums.with_sums(latest, computed, data.parameters)
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
         data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi"
@@ -261,7 +262,9 @@ def current_values(
         .join(latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
     )
     values = pl.concat([latest, missing], how="diagonal_relaxed")
-    values = _aggregate_verdicts(classify(values, data.limits, data.parameters, as_of))
+    values = _worst_point(
+        _aggregate_verdicts(classify(values, data.limits, data.parameters, as_of))
+    )
     decisions = data.pesticides.select(
         pl.col("code").alias("parameter"), pl.col("decision").alias("_decision")
     )
@@ -311,37 +314,35 @@ def current_values(
     )
 
 
-# Which published value stands for a (zone, parameter): the latest date wins; on that date a
-# sample beats any aggregate, and among aggregates the maximum beats the mean beats the
-# minimum (documented in docs/api.md).
-_AGGREGATE_RANK = {"min": 0, "mean": 1, "max": 2}
+# Which published values stand for a (zone, parameter): every row of the latest date; on that
+# date samples beat any aggregate, and among aggregates the maximum beats the mean beats the
+# minimum (`sums.newest`). Of several sample points, the worst stands (documented in
+# docs/api.md).
 # A verdict an aggregate can support on its own: a maximum within a limit means every sample
 # was; a minimum or mean within it does not, and no single aggregate shows a range was kept.
 _GOOD_STATES = ("below_limit", "below_reporting_limit", "not_detected", "within_range")
 
 
-def _latest(measurements: pl.DataFrame) -> pl.DataFrame:
-    """Return the row that stands for each (zone, parameter) of the sorted series."""
-    # Sorted by date, then statistic ("max" < "mean" < "min" < "sample"): the last row of a
-    # group is the latest sample, unless that date has only aggregates.
-    latest = measurements.group_by(["zone_id", "parameter"], maintain_order=True).last()
-    only_aggregates = latest.filter(pl.col("statistic") != SAMPLE)
-    if only_aggregates.height == 0:
-        return latest
-    best = (
-        measurements.join(
-            only_aggregates.select("zone_id", "parameter", "sampled_at"),
-            on=["zone_id", "parameter", "sampled_at"],
-            how="semi",
-        )
-        .with_columns(pl.col("statistic").replace_strict(_AGGREGATE_RANK).alias("_rank"))
-        .sort("zone_id", "parameter", "_rank", "sample_point", nulls_last=False)
-        .group_by(["zone_id", "parameter"], maintain_order=True)
-        .last()
-        .drop("_rank")
+def _worst_point(values: pl.DataFrame) -> pl.DataFrame:
+    """Keep one row per (zone, parameter): the worst of its sample points, the others listed.
+
+    `other_points` holds the other rows of the same date (sample point, value, state), so the
+    zone resource and pages can name them.
+    """
+    keys = ["zone_id", "parameter"]
+    ordered = values.sort(worst_order(keys), nulls_last=False).with_columns(
+        pl.int_range(pl.len()).over(keys).alias("_point")
     )
-    return pl.concat([latest.filter(pl.col("statistic") == SAMPLE), best]).sort(
-        "zone_id", "parameter"
+    others = (
+        ordered.filter(pl.col("_point") > 0)
+        .group_by(keys, maintain_order=True)
+        .agg(document(resources.OTHER_POINT).alias("other_points"))
+    )
+    return (
+        ordered.filter(pl.col("_point") == 0)
+        .drop("_point")
+        .join(others, on=keys, how="left", maintain_order="left")
+        .with_columns(pl.col("other_points").fill_null([]))
     )
 
 

@@ -227,6 +227,26 @@ ORIGINS = {
     "computed": "the value is a sum computed from its published members (see `computed`)",
 }
 
+OTHER_POINT = Resource(
+    "OtherPoint",
+    "A value of the same parameter, date and kind (sample or aggregate) at another sample "
+    "point or in another document than the one that stands for the parameter.",
+    (
+        string("sample_point", "Where the sample was taken, if published.", "Wasserwerk Süd",
+               nullable=True),
+        string("document_id", "The document the value is taken from.", "wk-2026"),
+        string("value_text", "The value exactly as published.", "4,2"),
+        string("unit", "Unit as published.", "µg/l", nullable=True),
+        string("qualifier", _QUALIFIER, "number", enum=QUALIFIERS),
+        number("normalized_value", "The value in the register unit.", 4.2, nullable=True),
+        number(
+            "normalized_reporting_limit", "The reporting limit in the register unit.", None,
+            nullable=True,
+        ),
+        string("state", "Classification against the same limit.", "below_limit", enum=STATES),
+    ),
+)
+
 CURRENT_VALUE = Resource(
     "CurrentValue",
     "The latest data point of a parameter up to `as_of`, classified against the limits.",
@@ -244,6 +264,14 @@ CURRENT_VALUE = Resource(
         string("name_en", "English name of the parameter.", "Lead"),
         string("group", "Group of the parameter.", "metals"),
         string("origin", "Where the value comes from.", "published", enum=ORIGINS),
+        many(
+            "other_points",
+            "OtherPoint",
+            "The values of the same date at other sample points (or in other documents). "
+            "The value that stands for the parameter is the worst of them: the highest "
+            "category of `state` (above a Grenzwert, above another value, not assessable, "
+            "complies), then the higher value; these are the rest.",
+        ),
         string("state", "Classification against `limit`.", "below_limit", enum=STATES),
         one("limit", "Limit", "The limit valid on `as_of`, or null.", nullable=True),
         string(
@@ -510,6 +538,7 @@ RESOURCES: dict[str, Resource] = {
         MEASUREMENT,
         SUM_MEMBER,
         COMPUTED_SUM,
+        OTHER_POINT,
         CURRENT_VALUE,
         CHECK,
         ZONE_SUMMARY,

@@ -146,6 +146,14 @@ ZONE_SUMMARY = Resource(
             [],
         ),
         many(
+            "key_unassessed",
+            string("", "", None),
+            "Codes of the key values (PFAS-20, nitrate, lead) that were not published or "
+            "cannot be assessed; the headline names them, and the status is at best "
+            "`key_values_missing`.",
+            [],
+        ),
+        many(
             "announced",
             string("", "", None),
             "Codes of the values above a stricter value already announced.",

@@ -162,6 +162,7 @@ SUMMARY_ICONS = {
     "exceeds_limit": "✕",
     "exceeds_other": "△",
     "complies": "✓",
+    "key_values_missing": "–",
     "not_assessable": "?",
     "no_data": "–",
 }
