@@ -35,7 +35,7 @@ KEY_VALUES = ("pfas_summe_20", "pfas_summe_4", "nitrat", "blei")
 
 MMOL = "mmol/l"
 # 1 mmol/l of calcium carbonate is 5.6 °dH: the factor every hardness conversion here uses.
-DH_PER_MMOL = units.factor(MMOL, "°dH") or 5.6
+DH_PER_MMOL = units.factor(MMOL, "°dH", "gesamthaerte") or 5.6
 
 
 # ---------------------------------------------------------------------------- hardness ranges
