@@ -3,9 +3,9 @@
 The kind of the value decides what "above" means (generator/api/verdicts.py): a Grenzwert
 gives `exceeds_limit`, the value of an indicator parameter `exceeds_indicator`, a parameter,
 reference or guidance value `exceeds_guidance`, and the technical action value, which the
-ordinance counts as crossed when it is "erreicht", `reaches_action_value` at or above it. Computed sums bring three more
-columns (see generator/sums.py) that keep a verdict from claiming compliance the members do
-not show. Everything is one polars expression per column.
+ordinance counts as crossed when it is "erreicht", `reaches_action_value` at or above it.
+Computed sums bring three more columns (see generator/sums.py) that keep a verdict from
+claiming compliance the members do not show. Everything is one polars expression per column.
 """
 
 from __future__ import annotations

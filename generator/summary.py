@@ -15,8 +15,8 @@ import re
 import polars as pl
 
 from generator import readings, sums
-from generator.classify import worst_order
 from generator.api import resources, verdicts
+from generator.classify import worst_order
 from generator.encode import document
 from generator.german import number_expr
 
@@ -229,9 +229,9 @@ def summaries(
             pl.col("code").filter(pl.col("_announced")).alias("announced"),
             pl.col("code").filter(_key & ~_assessed).alias("key_unassessed"),
             _key_names(_key & (pl.col("_category") == verdicts.NOT_MEASURED)).alias("_k_unpub"),
-            _key_names(
-                _key & ~_assessed & (pl.col("_category") != verdicts.NOT_MEASURED)
-            ).alias("_k_na"),
+            _key_names(_key & ~_assessed & (pl.col("_category") != verdicts.NOT_MEASURED)).alias(
+                "_k_na"
+            ),
             _key_names(_key & ~_assessed).alias("_k_all"),
             _names(verdicts.EXCEEDS_LIMIT).alias("_limit_text"),
             _names(verdicts.EXCEEDS_OTHER).alias("_other_text"),
@@ -346,11 +346,7 @@ def _key_names(which: pl.Expr) -> pl.Expr:
         .then(pl.lit(""))
         .when(n == 1)
         .then(names.first())
-        .otherwise(
-            pl.concat_str(
-                names.head(n - 1).str.join(", "), pl.lit(" und "), names.last()
-            )
-        )
+        .otherwise(pl.concat_str(names.head(n - 1).str.join(", "), pl.lit(" und "), names.last()))
     )
 
 

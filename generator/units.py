@@ -4,7 +4,8 @@ Every spelling maps to a canonical unit with a dimension and a factor to that
 dimension's base unit. Two units convert only within one dimension, or by a conversion
 declared for named parameters (`PARAMETER_CROSS`: mg of carbon per litre is mg/l only
 for DOC and TOC, mmol/l is 5.6 °dH only for total hardness and the sum of alkaline
-earths, 2.8 °dH for the acid capacity KS 4,3); where no conversion is known we say so (``None``) instead of guessing.
+earths, 2.8 °dH for the acid capacity KS 4,3); where no conversion is known we say so
+(``None``) instead of guessing.
 
 Before a spelling is looked up it is normalised (`SPELLING_RULES` says how, in words):
 published tables lose or replace the degree sign, space units freely, write counts as

@@ -8,7 +8,6 @@ import polars as pl
 import pytest
 
 from generator.api import verdicts
-
 from generator.api.resources import STATES
 from generator.derive import classify, with_values
 from generator.load import load

@@ -78,7 +78,7 @@ KINDS: dict[str, Kind] = {
     "massnahmenwert": Kind(
         "technischer Maßnahmenwert",
         "technical action value for Legionella (Anlage 3 Teil II); not a limit, reaching it "
-        "obliges the operator to act (§ 51 (1), §§ 52 (3), 53 (1) TrinkwV: \"erreicht\"), so a "
+        'obliges the operator to act (§ 51 (1), §§ 52 (3), 53 (1) TrinkwV: "erreicht"), so a '
         "value equal to it counts",
         "reaches_action_value",
         "technischer Maßnahmenwert erreicht",

@@ -148,6 +148,8 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             "statistic": text.statistic_label(pl.col("statistic")),
             "sample": measured & (pl.col("statistic") == "sample"),
             "sample_point": pl.col("sample_point"),
+            "others": pl.col("other_points_de"),
+            "pipes": readings.pipe_metal_note(),
             "limit": text.limit_expr(pl.col("limit")).fill_null("–"),
             "future_limit": text.limit_expr(pl.col("future_limit")),
             "future_from": future_from,
@@ -170,6 +172,12 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
     # (the same expressions inside `agg` ran once per zone: minutes at national scale).
     rows = (
         readings.with_readings(cv)
+        .join(
+            readings.other_points(cv),
+            on=["zone_id", "parameter"],
+            how="left",
+            maintain_order="left",
+        )
         .with_columns(
             pl.col("parameter")
             .replace_strict(order, default=len(order), return_dtype=pl.Int32)
