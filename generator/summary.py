@@ -109,7 +109,15 @@ def checks(
         .otherwise(pl.lit("")),
     )
     docs = documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
-    judged = latest.with_columns(state.alias("state"), pl.col("proven").alias("normalized_value"))
+    # A mean or minimum within the rule does not show that every sample kept it.
+    weak = pl.col("statistic").is_in(["min", "mean"])
+    judged = latest.with_columns(
+        pl.when(weak & (state == "below_limit"))
+        .then(pl.lit("not_assessable"))
+        .otherwise(state)
+        .alias("state"),
+        pl.col("proven").alias("normalized_value"),
+    )
     worst = (
         judged.with_columns(pl.lit(None, pl.Float64).alias("normalized_reporting_limit"))
         .sort(worst_order(_CHECK_KEYS, future=False), nulls_last=False)
