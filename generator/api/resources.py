@@ -520,6 +520,19 @@ def export_csv_row() -> Resource:
     )
 
 
+def street_csv_row() -> Resource:
+    """Return the row of `strassen.csv`: `STREET_ROW`, then the ODbL credit.
+
+    The street names are OpenStreetMap data: the file carries the same credit column as
+    the export of the mapping, on every row.
+    """
+    return Resource(
+        "StreetCsvRow",
+        "One row of strassen.csv, with the ODbL credit.",
+        (*STREET_ROW.fields, CSV_ATTRIBUTION),
+    )
+
+
 EXPORT = Resource(
     "Export",
     "The complete PLZ-to-zone mapping (ODbL); never measured values.",
