@@ -202,8 +202,9 @@ def _normalized(measurements: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _notes_de(pesticides: pl.DataFrame) -> pl.Expr:
+def _notes_de(pesticides: pl.DataFrame, limits: pl.DataFrame) -> pl.Expr:
     """Why a state is what it is, in German, where the comparison alone does not say it."""
+    guide = limits.filter(pl.col("kind") == "leitwert").unique("code", keep="last")
     reasons = verdicts.NOTES_DE
     decided = pesticides.select(pl.col("code"), pl.col("note_de"))
     decision_note = pl.col("parameter").replace_strict(
@@ -215,6 +216,11 @@ def _notes_de(pesticides: pl.DataFrame) -> pl.Expr:
     # non-relevant metabolites, and the guidance value of one.
     explains = decision.is_in(["unclear", "non_relevant_metabolite"]) | (
         kind == "orientierungswert"
+    )
+    # A guide value for a substance the ordinance does not regulate explains itself: no
+    # decision speaks for it, the source's note does.
+    guide_note = pl.col("parameter").replace_strict(
+        guide["code"], guide["note_de"], default=None, return_dtype=pl.String
     )
     blocking = pl.when(pl.col("sum_blocking_rl") > pl.col("limit").struct.field("value")).then(
         pl.format(
@@ -231,6 +237,8 @@ def _notes_de(pesticides: pl.DataFrame) -> pl.Expr:
         .then(sum_note)
         .when(explains)
         .then(decision_note)
+        .when(kind == "leitwert")
+        .then(guide_note)
         .otherwise(
             pl.col("reason").replace_strict(
                 list(reasons), list(reasons.values()), default=None, return_dtype=pl.String
@@ -285,7 +293,7 @@ def current_values(
             .alias("future_state"),
             pl.col("origin").fill_null("published"),
         )
-        .with_columns(_notes_de(data.pesticides).alias("note_de"))
+        .with_columns(_notes_de(data.pesticides, data.limits).alias("note_de"))
         .drop("_decision", "reason", "sum_note", "sum_blocking_rl")
     )
     docs = data.documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))

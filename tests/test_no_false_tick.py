@@ -14,7 +14,6 @@ import datetime as dt
 import json
 from pathlib import Path
 
-import polars as pl
 import pytest
 
 from generator import derive, load
@@ -117,6 +116,7 @@ def test_every_kind_names_its_comparison_in_the_reference_readme():
     readme = (Path(__file__).parents[1] / "generator/reference/README.md").read_text("utf-8")
     for name, kind in verdicts.KINDS.items():
         assert f"| `{name}` |" in readme, name
+        assert kind.comparison in ("exceeded", "reached", "outside"), name
     assert "erreicht" in readme and "überschritten" in readme
 
 
@@ -308,8 +308,29 @@ def test_the_bundled_sample_shows_no_green_tick_without_evidence(sample_build):
             assert s["key_unassessed"] == [], path.name
 
 
-def test_no_green_summary_rests_on_a_value_that_is_not_assessed():
-    frame = pl.DataFrame({"state": list(verdicts.STATES)})
-    categories = {s: v.category for s, v in verdicts.STATES.items()}
-    green = [s for s in frame["state"] if categories[s] == verdicts.COMPLIES]
-    assert "not_assessable" not in green and "reaches_action_value" not in green
+# ---------------------------------------------------------------------------- 9. guidance values
+
+
+def test_tfa_is_compared_with_the_trinkwasserleitwert_of_the_uba_with_its_source(golden):
+    tfa = current(golden, 37)["trifluoracetat"]
+    assert (tfa["state"], tfa["limit"]["kind"], tfa["limit"]["value"]) == (
+        "below_limit",
+        "leitwert",
+        60.0,
+    )
+    assert "Umweltbundesamt" in tfa["limit"]["legal_basis"]
+    assert "keine Schädigung der menschlichen Gesundheit zu erwarten" in tfa["note_de"]
+    limits = json.loads(
+        (golden / "_data/v1/parameters/trifluoracetat/limits.json").read_text("utf-8")
+    )
+    (row,) = limits["limits"]
+    assert row["source_url"].startswith("https://") and row["kind"] == "leitwert"
+    row_html = text_of(value_rows(page(golden, urls.url("zone", zone_id=37)))[tfa["name_de"]])
+    assert "Trinkwasserleitwert (UBA) 60 µg/l" in row_html
+    assert "Grenzwert" not in row_html.split("Trinkwasserleitwert")[0]
+
+
+def test_a_non_relevant_metabolite_without_a_sourced_value_says_what_it_is(golden):
+    v = current(golden, 13)["desphenylchloridazon"]
+    assert (v["state"], v["limit"]) == ("no_limit", None)
+    assert v["note_de"].startswith("Nicht relevanter Metabolit")

@@ -113,13 +113,23 @@ KINDS: dict[str, Kind] = {
         wording_de="Umweltbundesamt: ein Trinkwasser, in dem die Orientierungswerte „eingehalten "
         "oder unterschritten“ sind",
     ),
+    "leitwert": Kind(
+        "Trinkwasserleitwert (UBA)",
+        "toxicologically derived drinking-water guide value (Trinkwasserleitwert) of the "
+        "Umweltbundesamt for a substance the ordinance does not regulate (TFA); not a limit "
+        "of the ordinance",
+        "exceeds_guidance",
+        "über dem Trinkwasserleitwert des Umweltbundesamts",
+        wording_de="Umweltbundesamt: eine Konzentration, „bei der keine Schädigung der "
+        "menschlichen Gesundheit zu erwarten ist“; es zählt ein Wert darüber",
+    ),
 }
 
 LIMIT_KINDS = tuple(KINDS)
 REACHED_KINDS = tuple(k for k, v in KINDS.items() if v.comparison == "reached")
 """Kinds a value equal to them crosses (the ordinance says "erreicht", not "überschritten")."""
 NUMERIC_LIMIT_KINDS = tuple(k for k, v in KINDS.items() if v.exceeded and k != "range")
-ORDINANCE_KINDS = tuple(k for k in KINDS if k != "orientierungswert")
+ORDINANCE_KINDS = tuple(k for k in KINDS if k not in ("orientierungswert", "leitwert"))
 """Kinds the ordinance sets (a parameter with one of them 'has a limit')."""
 
 PESTICIDE_DECISIONS: dict[str, str] = {

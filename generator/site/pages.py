@@ -204,6 +204,18 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
     )
 
 
+def _guidance(d: Derived, kind: str) -> list[dict[str, str]]:
+    """The Umweltbundesamt's values of one kind, with the parameter's name and the source."""
+    return [
+        {"code": r["code"], "name": r["name_de"], "source_url": r["source_url"]}
+        for r in d.limits.filter(pl.col("kind") == kind)
+        .join(d.parameters.select("code", "name_de"), on="code")
+        .unique("code")
+        .sort("code")
+        .iter_rows(named=True)
+    ]
+
+
 def check_items(zones: pl.DataFrame, badges: dict[str, str]) -> pl.DataFrame:
     """Return `zone_id` and `checks_html`: a zone's checks as list items (zones with any)."""
     item = pl.format(
@@ -523,14 +535,8 @@ def simple_pages(
                 "obligations": odbl.OBLIGATIONS,
                 "sources": d.sources,
                 "annexes": sorted(d.parameters["annex"].drop_nulls().unique()),
-                "guidance": [
-                    {"code": r["code"], "name": r["name_de"], "source_url": r["source_url"]}
-                    for r in d.limits.filter(pl.col("kind") == "orientierungswert")
-                    .join(d.parameters.select("code", "name_de"), on="code")
-                    .unique("code")
-                    .sort("code")
-                    .iter_rows(named=True)
-                ],
+                "guidance": _guidance(d, "orientierungswert"),
+                "guide_values": _guidance(d, "leitwert"),
             },
         ),
         "not_found": ("404.html", {}),

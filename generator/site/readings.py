@@ -24,6 +24,7 @@ SHARE_OF: dict[str, str] = {
     "parameterwert": "des Parameterwerts",
     "referenzwert": "des Referenzwerts",
     "orientierungswert": "des gesundheitlichen Orientierungswerts (UBA)",
+    "leitwert": "des Trinkwasserleitwerts (UBA)",
 }
 """How a share names the kind of value it is a share of (the genitive of the verdict words)."""
 assert set(SHARE_OF) == set(NUMERIC_LIMIT_KINDS), "every numeric kind needs its genitive"
