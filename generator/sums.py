@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from generator import sum_notes
 from generator.api import resources
 from generator.encode import document
 from generator.german import number_expr
@@ -514,7 +515,7 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
                     "Die veröffentlichten Einzelstoffe {} ergeben zusammen {} {}, mehr als die "
                     "veröffentlichte Summe (über {} % Abweichung): Die Angaben passen nicht "
                     "zusammen; bewertet ist der höhere Wert.",
-                    _of_members(),
+                    sum_notes.of_members(),
                     number_expr(pl.when(maxima).then("_s_proven").otherwise("_s_value")),
                     pl.col("sum_unit"),
                     pl.lit(int(TOLERANCE * 100)),
@@ -525,7 +526,7 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
                 pl.format(
                     "Die veröffentlichten Einzelstoffe {} ergeben zusammen {} {}; das "
                     "widerspricht der veröffentlichten Summe nicht.",
-                    _of_members(),
+                    sum_notes.of_members(),
                     number_expr(pl.col("_s_value")),
                     pl.col("sum_unit"),
                 )
@@ -577,7 +578,7 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
         pl.col("value_max").alias("assess_upper"),
         pl.col("blocking_rl").alias("assess_blocking_rl"),
         pl.col("incomplete").alias("assess_incomplete"),
-        _computed_note().alias("sum_note"),
+        sum_notes.computed_note().alias("sum_note"),
         pl.col("blocking_rl").alias("sum_blocking_rl"),
     )
     published = pub.join(
@@ -586,86 +587,3 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
         how="anti",
     )
     return pl.concat([published, computed_rows], how="diagonal_relaxed")
-
-
-_OF_MEMBERS = {
-    "max": "(Höchstwerte verschiedener Proben)",
-    "mean": "(Mittelwerte desselben Zeitraums)",
-    "min": "(Mindestwerte verschiedener Proben)",
-}
-
-
-def _of_members() -> pl.Expr:
-    """Where the members come from: one sample, or aggregates of several samples."""
-    return pl.col("statistic").replace_strict(
-        _OF_MEMBERS, default="derselben Probe", return_dtype=pl.String
-    )
-
-
-def _computed_note() -> pl.Expr:
-    """How a computed sum came about, in German (its state adds the rest)."""
-    unit = pl.col("sum_unit").fill_null("")
-    added = (
-        pl.when(pl.col("n_added") > 0)
-        .then(
-            pl.format(
-                "Berechnet aus den Einzelstoffen {}: {}.", _of_members(), pl.col("added_text")
-            )
-        )
-        .when(pl.col("rl_unknown") > 0)
-        .then(
-            pl.format(
-                "Berechnet aus den Einzelstoffen {}: kein Einzelstoff über der "
-                "Bestimmungsgrenze; Bestimmungsgrenze nicht angegeben. Eine Einhaltung lässt "
-                "sich so nicht zeigen.",
-                _of_members(),
-            )
-        )
-        .otherwise(
-            pl.format(
-                "Berechnet aus den Einzelstoffen {}; keiner lag über der Bestimmungsgrenze.",
-                _of_members(),
-            )
-        )
-    )
-    maxima = pl.col("statistic") == "max"
-    parts = [
-        added,
-        pl.lit(" Werte unter der Bestimmungsgrenze zählen nach der Verordnung nicht mit."),
-        pl.when((pl.col("n_added") > 0) & (pl.col("rl_unknown") > 0)).then(
-            pl.format(
-                " Für {} Einzelstoffe unter der Bestimmungsgrenze ist diese nicht angegeben: "
-                "Eine Einhaltung lässt sich so nicht zeigen.",
-                pl.col("rl_unknown"),
-            )
-        ),
-        # A sum of maxima of different samples is no sample's sum: at or below the limit,
-        # every sample complied; above it, only a member above the limit proves anything.
-        pl.when(maxima & (pl.col("n_added") > 1)).then(
-            pl.lit(
-                " Summe der Höchstwerte verschiedener Proben: Liegt sie nicht über dem "
-                "Grenzwert, lag keine Probe darüber; liegt sie darüber, zeigt sie keine "
-                "Überschreitung."
-            )
-        ),
-        pl.when(pl.col("missing").list.len() > 0).then(
-            pl.format(
-                " Nicht veröffentlicht sind {} der {} Einzelstoffe: Eine Überschreitung lässt "
-                "sich so feststellen, eine Einhaltung nicht.",
-                pl.col("missing").list.len(),
-                pl.col("n_needed"),
-            )
-        ),
-        pl.when(pl.col("_lower_bound")).then(
-            pl.lit(" Ein Einzelstoff ist nur als „> x“ angegeben: Die Summe kann höher sein.")
-        ),
-        pl.when(pl.col("value_max") > pl.col("value")).then(
-            pl.format(
-                " Abbaustoffe, deren Einstufung offen ist, sind nicht eingerechnet; mit ihnen "
-                "ergäbe sich {} {}.",
-                number_expr(pl.col("value_max")),
-                unit,
-            )
-        ),
-    ]
-    return pl.concat_str([p.fill_null("") for p in parts])
