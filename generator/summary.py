@@ -339,8 +339,10 @@ _assessed = pl.col("_category").is_in(verdicts.ASSESSED_CATEGORIES)
 
 
 def _key_names(which: pl.Expr) -> pl.Expr:
-    """The headline names of the key values `which` selects, as German lists them: 'PFAS,
-    Nitrat und Blei' (in the order of the declaration)."""
+    """Return the headline names of the key values `which` selects, as German lists them.
+
+    'PFAS, Nitrat und Blei', in the order of the declaration.
+    """
     order = {code: i for i, code in enumerate(verdicts.HEADLINE_PARAMETERS)}
     names = (
         pl.col("code")

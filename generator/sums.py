@@ -200,7 +200,7 @@ def members(pesticides: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
 
 
 def rules_frame() -> pl.DataFrame:
-    """The declarations as a frame: how members count, and every member a sum needs."""
+    """Return the declarations as a frame: how members count, and every member a sum needs."""
     return pl.DataFrame(
         {
             "sum_code": [r.code for r in _RULES],
@@ -407,7 +407,7 @@ def computed(
 
 
 def _reported() -> pl.Expr:
-    """The published sum as a number to cross-check with: `< x` counts as x, `n.n.` as 0."""
+    """Read the published sum as a number to cross-check with: `< x` counts as x, `n.n.` as 0."""
     q = pl.col("qualifier")
     return (
         pl.when(q.is_in(["number", "range"]))
@@ -440,9 +440,10 @@ else the minimum (a maximum within a limit shows every sample was; the others do
 
 
 def newest(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """Return the rows of `frame` that stand for each group of `keys`: every row of the newest
-    date with the best statistic of that date, whatever its sample point or document.
+    """Return the rows of `frame` that stand for each group of `keys`.
 
+    Every row of the newest date with the best statistic of that date, whatever its sample
+    point or document.
     Two waterworks feeding one zone, or outlet and network, publish the same parameter on the
     same date; all of them are kept, so that an exceedance at one point cannot hide behind
     the other (the worst of them is chosen after classification, `derive.current_values`).

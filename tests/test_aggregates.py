@@ -31,7 +31,7 @@ def _series(rows: list[tuple[str, dt.date, str, str | None, str]]) -> pl.DataFra
 def _chosen(
     rows: list[tuple[str, dt.date, str, str | None, str]],
 ) -> dict[str, tuple[str, str] | list[tuple[str, str]]]:
-    """The rows that stand for each parameter: one as a pair, several as a sorted list."""
+    """Return the rows that stand for each parameter: one as a pair, several as a list."""
     latest = newest(_series(rows), ["zone_id", "parameter"])
     out: dict[str, list[tuple[str, str]]] = {}
     for p, s, v in latest.select("parameter", "statistic", "value_text").rows():
