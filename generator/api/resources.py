@@ -32,6 +32,7 @@ from generator.api.licence_resources import OBLIGATION as OBLIGATION
 from generator.api.qualifiers import QUALIFIERS
 from generator.api.verdict_resources import CHECK as CHECK
 from generator.api.verdict_resources import COMPUTED_SUM as COMPUTED_SUM
+from generator.api.verdict_resources import OTHER_POINT as OTHER_POINT
 from generator.api.verdict_resources import PESTICIDE_STATUS as PESTICIDE_STATUS
 from generator.api.verdict_resources import STATES as STATES
 from generator.api.verdict_resources import SUM_MEMBER as SUM_MEMBER
@@ -233,32 +234,6 @@ ORIGINS = {
     "published": "the value was published by the supplier",
     "computed": "the value is a sum computed from its published members (see `computed`)",
 }
-
-OTHER_POINT = Resource(
-    "OtherPoint",
-    "A value of the same parameter, date and kind (sample or aggregate) at another sample "
-    "point or in another document than the one that stands for the parameter.",
-    (
-        string(
-            "sample_point",
-            "Where the sample was taken, if published.",
-            "Wasserwerk Süd",
-            nullable=True,
-        ),
-        string("document_id", "The document the value is taken from.", "wk-2026"),
-        string("value_text", "The value exactly as published.", "4,2"),
-        string("unit", "Unit as published.", "µg/l", nullable=True),
-        string("qualifier", _QUALIFIER, "number", enum=QUALIFIERS),
-        number("normalized_value", "The value in the register unit.", 4.2, nullable=True),
-        number(
-            "normalized_reporting_limit",
-            "The reporting limit in the register unit.",
-            None,
-            nullable=True,
-        ),
-        string("state", "Classification against the same limit.", "below_limit", enum=STATES),
-    ),
-)
 
 CURRENT_VALUE = Resource(
     "CurrentValue",
