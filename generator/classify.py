@@ -1,10 +1,11 @@
 """Classification: each value against the value valid on the reference date, and the next one.
 
 The kind of the value decides what "above" means (generator/api/verdicts.py): a Grenzwert
-gives `exceeds_limit`, the value of an indicator parameter `exceeds_indicator`, an action,
-parameter, reference or guidance value `exceeds_guidance`. Computed sums bring three more
-columns (see generator/sums.py) that keep a verdict from claiming compliance the members do
-not show. Everything is one polars expression per column.
+gives `exceeds_limit`, the value of an indicator parameter `exceeds_indicator`, a parameter,
+reference or guidance value `exceeds_guidance`, and the technical action value, which the
+ordinance counts as crossed when it is "erreicht", `reaches_action_value` at or above it.
+Computed sums bring three more columns (see generator/sums.py) that keep a verdict from
+claiming compliance the members do not show. Everything is one polars expression per column.
 """
 
 from __future__ import annotations
@@ -85,6 +86,13 @@ def _classify(prefix: str) -> pl.Expr:
     lo, hi = pl.col(f"{prefix}value_min"), pl.col(f"{prefix}value_max")
     kind = pl.col(f"{prefix}kind")
     above = kind.replace_strict(EXCEEDED, default=None, return_dtype=pl.String)
+    # The ordinance's wording decides whether a value equal to the limit crosses it: a
+    # Grenzwert is "überschritten" only above it, the action value "erreicht" at it.
+    reached = kind.is_in(verdicts.REACHED_KINDS)
+
+    def crosses(value: pl.Expr) -> pl.Expr:
+        return pl.when(reached).then(value >= lim).otherwise(value > lim)
+
     numeric = q == "number"
     # Compliance of a sum is shown only when nothing about its members could lift it above.
     unbounded = pl.col("assess_upper").is_null() & pl.col("assess_value").is_not_null()
@@ -113,7 +121,7 @@ def _classify(prefix: str) -> pl.Expr:
         )
         .when(numeric)
         .then(
-            pl.when(v > lim)
+            pl.when(crosses(v))
             .then(above)
             .when(cannot_show)
             .then(pl.lit("not_assessable"))
@@ -121,13 +129,14 @@ def _classify(prefix: str) -> pl.Expr:
         )
         .when(q == "below_reporting_limit")
         .then(
+            # `< x` with x at the limit is below a Grenzwert and below an action value alike.
             pl.when(rl <= lim)
             .then(pl.lit("below_reporting_limit"))
             .otherwise(pl.lit("not_assessable"))
         )
         # A range is judged by its upper bound, the conservative value (values.py).
         .when(q == "range")
-        .then(pl.when(v > lim).then(above).otherwise(pl.lit("below_limit")))
+        .then(pl.when(crosses(v)).then(above).otherwise(pl.lit("below_limit")))
         .when((q == "above") & (v >= lim))
         .then(above)
         .otherwise(pl.lit("not_assessable"))
@@ -201,3 +210,38 @@ def classify(
         .with_columns(_reason("cur_", "state").alias("reason"))
         .drop(helpers)
     )
+
+
+_SEVERITY = {
+    verdicts.EXCEEDS_LIMIT: 4,
+    verdicts.EXCEEDS_OTHER: 3,
+    verdicts.NOT_ASSESSABLE: 2,
+    verdicts.COMPLIES: 1,
+    verdicts.NO_COMPARISON: 0,
+    verdicts.NOT_MEASURED: 0,
+}
+
+
+def severity(state: pl.Expr) -> pl.Expr:
+    """How bad a state is: above a Grenzwert, above another value, not assessable, complies."""
+    ranks = {s: _SEVERITY[v.category] for s, v in verdicts.STATES.items()}
+    return state.replace_strict(ranks, default=0, return_dtype=pl.Int8)
+
+
+def worst_order(keys: list[str], *, future: bool = True) -> list[pl.Expr]:
+    """Sort keys that put, within each group of `keys`, the value that stands for it first.
+
+    The worst state wins (an exceedance at one sample point is never hidden by a complying
+    value at another); then the worst announced state (`future`), then the larger value,
+    then the sample point and document by name, so the choice is deterministic.
+    """
+    value = pl.coalesce("normalized_value", "normalized_reporting_limit")
+    announced = [-severity(pl.col("future_state")).fill_null(0)] if future else []
+    return [
+        *(pl.col(k) for k in keys),
+        -severity(pl.col("state")),
+        *announced,
+        -value.fill_null(float("-inf")),
+        pl.col("sample_point"),
+        pl.col("document_id"),
+    ]

@@ -16,8 +16,7 @@ import polars as pl
 from generator import staleness, summary, sums, units
 from generator.api import resources, routes, verdicts
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER
-from generator.api.resources import SAMPLE
-from generator.classify import SIG_FIGS, classify
+from generator.classify import SIG_FIGS, classify, worst_order
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.encode import document
@@ -210,8 +209,9 @@ def _normalized(measurements: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _notes_de(pesticides: pl.DataFrame) -> pl.Expr:
+def _notes_de(pesticides: pl.DataFrame, limits: pl.DataFrame) -> pl.Expr:
     """Why a state is what it is, in German, where the comparison alone does not say it."""
+    guide = limits.filter(pl.col("kind") == "leitwert").unique("code", keep="last")
     reasons = verdicts.NOTES_DE
     decided = pesticides.select(pl.col("code"), pl.col("note_de"))
     decision_note = pl.col("parameter").replace_strict(
@@ -223,6 +223,11 @@ def _notes_de(pesticides: pl.DataFrame) -> pl.Expr:
     # non-relevant metabolites, and the guidance value of one.
     explains = decision.is_in(["unclear", "non_relevant_metabolite"]) | (
         kind == "orientierungswert"
+    )
+    # A guide value for a substance the ordinance does not regulate explains itself: no
+    # decision speaks for it, the source's note does.
+    guide_note = pl.col("parameter").replace_strict(
+        guide["code"], guide["note_de"], default=None, return_dtype=pl.String
     )
     blocking = pl.when(pl.col("sum_blocking_rl") > pl.col("limit").struct.field("value")).then(
         pl.format(
@@ -239,6 +244,8 @@ def _notes_de(pesticides: pl.DataFrame) -> pl.Expr:
         .then(sum_note)
         .when(explains)
         .then(decision_note)
+        .when(kind == "leitwert")
+        .then(guide_note)
         .otherwise(
             pl.col("reason").replace_strict(
                 list(reasons), list(reasons.values()), default=None, return_dtype=pl.String
@@ -257,7 +264,9 @@ def current_values(
     computed from their members (`sums.computed`): they cross-check published sums, and
     where a zone publishes only the members, the computed sum is the current value.
     """
-    latest = _latest(measurements.filter(pl.col("sampled_at") <= as_of)).drop("normalized_unit")
+    latest = sums.newest(
+        measurements.filter(pl.col("sampled_at") <= as_of), ["zone_id", "parameter"]
+    ).drop("normalized_unit")
     latest = sums.with_sums(latest, computed, data.parameters)
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
         data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi"
@@ -268,7 +277,9 @@ def current_values(
         .join(latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
     )
     values = pl.concat([latest, missing], how="diagonal_relaxed")
-    values = _aggregate_verdicts(classify(values, data.limits, data.parameters, as_of))
+    values = _worst_point(
+        _aggregate_verdicts(classify(values, data.limits, data.parameters, as_of))
+    )
     decisions = data.pesticides.select(
         pl.col("code").alias("parameter"), pl.col("decision").alias("_decision")
     )
@@ -289,7 +300,7 @@ def current_values(
             .alias("future_state"),
             pl.col("origin").fill_null("published"),
         )
-        .with_columns(_notes_de(data.pesticides).alias("note_de"))
+        .with_columns(_notes_de(data.pesticides, data.limits).alias("note_de"))
         .drop("_decision", "reason", "sum_note", "sum_blocking_rl")
     )
     docs = data.documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
@@ -318,37 +329,52 @@ def current_values(
     )
 
 
-# Which published value stands for a (zone, parameter): the latest date wins; on that date a
-# sample beats any aggregate, and among aggregates the maximum beats the mean beats the
-# minimum (documented in docs/api.md).
-_AGGREGATE_RANK = {"min": 0, "mean": 1, "max": 2}
+# Which published values stand for a (zone, parameter): every row of the latest date; on that
+# date samples beat any aggregate, and among aggregates the maximum beats the mean beats the
+# minimum (`sums.newest`). Of several sample points, the worst stands (documented in
+# docs/api.md).
 # A verdict an aggregate can support on its own: a maximum within a limit means every sample
 # was; a minimum or mean within it does not, and no single aggregate shows a range was kept.
 _GOOD_STATES = ("below_limit", "below_reporting_limit", "not_detected", "within_range")
 
 
-def _latest(measurements: pl.DataFrame) -> pl.DataFrame:
-    """Return the row that stands for each (zone, parameter) of the sorted series."""
-    # Sorted by date, then statistic ("max" < "mean" < "min" < "sample"): the last row of a
-    # group is the latest sample, unless that date has only aggregates.
-    latest = measurements.group_by(["zone_id", "parameter"], maintain_order=True).last()
-    only_aggregates = latest.filter(pl.col("statistic") != SAMPLE)
-    if only_aggregates.height == 0:
-        return latest
-    best = (
-        measurements.join(
-            only_aggregates.select("zone_id", "parameter", "sampled_at"),
-            on=["zone_id", "parameter", "sampled_at"],
-            how="semi",
-        )
-        .with_columns(pl.col("statistic").replace_strict(_AGGREGATE_RANK).alias("_rank"))
-        .sort("zone_id", "parameter", "_rank", "sample_point", nulls_last=False)
-        .group_by(["zone_id", "parameter"], maintain_order=True)
-        .last()
-        .drop("_rank")
+def standing(
+    measurements: pl.DataFrame, limits: pl.DataFrame, parameters: pl.DataFrame, as_of: dt.date
+) -> pl.DataFrame:
+    """Return the classified row that stands for each (zone, parameter) of `measurements`.
+
+    The same choice as the current values make (`current_values`): the newest date's rows,
+    each classified, the aggregate rule applied, and the worst sample point standing.
+    """
+    keys = ["zone_id", "parameter"]
+    values = _aggregate_verdicts(
+        classify(sums.newest(measurements, keys), limits, parameters, as_of)
     )
-    return pl.concat([latest.filter(pl.col("statistic") == SAMPLE), best]).sort(
-        "zone_id", "parameter"
+    return (
+        values.sort(worst_order(keys), nulls_last=False).group_by(keys, maintain_order=True).first()
+    )
+
+
+def _worst_point(values: pl.DataFrame) -> pl.DataFrame:
+    """Keep one row per (zone, parameter): the worst of its sample points, the others listed.
+
+    `other_points` holds the other rows of the same date (sample point, value, state), so the
+    zone resource and pages can name them.
+    """
+    keys = ["zone_id", "parameter"]
+    ordered = values.sort(worst_order(keys), nulls_last=False).with_columns(
+        pl.int_range(pl.len()).over(keys).alias("_point")
+    )
+    others = (
+        ordered.filter(pl.col("_point") > 0)
+        .group_by(keys, maintain_order=True)
+        .agg(document(resources.OTHER_POINT).alias("other_points"))
+    )
+    return (
+        ordered.filter(pl.col("_point") == 0)
+        .drop("_point")
+        .join(others, on=keys, how="left", maintain_order="left")
+        .with_columns(pl.col("other_points").fill_null([]))
     )
 
 

@@ -63,11 +63,15 @@ def number_expr(expr: pl.Expr) -> pl.Expr:
 
 
 UNITS: dict[str, str] = {
-    "count/ml": "Anzahl/ml",
-    "count/100 ml": "Anzahl/100 ml",
-    "count/250 ml": "Anzahl/250 ml",
+    "count/ml": "KBE/ml",
+    "count/100 ml": "KBE/100 ml",
+    "count/250 ml": "KBE/250 ml",
+    "µS/cm": "µS/cm (25 °C)",
 }
-"""Register units a German reader would not write as they are; the others read as they are."""
+"""Register units a German reader would not write as they are; the others read as they are.
+Counts of the ordinance's microbiology are culture counts, colony-forming units (KBE);
+conductivity is stated at 25 °C (Anlage 3 Teil I: measurements at other temperatures are
+converted)."""
 
 
 def unit(symbol: str | None) -> str:

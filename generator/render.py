@@ -237,7 +237,12 @@ def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     }
     # The streets are a table of their own (a row per street and zone, only for PLZ with
     # several zones); always written, so its address never changes.
-    streets = d.streets.select(resources.STREET_ROW.names).write_csv().encode()
+    streets = (
+        d.streets.with_columns(pl.lit(credit_line(credits)).alias("attribution"))
+        .select(resources.street_csv_row().names)
+        .write_csv()
+        .encode()
+    )
     yield from files.items()
     yield routes.open_file("export_streets"), streets
     yield (
@@ -309,10 +314,11 @@ def datapackage(
         resource = _resource("strassen-csv", path, payload, "csv")
         resource["description"] = (
             f"{rows} rows: for each PLZ served by several zones, which zone each named street "
-            "lies in, with the share of its length (street names from OpenStreetMap)."
+            "lies in, with the share of its length (street names from OpenStreetMap); the "
+            "`attribution` column carries the ODbL credit on every row."
         )
         resource["schema"] = {
-            "fields": fields.table_schema(resources.STREET_ROW),
+            "fields": fields.table_schema(resources.street_csv_row()),
             "primaryKey": list(STREETS.key),
             "foreignKeys": [
                 {

@@ -16,6 +16,7 @@ import polars as pl
 
 from generator import readings, sums
 from generator.api import resources, verdicts
+from generator.classify import worst_order
 from generator.encode import document
 from generator.german import number_expr
 
@@ -42,13 +43,9 @@ def checks(
         .agg(pl.col("valid_from").min())
         .select(pl.col("code").alias("_limit_of"), pl.col("valid_from"))
     )
+    # Every sample point of the newest date; the worst of them stands (as for values).
     latest = (
-        computed.filter(pl.col("sum_code").is_in(sums.CHECK_CODES))
-        .sort(
-            ["zone_id", "sum_code", "sampled_at", "sample_point", "document_id"], nulls_last=False
-        )
-        .group_by(["zone_id", "sum_code"], maintain_order=True)
-        .last()
+        sums.newest(computed.filter(pl.col("sum_code").is_in(sums.CHECK_CODES)), _CHECK_KEYS)
         .join(rules, on="sum_code")
         .join(since, on="_limit_of", how="left")
     )
@@ -56,7 +53,8 @@ def checks(
     state = (
         pl.when(pl.col("valid_from").is_null() | (pl.col("valid_from") > as_of))
         .then(pl.lit("no_limit"))
-        .when(pl.col("value") > lim)
+        # `proven`: for maxima of different samples only the largest member proves anything.
+        .when(pl.col("proven") > lim)
         .then(pl.lit("exceeds_limit"))
         .when(pl.col("incomplete") | pl.col("value_max").is_null() | (pl.col("value_max") > lim))
         .then(pl.lit("not_assessable"))
@@ -94,18 +92,41 @@ def checks(
     )
     shown = pl.col("value").round_sig_figs(3)
     note = pl.format(
-        "{} {} {}{}; die Verordnung erlaubt höchstens {}.",
+        "{} {} {}{}; die Verordnung erlaubt höchstens {}.{}",
         pl.col("name_de"),
         pl.when(shown == pl.col("value")).then(pl.lit("=")).otherwise(pl.lit("≈")),
         number_expr(shown),
         bounds,
         number_expr(lim),
+        pl.when(pl.col("statistic") == "max")
+        .then(
+            pl.lit(
+                " Berechnet aus Höchstwerten verschiedener Proben: Liegt das Ergebnis nicht "
+                "über 1, lag keine Probe darüber; liegt es darüber, zeigt es keine "
+                "Überschreitung."
+            )
+        )
+        .otherwise(pl.lit("")),
     )
     docs = documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
+    # A mean or minimum within the rule does not show that every sample kept it.
+    weak = pl.col("statistic").is_in(["min", "mean"])
+    judged = latest.with_columns(
+        pl.when(weak & (state == "below_limit"))
+        .then(pl.lit("not_assessable"))
+        .otherwise(state)
+        .alias("state"),
+        pl.col("proven").alias("normalized_value"),
+    )
+    worst = (
+        judged.with_columns(pl.lit(None, pl.Float64).alias("normalized_reporting_limit"))
+        .sort(worst_order(_CHECK_KEYS, future=False), nulls_last=False)
+        .group_by(_CHECK_KEYS, maintain_order=True)
+        .first()
+    )
     return (
-        latest.with_columns(
+        worst.with_columns(
             pl.col("sum_code").alias("code"),
-            state.alias("state"),
             limit.alias("limit"),
             computed_struct.alias("computed"),
             note.alias("note_de"),
@@ -113,6 +134,9 @@ def checks(
         .join(docs, on="document_id", how="left")
         .sort("zone_id", "code")
     )
+
+
+_CHECK_KEYS = ["zone_id", "sum_code"]
 
 
 def _names(category: str) -> pl.Expr:
@@ -211,6 +235,12 @@ def summaries(
             _codes(verdicts.EXCEEDS_OTHER),
             _codes(verdicts.NOT_ASSESSABLE),
             pl.col("code").filter(pl.col("_announced")).alias("announced"),
+            pl.col("code").filter(_key & ~_assessed).alias("key_unassessed"),
+            _key_names(_key & (pl.col("_category") == verdicts.NOT_MEASURED)).alias("_k_unpub"),
+            _key_names(_key & ~_assessed & (pl.col("_category") != verdicts.NOT_MEASURED)).alias(
+                "_k_na"
+            ),
+            _key_names(_key & ~_assessed).alias("_k_all"),
             _names(verdicts.EXCEEDS_LIMIT).alias("_limit_text"),
             _names(verdicts.EXCEEDS_OTHER).alias("_other_text"),
             _names(verdicts.NOT_ASSESSABLE).alias("_na_text"),
@@ -222,9 +252,16 @@ def summaries(
         .join(per_zone, on="zone_id", how="left")
         .with_columns(
             pl.col("assessed", "_published").fill_null(0),
+            pl.col("_k_unpub", "_k_na", "_k_all").fill_null(""),
             *(
                 pl.col(c).fill_null(pl.lit([], dtype=_LIST))
-                for c in ("exceeds_limit", "exceeds_other", "not_assessable", "announced")
+                for c in (
+                    "exceeds_limit",
+                    "exceeds_other",
+                    "not_assessable",
+                    "announced",
+                    "key_unassessed",
+                )
             ),
         )
     )
@@ -236,6 +273,10 @@ def summaries(
         .then(pl.lit("exceeds_limit"))
         .when(n_other > 0)
         .then(pl.lit("exceeds_other"))
+        # Microbiology alone is no answer to "is my water fine": without the key values the
+        # verdict stays neutral and names them.
+        .when((pl.col("assessed") > 0) & (pl.col("key_unassessed").list.len() > 0))
+        .then(pl.lit("key_values_missing"))
         .when(pl.col("assessed") > 0)
         .then(pl.lit("complies"))
         .when(pl.col("_published") > 0)
@@ -250,9 +291,21 @@ def summaries(
         .then(n_other)
         .otherwise(pl.col("assessed"))
     )
-    title = _worded({s: t for s, t in verdicts.SUMMARY_TITLES_DE.items()}, count, pl.lit(""))
+    headline = pl.concat_str(
+        pl.when(pl.col("_k_unpub") != "").then(
+            pl.concat_str(pl.col("_k_unpub"), pl.lit(" nicht veröffentlicht"))
+        ),
+        pl.when(pl.col("_k_na") != "").then(
+            pl.concat_str(pl.col("_k_na"), pl.lit(" nicht bewertbar"))
+        ),
+        separator="; ",
+        ignore_nulls=True,
+    )
+    title = _worded({s: t for s, t in verdicts.SUMMARY_TITLES_DE.items()}, count, headline)
     listed = (
-        pl.when(pl.col("status") == "exceeds_limit")
+        pl.when(pl.col("status") == "key_values_missing")
+        .then(pl.col("_k_all"))
+        .when(pl.col("status") == "exceeds_limit")
         .then(pl.col("_limit_text"))
         .when(pl.col("status") == "exceeds_other")
         .then(pl.col("_other_text"))
@@ -268,7 +321,9 @@ def summaries(
     also_other = pl.when((pl.col("status") == "exceeds_limit") & (n_other > 0)).then(
         _fill(verdicts.ALSO_OTHER_DE, list=pl.col("_other_text"))
     )
-    assessed = pl.col("status").is_in(["exceeds_limit", "exceeds_other", "complies"])
+    assessed = pl.col("status").is_in(
+        ["exceeds_limit", "exceeds_other", "complies", "key_values_missing"]
+    )
     also_na = pl.when(assessed & (n_na > 0)).then(
         _fill(verdicts.ALSO_NOT_ASSESSABLE_DE, list=pl.col("_na_text"))
     )
@@ -276,6 +331,32 @@ def summaries(
     return frame.select(
         "zone_id",
         document(resources.ZONE_SUMMARY, title_de=title, text_de=text_de).alias("summary"),
+    )
+
+
+_key = pl.col("code").is_in(list(verdicts.HEADLINE_PARAMETERS))
+_assessed = pl.col("_category").is_in(verdicts.ASSESSED_CATEGORIES)
+
+
+def _key_names(which: pl.Expr) -> pl.Expr:
+    """Return the headline names of the key values `which` selects, as German lists them.
+
+    'PFAS, Nitrat und Blei', in the order of the declaration.
+    """
+    order = {code: i for i, code in enumerate(verdicts.HEADLINE_PARAMETERS)}
+    names = (
+        pl.col("code")
+        .filter(which)
+        .sort_by(pl.col("code").filter(which).replace_strict(order, default=len(order)))
+        .replace_strict(verdicts.HEADLINE_PARAMETERS, default="")
+    )
+    n = names.len()
+    return (
+        pl.when(n == 0)
+        .then(pl.lit(""))
+        .when(n == 1)
+        .then(names.first())
+        .otherwise(pl.concat_str(names.head(n - 1).str.join(", "), pl.lit(" und "), names.last()))
     )
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from generator import sum_notes
 from generator.api import resources
 from generator.encode import document
 from generator.german import number_expr
@@ -327,9 +328,14 @@ def computed(
             high.null_count().alias("_unbounded"),
             c.is_in(["added", "lower_bound", "uncertain"]).sum().alias("n_quantified"),
             c.is_in(["added", "lower_bound"]).sum().alias("n_added"),
-            ((c == "below_reporting_limit") & pl.col("normalized_reporting_limit").is_null())
+            (
+                (c == "below_reporting_limit")
+                & pl.col("normalized_reporting_limit").is_null()
+                & ~pl.col("open")
+            )
             .sum()
-            .alias("_rl_unknown"),
+            .alias("rl_unknown"),
+            pl.when(c.is_in(["added", "lower_bound"])).then(v).max().alias("_max_member"),
             blocking.max().alias("blocking_rl"),
             (c == "lower_bound").any().alias("_lower_bound"),
             pl.col("parameter").filter(c != "no_number").alias("_stated"),
@@ -374,11 +380,18 @@ def computed(
         .alias("value_max"),
         "n_quantified",
         "n_added",
-        (
-            pl.col("_lower_bound")
-            | has_missing
-            | (pl.col("_interval") & (pl.col("_rl_unknown") > 0))
-        ).alias("incomplete"),
+        # Compliance cannot be shown where a member is "< BG" without a number: that
+        # reporting limit may lie above the sum's limit (like `blocking_rl`, unknown).
+        (pl.col("_lower_bound") | has_missing | (pl.col("rl_unknown") > 0)).alias("incomplete"),
+        "rl_unknown",
+        # What the members prove about one sample's sum. Of a sample or of means: the sum.
+        # Of maxima of different samples: only the largest member (some sample had at least
+        # that much); their sum is an upper bound (`value_max`). Of minima: their sum is a
+        # lower bound of every sample's sum.
+        pl.when(pl.col("statistic") == "max")
+        .then(pl.col("_max_member").fill_null(0.0).round_sig_figs(12))
+        .otherwise(pl.col("value").round_sig_figs(12))
+        .alias("proven"),
         "blocking_rl",
         "missing",
         pl.col("_needed").list.len().alias("n_needed"),
@@ -421,35 +434,59 @@ def _with_unit(sums: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
     return sums.filter(pl.col("sum_code").is_in(SUM_CODES)).join(units, on="sum_code", how="left")
 
 
+STATISTIC_RANK = {"min": 0, "mean": 1, "max": 2, "sample": 3}
+"""Which values of one date stand for a parameter: samples, else the maximum, else the mean,
+else the minimum (a maximum within a limit shows every sample was; the others do not)."""
+
+
+def newest(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Return the rows of `frame` that stand for each group of `keys`.
+
+    Every row of the newest date with the best statistic of that date, whatever its sample
+    point or document.
+    Two waterworks feeding one zone, or outlet and network, publish the same parameter on the
+    same date; all of them are kept, so that an exceedance at one point cannot hide behind
+    the other (the worst of them is chosen after classification, `derive.current_values`).
+    """
+    rank = pl.col("statistic").replace_strict(STATISTIC_RANK, default=-1, return_dtype=pl.Int8)
+    dated = frame.filter(pl.col("sampled_at") == pl.col("sampled_at").max().over(keys))
+    return dated.filter(rank == rank.max().over(keys))
+
+
 def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
     """Cross-check the latest published sums; add computed sums newer than any published.
 
-    `latest` holds the latest published row per zone and parameter; `sums` is `computed`'s
-    frame. Adds `origin`, `computed`, `sum_note` (German) and the `classify.ASSESS` columns.
+    `latest` holds the rows that stand for each zone and parameter (`newest`); `sums` is
+    `computed`'s frame. Adds `origin`, `computed`, `sum_note` (German) and the
+    `classify.ASSESS` columns.
     """
     s = _with_unit(sums, parameters)
+    struct_cols = ["value", "value_max", "missing", "rule", "legal_basis", "members"]
     facts = s.select(
         *SAMPLE,
         pl.col("sum_code").alias("parameter"),
         "sum_unit",
         pl.col("value").alias("_s_value"),
+        pl.col("proven").alias("_s_proven"),
         pl.col("value_max").alias("_s_max"),
         pl.col("blocking_rl").alias("_s_blocking"),
         pl.col("incomplete").alias("_s_incomplete"),
-        *(pl.col(c) for c in ("value", "value_max", "missing", "rule", "legal_basis", "members")),
+        *(pl.col(c).alias(f"_c_{c}") for c in struct_cols),
     )
     # Only the fields of the computed struct come along; the published row keeps its own.
-    struct_cols = ["value", "value_max", "missing", "rule", "legal_basis", "members"]
-    pub = latest.join(
-        facts.rename({c: f"_c_{c}" for c in struct_cols}),
-        on=[*SAMPLE, "parameter"],
-        how="left",
-        nulls_equal=True,
-    )
+    pub = latest.join(facts, on=[*SAMPLE, "parameter"], how="left", nulls_equal=True)
     reported = _reported()
-    inconsistent = pl.col("_s_value") > reported * (1 + TOLERANCE)
+    # For maxima, the members' sum may exceed the published maximum of the sums without any
+    # contradiction; only what the members prove about one sample (`proven`) can.
+    inconsistent = pl.col("_s_proven") > reported * (1 + TOLERANCE)
     has_sum = pl.col("_s_value").is_not_null()
     consistent = pl.when(has_sum & reported.is_not_null()).then(~inconsistent)
+    # Metabolites whose relevance is open may lift even a sum that agrees with its members.
+    open_part = (pl.col("_s_max") - pl.col("_s_value")).clip(lower_bound=0.0)
+    upper_with_open = pl.when(has_sum & (open_part > 0)).then(
+        (pl.max_horizontal(reported, pl.col("_s_value")) + open_part).round_sig_figs(12)
+    )
+    maxima = pl.col("statistic") == "max"
     pub = pub.with_columns(
         pl.lit("published").alias("origin"),
         pl.when(has_sum)
@@ -464,108 +501,90 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
             )
         )
         .alias("computed"),
-        pl.when(inconsistent).then(pl.col("_s_value")).alias("assess_value"),
+        pl.when(inconsistent).then(pl.col("_s_proven")).alias("assess_value"),
         pl.when(inconsistent).then(pl.lit("number")).alias("assess_qualifier"),
-        pl.when(inconsistent).then(pl.col("_s_max")).alias("assess_upper"),
+        pl.when(inconsistent)
+        .then(pl.col("_s_max"))
+        .otherwise(upper_with_open)
+        .alias("assess_upper"),
         pl.when(inconsistent).then(pl.col("_s_blocking")).alias("assess_blocking_rl"),
         pl.when(inconsistent).then(pl.col("_s_incomplete")).alias("assess_incomplete"),
-        pl.when(has_sum & inconsistent.fill_null(False))
-        .then(
-            pl.format(
-                "Die veröffentlichten Einzelstoffe derselben Probe ergeben zusammen {} {}, mehr "
-                "als die veröffentlichte Summe (über {} % Abweichung): Die Angaben passen nicht "
-                "zusammen; bewertet ist der höhere Wert.",
-                number_expr(pl.col("_s_value")),
-                pl.col("sum_unit"),
-                pl.lit(int(TOLERANCE * 100)),
+        pl.concat_str(
+            pl.when(has_sum & inconsistent.fill_null(False))
+            .then(
+                pl.format(
+                    "Die veröffentlichten Einzelstoffe {} ergeben zusammen {} {}, mehr als die "
+                    "veröffentlichte Summe (über {} % Abweichung): Die Angaben passen nicht "
+                    "zusammen; bewertet ist der höhere Wert.",
+                    sum_notes.of_members(),
+                    number_expr(pl.when(maxima).then("_s_proven").otherwise("_s_value")),
+                    pl.col("sum_unit"),
+                    pl.lit(int(TOLERANCE * 100)),
+                )
             )
-        )
-        .when(has_sum & consistent.fill_null(False))
-        .then(
-            pl.format(
-                "Die veröffentlichten Einzelstoffe derselben Probe ergeben zusammen {} {}; "
-                "das widerspricht der veröffentlichten Summe nicht.",
-                number_expr(pl.col("_s_value")),
-                pl.col("sum_unit"),
-            )
-        )
-        .alias("sum_note"),
+            .when(has_sum & consistent.fill_null(False))
+            .then(
+                pl.format(
+                    "Die veröffentlichten Einzelstoffe {} ergeben zusammen {} {}; das "
+                    "widerspricht der veröffentlichten Summe nicht.",
+                    sum_notes.of_members(),
+                    number_expr(pl.col("_s_value")),
+                    pl.col("sum_unit"),
+                )
+            ),
+            pl.when(has_sum & (open_part > 0)).then(
+                pl.format(
+                    " Abbaustoffe, deren Einstufung offen ist, sind nicht eingerechnet; mit ihnen "
+                    "ergäbe sich bis zu {} {}.",
+                    number_expr(upper_with_open),
+                    pl.col("sum_unit"),
+                )
+            ),
+            ignore_nulls=True,
+        ).alias("sum_note"),
         pl.when(inconsistent).then(pl.col("_s_blocking")).alias("sum_blocking_rl"),
+    )
+    pub = pub.with_columns(
+        pl.when(pl.col("sum_note") != "").then(pl.col("sum_note")).alias("sum_note")
     ).drop([c for c in pub.columns if c.startswith(("_s_", "_c_"))] + ["sum_unit"])
 
-    newest = (
-        s.sort([*SAMPLE[:2], "sample_point", "document_id"], nulls_last=False)
-        .group_by(["zone_id", "sum_code"], maintain_order=True)
-        .last()
-    )
+    latest_sums = newest(s, ["zone_id", "sum_code"])
     published_at = latest.select(
         "zone_id", pl.col("parameter").alias("sum_code"), pl.col("sampled_at").alias("_pub_at")
-    )
-    newer = newest.join(published_at, on=["zone_id", "sum_code"], how="left").filter(
+    ).unique(["zone_id", "sum_code"])
+    newer = latest_sums.join(published_at, on=["zone_id", "sum_code"], how="left").filter(
         pl.col("_pub_at").is_null() | (pl.col("sampled_at") > pl.col("_pub_at"))
     )
+    # A sum whose members are all "< BG" without a number is itself below an unknown
+    # reporting limit: not 0, and nothing that can show compliance.
+    nothing = (pl.col("n_added") == 0) & (pl.col("rl_unknown") > 0)
     computed_rows = newer.select(
         *SAMPLE,
         pl.col("sum_code").alias("parameter"),
-        number_expr(pl.col("value")).alias("value_text"),
+        pl.when(nothing)
+        .then(pl.lit("< BG"))
+        .otherwise(number_expr(pl.col("value")))
+        .alias("value_text"),
         pl.col("sum_unit").alias("unit"),
-        "value",
-        pl.lit("number").alias("qualifier"),
-        pl.col("value").alias("normalized_value"),
+        pl.when(~nothing).then(pl.col("value")).alias("value"),
+        pl.when(nothing)
+        .then(pl.lit("below_reporting_limit"))
+        .otherwise(pl.lit("number"))
+        .alias("qualifier"),
+        pl.when(~nothing).then(pl.col("value")).alias("normalized_value"),
         pl.lit(None, pl.Float64).alias("normalized_reporting_limit"),
         pl.lit("computed").alias("origin"),
         _struct(pl.lit(None, pl.Float64), pl.lit(None, pl.Boolean)).alias("computed"),
-        pl.col("value").alias("assess_value"),
+        pl.when(~nothing).then(pl.col("proven")).alias("assess_value"),
         pl.col("value_max").alias("assess_upper"),
         pl.col("blocking_rl").alias("assess_blocking_rl"),
         pl.col("incomplete").alias("assess_incomplete"),
-        _computed_note().alias("sum_note"),
+        sum_notes.computed_note().alias("sum_note"),
         pl.col("blocking_rl").alias("sum_blocking_rl"),
     )
     published = pub.join(
-        newer.select("zone_id", pl.col("sum_code").alias("parameter")),
+        newer.select("zone_id", pl.col("sum_code").alias("parameter")).unique(),
         on=["zone_id", "parameter"],
         how="anti",
     )
     return pl.concat([published, computed_rows], how="diagonal_relaxed")
-
-
-def _computed_note() -> pl.Expr:
-    """How a computed sum came about, in German (its state adds the rest)."""
-    unit = pl.col("sum_unit").fill_null("")
-    added = (
-        pl.when(pl.col("n_added") > 0)
-        .then(
-            pl.format("Berechnet aus den Einzelstoffen derselben Probe: {}.", pl.col("added_text"))
-        )
-        .otherwise(
-            pl.lit(
-                "Berechnet aus den Einzelstoffen derselben Probe; keiner lag über der "
-                "Bestimmungsgrenze."
-            )
-        )
-    )
-    parts = [
-        added,
-        pl.lit(" Werte unter der Bestimmungsgrenze zählen nach der Verordnung nicht mit."),
-        pl.when(pl.col("missing").list.len() > 0).then(
-            pl.format(
-                " Nicht veröffentlicht sind {} der {} Einzelstoffe: Eine Überschreitung lässt "
-                "sich so feststellen, eine Einhaltung nicht.",
-                pl.col("missing").list.len(),
-                pl.col("n_needed"),
-            )
-        ),
-        pl.when(pl.col("_lower_bound")).then(
-            pl.lit(" Ein Einzelstoff ist nur als „> x“ angegeben: Die Summe kann höher sein.")
-        ),
-        pl.when(pl.col("value_max") > pl.col("value")).then(
-            pl.format(
-                " Abbaustoffe, deren Einstufung offen ist, sind nicht eingerechnet; mit ihnen "
-                "ergäbe sich {} {}.",
-                number_expr(pl.col("value_max")),
-                unit,
-            )
-        ),
-    ]
-    return pl.concat_str([p.fill_null("") for p in parts])

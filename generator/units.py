@@ -3,7 +3,9 @@
 Every spelling maps to a canonical unit with a dimension and a factor to that
 dimension's base unit. Two units convert only within one dimension, or by a conversion
 declared for named parameters (`PARAMETER_CROSS`: mg of carbon per litre is mg/l only
-for DOC and TOC); where no conversion is known we say so (``None``) instead of guessing.
+for DOC and TOC, mmol/l is 5.6 °dH only for total hardness and the sum of alkaline
+earths, 2.8 °dH for the acid capacity KS 4,3); where no conversion is known we say so
+(``None``) instead of guessing.
 
 Before a spelling is looked up it is normalised (`SPELLING_RULES` says how, in words):
 published tables lose or replace the degree sign, space units freely, write counts as
@@ -139,20 +141,25 @@ ALIASES: dict[str, str] = {
     "organoleptisch": "",
 }
 
-# Hardness is also published as an amount of calcium carbonate (1 mmol/l = 5.6 °dH).
-_CROSS: dict[tuple[str, str], float] = {
-    ("mmol/l", "°dH"): 5.6,
-    ("°dH", "mmol/l"): 1 / 5.6,
-}
+_HARDNESS = frozenset({"gesamthaerte", "summe_erdalkalien"})
+_ACID_CAPACITY = frozenset({"saeurekapazitaet_ks43"})
 
-PARAMETER_CROSS: dict[tuple[str, str], tuple[float, frozenset[str]]] = {
+PARAMETER_CROSS: tuple[tuple[str, str, float, frozenset[str]], ...] = (
     # DOC and TOC are masses of carbon: "mg/l C" says so explicitly, and is mg/l for them.
-    ("mg/l C", "mg/l"): (1.0, frozenset({"doc", "toc"})),
+    ("mg/l C", "mg/l", 1.0, frozenset({"doc", "toc"})),
     # The ordinance gives the calcite dissolution capacity as mg/l CaCO3 (Anlage 3): a
     # value of it in plain "mg/l" is that quantity.
-    ("mg/l", "mg/l CaCO3"): (1.0, frozenset({"calcitloesekapazitaet"})),
-}
-"""Conversions that hold only for the named parameter codes: (from, to) -> (factor, codes)."""
+    ("mg/l", "mg/l CaCO3", 1.0, frozenset({"calcitloesekapazitaet"})),
+    # 1 mmol/l of alkaline earths (calcium and magnesium) is 5.6 °dH (1 °dH = 10 mg/l CaO):
+    # true of total hardness and the sum of alkaline earths, of nothing else in mmol/l.
+    ("mmol/l", "°dH", 5.6, _HARDNESS),
+    ("°dH", "mmol/l", 1 / 5.6, _HARDNESS),
+    # The acid capacity counts monovalent hydrogen carbonate: 1 mmol/l is 2.8 °dH of
+    # carbonate hardness, half the factor of the alkaline earths.
+    ("°dH", "mmol/l", 1 / 2.8, _ACID_CAPACITY),
+    ("mmol/l", "°dH", 2.8, _ACID_CAPACITY),
+)
+"""Conversions that hold only for the named parameter codes: (from, to, factor, codes)."""
 
 SPELLING_RULES: tuple[str, ...] = (
     "case is ignored, and `µ`, Greek `μ` and `u` before `g/`, `S/` or `mol/` are the same",
@@ -217,11 +224,9 @@ def factor(
         return None
     if a == b:
         return 1.0
-    if (a, b) in _CROSS:
-        return _CROSS[(a, b)]
-    if (a, b) in PARAMETER_CROSS:
-        value, codes = PARAMETER_CROSS[(a, b)]
-        return value if parameter in codes else None
+    for source, target, value, codes in PARAMETER_CROSS:
+        if (source, target) == (a, b) and parameter in codes:
+            return value
     ua, ub = UNITS[a], UNITS[b]
     if ua.dimension != ub.dimension:
         return None

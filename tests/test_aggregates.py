@@ -6,7 +6,8 @@ import datetime as dt
 
 import polars as pl
 
-from generator.derive import _aggregate_verdicts, _latest
+from generator.derive import _aggregate_verdicts
+from generator.sums import newest
 
 D1, D2 = dt.date(2026, 3, 1), dt.date(2026, 6, 30)
 
@@ -27,9 +28,15 @@ def _series(rows: list[tuple[str, dt.date, str, str | None, str]]) -> pl.DataFra
     return frame.sort("zone_id", "parameter", "sampled_at", "statistic", "sample_point")
 
 
-def _chosen(rows: list[tuple[str, dt.date, str, str | None, str]]) -> dict[str, tuple[str, str]]:
-    latest = _latest(_series(rows))
-    return {p: (s, v) for p, s, v in latest.select("parameter", "statistic", "value_text").rows()}
+def _chosen(
+    rows: list[tuple[str, dt.date, str, str | None, str]],
+) -> dict[str, tuple[str, str] | list[tuple[str, str]]]:
+    """Return the rows that stand for each parameter: one as a pair, several as a list."""
+    latest = newest(_series(rows), ["zone_id", "parameter"])
+    out: dict[str, list[tuple[str, str]]] = {}
+    for p, s, v in latest.select("parameter", "statistic", "value_text").rows():
+        out.setdefault(p, []).append((s, v))
+    return {p: pairs[0] if len(pairs) == 1 else sorted(pairs) for p, pairs in out.items()}
 
 
 def test_the_latest_date_wins_and_on_it_a_sample_beats_aggregates():
@@ -56,7 +63,8 @@ def test_the_latest_date_wins_and_on_it_a_sample_beats_aggregates():
         "sulfat": ("max", "79"),  # only aggregates on the latest date: the maximum
         "chlorid": ("mean", "22"),  # no maximum: the mean
         "blei": ("max", "< 1"),  # a later aggregate beats an older sample
-        "kupfer": ("sample", "0,2"),  # as before: the last sample point
+        # every sample point of the date (the worst is chosen after classification)
+        "kupfer": [("sample", "0,1"), ("sample", "0,2")],
     }
 
 

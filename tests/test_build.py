@@ -274,9 +274,14 @@ def test_export_is_complete_and_has_no_measured_values(tiny_build, tiny_data):
     assert (row["population_share"], row["boundary_source"]) == (0.75, "supplier")
     streets = pl.read_csv(tiny_build / "v1/export/strassen.csv")
     source_streets = pl.read_csv(tiny_data / "streets.csv")
-    assert streets.columns == ["plz", "street", "zone_id", "length_share"]
-    assert streets.sort("plz", "street", "zone_id").equals(
-        source_streets.sort("plz", "street", "zone_id")
+    # The street names are OpenStreetMap data: every row carries the credit, as plz-zonen.csv.
+    assert streets.columns == ["plz", "street", "zone_id", "length_share", "attribution"]
+    assert streets["attribution"].unique().to_list() == csv["attribution"].unique().to_list()
+    assert "OpenStreetMap" in streets["attribution"][0] and "ODbL" in streets["attribution"][0]
+    assert (
+        streets.drop("attribution")
+        .sort("plz", "street", "zone_id")
+        .equals(source_streets.sort("plz", "street", "zone_id"))
     )
     forbidden = {"value", "value_text", "parameter", "normalized_value"}
     assert not forbidden & set(csv.columns)
@@ -297,6 +302,7 @@ def test_datapackage_describes_the_export(tiny_build):
         assert resource["hash"] == "sha256:" + hashlib.sha256(payload).hexdigest()
         assert [f["name"] for f in resource["schema"]["fields"]][0] == "plz"
     assert paths["strassen.csv"]["schema"]["primaryKey"] == ["plz", "street", "zone_id"]
+    assert paths["strassen.csv"]["schema"]["fields"][-1]["name"] == "attribution"
     # The sources: each input of mapping.json with its file, date and digest.
     by_file = {s.get("file"): s for s in pkg["sources"]}
     assert set(by_file) == {

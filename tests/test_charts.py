@@ -114,6 +114,8 @@ def test_which_series_get_a_chart(later_data):
         (21, "pfas_summe_20"),
         (21, "pfas_summe_4"),
         (22, "pfas_summe_20"),
+        (31, "pfas_summe_20"),  # two sample points of one date: PFAS all the same
+        (32, "pfas_summe_20"),
     }
 
 

@@ -7,6 +7,7 @@ import datetime as dt
 import polars as pl
 import pytest
 
+from generator.api import verdicts
 from generator.api.resources import STATES
 from generator.derive import classify, with_values
 from generator.load import load
@@ -193,15 +194,20 @@ def test_every_state_is_documented():
             "orientierungswert",
             1.0,
         ),
+        # The ordinance's duties start when the action value is "erreicht" (§ 51 (1)).
         (
             "Legionella at the action value",
             "legionella",
             100.0,
-            "below_limit",
+            "reaches_action_value",
             "massnahmenwert",
             100.0,
         ),
-        ("Legionella above", "legionella", 150.0, "exceeds_guidance", "massnahmenwert", 100.0),
+        ("Legionella below", "legionella", 99.0, "below_limit", "massnahmenwert", 100.0),
+        ("Legionella above", "legionella", 150.0, "reaches_action_value", "massnahmenwert", 100.0),
+        # A Grenzwert is only "überschritten" above it.
+        ("nitrate at the limit", "nitrat", 50.0, "below_limit", "grenzwert", 50.0),
+        ("radon at the parameter value", "radon_222", 100.0, "below_limit", "parameterwert", 100.0),
         ("radon above", "radon_222", 120.0, "exceeds_guidance", "parameterwert", 100.0),
         (
             "coliphages above",
@@ -245,7 +251,22 @@ def test_a_verdict_that_needs_words_gets_a_reason(
 
 def test_a_range_across_a_guidance_value_is_above_it(reference):
     row = state_of(reference, "legionella", "range", 300.0)
-    assert row["state"] == "exceeds_guidance"
+    assert row["state"] == "reaches_action_value"
+    assert state_of(reference, "radon_222", "range", 300.0)["state"] == "exceeds_guidance"
+
+
+def test_a_value_reported_below_the_action_value_does_not_reach_it(reference):
+    assert state_of(reference, "legionella", "below_reporting_limit", None, 100.0)["state"] == (
+        "below_reporting_limit"
+    )
+    assert state_of(reference, "legionella", "above", 100.0)["state"] == "reaches_action_value"
+
+
+def test_every_kind_says_which_comparison_applies():
+    for name, kind in verdicts.KINDS.items():
+        assert kind.comparison in ("exceeded", "reached", "outside"), name
+        assert kind.exceeded is None or kind.wording_de, name
+    assert verdicts.REACHED_KINDS == ("massnahmenwert",)
 
 
 @pytest.mark.parametrize(

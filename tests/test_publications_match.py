@@ -252,6 +252,11 @@ UNITS = [
     ("°dKH", "°dH", "°dH", "karbonathaerte", 1.0),
     ("°KH", "°dH", "°dH", "karbonathaerte", 1.0),
     ("mmol/l", "mmol/l", "°dH", "gesamthaerte", 5.6),
+    # 5.6 °dH per mmol/l holds for the alkaline earths only; KS 4,3 counts 2.8 per mmol/l.
+    ("°dH", "°dH", "mmol/l", "summe_erdalkalien", 1 / 5.6),
+    ("°dH", "°dH", "mmol/l", "saeurekapazitaet_ks43", 1 / 2.8),
+    ("mmol/l", "mmol/l", "°dH", "karbonathaerte", None),
+    ("°dH", "°dH", "mmol/l", "basekapazitaet_kb82", None),
     ("?C", "°C", "°C", "temperatur", 1.0),
     ("ºC", "°C", "°C", "temperatur", 1.0),
     ("Grad Celsius", "°C", "°C", "temperatur", 1.0),

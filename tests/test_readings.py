@@ -110,7 +110,7 @@ def read(*rows: tuple) -> list[tuple[str | None, str | None, str | None]]:
         # Other kinds are named as what they are.
         (
             (701.0, None, "number", "0.701", "mS/cm", "µS/cm", "indicator", 2790.0),
-            ("701 µS/cm", "0.701 mS/cm", "25 % des Grenzwerts für Indikatorparameter"),
+            ("701 µS/cm (25 °C)", "0.701 mS/cm", "25 % des Grenzwerts für Indikatorparameter"),
         ),
         (
             (0.3, None, "number", "0,3", "µg/l", "µg/l", "orientierungswert", 1.0),
@@ -120,7 +120,7 @@ def read(*rows: tuple) -> list[tuple[str | None, str | None, str | None]]:
         ((7.6, None, "number", "7,6", "", "", "range", None), ("7,6", None, None)),
         (
             (0.0, None, "number", "0", "KBE/100 ml", "count/100 ml", "grenzwert", 0.0),
-            ("0 Anzahl/100 ml", "0 KBE/100 ml", None),
+            ("0 KBE/100 ml", None, None),
         ),
         (
             (83.1, None, "number", "83.1", "mg/l", "mg/l", None, None),

@@ -259,9 +259,15 @@ def test_search_index_finds_every_plz_place_zone_and_supplier(golden_site):
         p.name.removesuffix(".json") for p in (golden_site / "_data/v1/lookup").iterdir()
     )
     assert index["plz"] == lookups
-    assert [o[0] for o in index["orte"]] == ["Altötting", "Dresden", "Leipzig", "Rastatt"]
+    assert [o[0] for o in index["orte"]] == [
+        "Altötting",
+        "Dresden",
+        "Leipzig",
+        "Magdeburg",
+        "Rastatt",
+    ]
     assert [index["plz"][i] for i in index["orte"][2][1]] == ["04109"]
-    assert [z[0] for z in index["gebiete"]] == [11, 12, 13, 21, 22, 23]
+    assert [z[0] for z in index["gebiete"]] == [11, 12, 13, 21, 22, 23, *range(31, 38)]
     assert [s[1] for s in index["versorger"]][
         index["gebiete"][3][2]
     ] == "Zweckverband Seeland (Testdaten)"
@@ -274,7 +280,7 @@ def test_search_index_finds_every_plz_place_zone_and_supplier(golden_site):
 def test_place_index_lists_every_place_with_links_to_its_plz(golden_site):
     overview = page(golden_site, urls.url("places"))
     letters = find(overview, "nav", **{"aria-label": "Anfangsbuchstaben"})[0]
-    assert [text_of(a).split(" (")[0] for a in find(letters, "a")] == ["A", "D", "L", "R"]
+    assert [text_of(a).split(" (")[0] for a in find(letters, "a")] == ["A", "D", "L", "M", "R"]
     tree = page(golden_site, urls.url("places_letter", letter="l"))
     entry = by_id(tree, "ort-leipzig")
     assert text_of(entry.find(NS + "dt")) == "Leipzig"
@@ -342,7 +348,7 @@ def test_map_draws_every_plz_coloured_by_its_zone_in_three_views(golden_site):
             int(text_of(tr.findall(NS + "td")[0]).replace(".", ""))
             for tr in find(find(section, "tbody")[0], "tr")
         ]
-        assert sum(counts) == 6
+        assert sum(counts) == 13  # the six zones of the first cases and the seven of 31-37
     pfas = [
         s for s in find(page(golden_site, pages["pfas"]), "section") if s.get("data-for") == "pfas"
     ][0]

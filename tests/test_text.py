@@ -139,11 +139,11 @@ def test_no_limit_at_all_is_null():
         (("indicator", None, None, None, None, "mg/l"), "Grenzwert für Indikatorparameter"),
         (
             ("referenzwert", 2e-05, None, None, None, "count/100 ml"),
-            "Referenzwert 0,00002 Anzahl/100 ml",
+            "Referenzwert 0,00002 KBE/100 ml",
         ),
         (
             ("massnahmenwert", 100.0, None, None, None, "count/100 ml"),
-            "technischer Maßnahmenwert 100 Anzahl/100 ml",
+            "technischer Maßnahmenwert 100 KBE/100 ml",
         ),
         (("parameterwert", 100.0, None, None, None, "Bq/l"), "Parameterwert 100 Bq/l"),
         (

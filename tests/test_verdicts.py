@@ -46,7 +46,7 @@ def test_zone_summaries_name_what_each_value_is_above(golden):
     # Only binding limits are called Grenzwert exceedances.
     for word in ("Legionella", "Radon", "Eisen", "Dimethylsulfamid"):
         assert word not in limits_part
-    assert "Legionella spec. (150 Anzahl/100 ml, über dem technischen Maßnahmenwert)" in rest
+    assert "Legionella spec. (150 KBE/100 ml, technischer Maßnahmenwert erreicht)" in rest
     assert "Radon-222 (120 Bq/l, über dem Parameterwert)" in rest
     assert "Eisen (0,35 mg/l, über dem Grenzwert für diesen Indikatorparameter)" in rest
     assert "über dem gesundheitlichen Orientierungswert des Umweltbundesamts" in rest
@@ -75,17 +75,30 @@ def test_a_zone_with_nothing_assessable_is_neutral_and_says_why(golden):
     ("published", "status", "title", "text"),
     [
         (
-            [("nitrat", "20", "mg/l")],
+            [("nitrat", "20", "mg/l"), ("blei", "2", "µg/l"), ("pfas_summe_20", "0,02", "µg/l")],
             "complies",
-            "Der bewertete Wert ist eingehalten",
+            "Alle 3 bewerteten Werte eingehalten",
             "Keiner der bewerteten Werte liegt über",
+        ),
+        # Microbiology or nitrate alone is no green tick: the key values are named.
+        (
+            [("nitrat", "20", "mg/l")],
+            "key_values_missing",
+            "PFAS und Blei nicht veröffentlicht",
+            "Das sagt nichts über PFAS und Blei: Dafür liegt keine Bewertung vor.",
+        ),
+        (
+            [("e_coli", "0", "KBE/100 ml"), ("enterokokken", "0", "KBE/100 ml")],
+            "key_values_missing",
+            "PFAS, Nitrat und Blei nicht veröffentlicht",
+            "Keiner der bewerteten Werte (2) liegt über",
         ),
         (
             [("legionella", "150", "KBE/100 ml")],
             "exceeds_other",
             "1 Wert auffällig",
             "Kein Wert liegt über einem Grenzwert der Anlagen 1 und 2 der Trinkwasserverordnung. "
-            "Auffällig: Legionella spec. (150 Anzahl/100 ml, über dem technischen Maßnahmenwert).",
+            "Auffällig: Legionella spec. (150 KBE/100 ml, technischer Maßnahmenwert erreicht).",
         ),
         (
             [("radon_222", "120", "Bq/l"), ("nitrat", "20", "mg/l")],
@@ -94,10 +107,16 @@ def test_a_zone_with_nothing_assessable_is_neutral_and_says_why(golden):
             "Auffällig: Radon-222 (120 Bq/l, über dem Parameterwert).",
         ),
         (
-            [("pfas_summe_20", "< 0,5", "µg/l"), ("nitrat", "20", "mg/l")],
-            "complies",
-            "Der bewertete Wert ist eingehalten",
+            [("pfas_summe_20", "< 0,5", "µg/l"), ("nitrat", "20", "mg/l"), ("blei", "1", "µg/l")],
+            "key_values_missing",
+            "PFAS nicht bewertbar",
             "Nicht bewertbar: Summe PFAS-20 (unter der Bestimmungsgrenze von 0,5 µg/l",
+        ),
+        (
+            [("pfas_summe_20", "< 0,5", "µg/l"), ("nitrat", "20", "mg/l")],
+            "key_values_missing",
+            "Blei nicht veröffentlicht; PFAS nicht bewertbar",
+            "Das sagt nichts über PFAS und Blei",
         ),
         (
             [("metolachlor_esa", "0,3", "µg/l")],
@@ -131,6 +150,9 @@ def test_summary_statuses(tiny_data, published, status, title, text):
     assert text in s["text_de"]
     if s["status"] == "complies":  # green only with a value assessed and none above
         assert s["assessed"] > 0 and not s["exceeds_limit"] and not s["exceeds_other"]
+        assert s["key_unassessed"] == []
+    if s["status"] == "key_values_missing":
+        assert s["key_unassessed"] and verdicts.SUMMARY_TONES[s["status"]] == "none"
 
 
 def test_every_state_belongs_to_a_category_and_has_words():
@@ -160,8 +182,11 @@ def test_zone_page_headline_and_rows_say_what_values_are(golden):
     rows = value_rows(tree)
     legionella = rows["Legionella spec."]
     assert legionella.get("class") == "row-warn"
-    assert text_of(find(legionella, "span", **{"class": "badge warn"})[0]) == "△ über dem Wert"
-    assert "technischer Maßnahmenwert 100 Anzahl/100 ml" in text_of(legionella)
+    assert (
+        text_of(find(legionella, "span", **{"class": "badge warn"})[0])
+        == "△ technischer Maßnahmenwert erreicht"
+    )
+    assert "technischer Maßnahmenwert 100 KBE/100 ml" in text_of(legionella)
     assert "Grenzwert überschritten" not in text_of(legionella)
     assert "Parameterwert 100 Bq/l" in text_of(rows["Radon-222"])
     pfas = rows["Summe PFAS-20"]
@@ -222,7 +247,7 @@ def _limits_section(golden: Path, code: str):
         ),
         ("metolachlor_esa", ["nicht abschließend bewertet", "weder als eingehalten noch"]),
         ("pfoa", ["Zählt zur Summe: Summe PFAS-20, Summe PFAS-4"]),
-        ("legionella", ["technischer Maßnahmenwert 100 Anzahl/100 ml"]),
+        ("legionella", ["technischer Maßnahmenwert 100 KBE/100 ml"]),
         ("radon_222", ["Parameterwert 100 Bq/l"]),
     ],
 )

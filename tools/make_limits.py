@@ -19,6 +19,11 @@ Every register code decided to be an active substance or a relevant metabolite g
 of its own, copied from the ordinance's row (0.1 µg/l, or 0.03 µg/l for aldrin, dieldrin,
 heptachlor and heptachlor epoxide); a non-relevant metabolite with a health guidance value
 of the Umweltbundesamt gets a row of kind `orientierungswert`, which is no limit.
+
+Guidance values of the Umweltbundesamt for substances the ordinance does not regulate (the
+Trinkwasserleitwert for TFA) come from `tools/sources/guidance_values.csv`, each with its
+source, date and the quoted passage; a row without a source is refused. Never a number
+without a source: where none was found, the substance has no row.
 """
 
 from __future__ import annotations
@@ -272,6 +277,37 @@ def pesticide_rows(
     return out
 
 
+GUIDANCE_KINDS = ("orientierungswert", "leitwert")
+
+
+def guidance_rows(guidance: list[dict[str, str]], register: dict[str, str]) -> list[dict[str, str]]:
+    """Return a limit row per guidance value of the Umweltbundesamt (guidance_values.csv)."""
+    out = []
+    for g in guidance:
+        code = g["code"]
+        if code not in register:
+            raise KeyError(f"{code}: not in the parameter register")
+        if g["kind"] not in GUIDANCE_KINDS:
+            raise ValueError(f"{code}: a guidance value is of kind {GUIDANCE_KINDS}")
+        if not (g["source_url"].startswith("https://") and g["quote"].strip()):
+            raise ValueError(f"{code}: a guidance value needs a source and its quoted passage")
+        out.append(
+            {
+                "code": code,
+                "kind": g["kind"],
+                "limit_value": convert(g["limit_value"], g["unit"], register[code]),
+                "unit": register[code],
+                "valid_from": g["valid_from"],
+                "valid_until": "",
+                "legal_basis": g["legal_basis"],
+                "note": g["note"],
+                "note_de": g["note_de"],
+                "source_url": g["source_url"],
+            }
+        )
+    return out
+
+
 def decision_rows(decisions: list[dict[str, str]]) -> list[dict[str, str]]:
     """Return the rows of reference/pesticides.csv: the decision and its sources, no values."""
     out = []
@@ -313,12 +349,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes-de", type=Path, default=SOURCES / "limit_notes_de.csv")
     parser.add_argument("--pesticides", type=Path, default=SOURCES / "pesticides.csv")
     parser.add_argument("--pesticides-out", type=Path, default=REFERENCE / "pesticides.csv")
+    parser.add_argument("--guidance", type=Path, default=SOURCES / "guidance_values.csv")
     args = parser.parse_args(argv)
     register = read_register(args.parameters)
     rows = derive(args.source, register, read_notes_de(args.notes_de))
     decisions = read_csv(args.pesticides)
     rows = sorted(
-        rows + pesticide_rows(decisions, rows, register),
+        rows
+        + pesticide_rows(decisions, rows, register)
+        + guidance_rows(read_csv(args.guidance), register),
         key=lambda r: (r["code"], r["valid_from"]),
     )
     check_periods(rows)

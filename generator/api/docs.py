@@ -65,12 +65,27 @@ def open_file_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+COMPARED: dict[str, str] = {
+    "exceeded": "above it (`>`)",
+    "reached": "at or above it (`>=`)",
+    "outside": "outside it (both ends belong to it)",
+}
+"""A kind's `comparison` in the words of the page."""
+
+
 def kind_table() -> str:
-    """Return the table of the kinds of values: what each is, the state above it."""
-    lines = ["| kind | what it is | above it |", "|---|---|---|"]
+    """Return the table of the kinds of values: what each is, when it is crossed and why."""
+    lines = [
+        "| kind | what it is | crossed when | the wording it rests on | state |",
+        "|---|---|---|---|---|",
+    ]
     for name, kind in verdicts.KINDS.items():
-        above = f"`{kind.exceeded}`" if kind.exceeded else "–"
-        lines.append(f"| `{name}` | {_cell(kind.meaning)} | {above} |")
+        if kind.exceeded:
+            crossed, state = COMPARED[kind.comparison], f"`{kind.exceeded}`"
+        else:
+            crossed = state = "–"
+        wording = _cell(kind.wording_de) if kind.wording_de else "–"
+        lines.append(f"| `{name}` | {_cell(kind.meaning)} | {crossed} | {wording} | {state} |")
     return "\n".join(lines) + "\n"
 
 

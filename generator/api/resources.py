@@ -32,6 +32,7 @@ from generator.api.licence_resources import OBLIGATION as OBLIGATION
 from generator.api.qualifiers import QUALIFIERS
 from generator.api.verdict_resources import CHECK as CHECK
 from generator.api.verdict_resources import COMPUTED_SUM as COMPUTED_SUM
+from generator.api.verdict_resources import OTHER_POINT as OTHER_POINT
 from generator.api.verdict_resources import PESTICIDE_STATUS as PESTICIDE_STATUS
 from generator.api.verdict_resources import STATES as STATES
 from generator.api.verdict_resources import SUM_MEMBER as SUM_MEMBER
@@ -264,6 +265,14 @@ CURRENT_VALUE = Resource(
         string("name_en", "English name of the parameter.", "Lead"),
         string("group", "Group of the parameter.", "metals"),
         string("origin", "Where the value comes from.", "published", enum=ORIGINS),
+        many(
+            "other_points",
+            "OtherPoint",
+            "The values of the same date at other sample points (or in other documents). "
+            "The value that stands for the parameter is the worst of them: the highest "
+            "category of `state` (above a Grenzwert, above another value, not assessable, "
+            "complies), then the higher value; these are the rest.",
+        ),
         string("state", "Classification against `limit`.", "below_limit", enum=STATES),
         one("limit", "Limit", "The limit valid on `as_of`, or null.", nullable=True),
         string(
@@ -519,6 +528,19 @@ def export_csv_row() -> Resource:
     )
 
 
+def street_csv_row() -> Resource:
+    """Return the row of `strassen.csv`: `STREET_ROW`, then the ODbL credit.
+
+    The street names are OpenStreetMap data: the file carries the same credit column as
+    the export of the mapping, on every row.
+    """
+    return Resource(
+        "StreetCsvRow",
+        "One row of strassen.csv, with the ODbL credit.",
+        (*STREET_ROW.fields, CSV_ATTRIBUTION),
+    )
+
+
 EXPORT = Resource(
     "Export",
     "The complete PLZ-to-zone mapping (ODbL); never measured values.",
@@ -543,6 +565,7 @@ RESOURCES: dict[str, Resource] = {
         MEASUREMENT,
         SUM_MEMBER,
         COMPUTED_SUM,
+        OTHER_POINT,
         CURRENT_VALUE,
         CHECK,
         ZONE_SUMMARY,

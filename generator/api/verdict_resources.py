@@ -97,6 +97,32 @@ COMPUTED_SUM = Resource(
     ),
 )
 
+OTHER_POINT = Resource(
+    "OtherPoint",
+    "A value of the same parameter, date and kind (sample or aggregate) at another sample "
+    "point or in another document than the one that stands for the parameter.",
+    (
+        string(
+            "sample_point",
+            "Where the sample was taken, if published.",
+            "Wasserwerk Süd",
+            nullable=True,
+        ),
+        string("document_id", "The document the value is taken from.", "wk-2026"),
+        string("value_text", "The value exactly as published.", "4,2"),
+        string("unit", "Unit as published.", "µg/l", nullable=True),
+        string("qualifier", _QUALIFIER, "number", enum=QUALIFIERS),
+        number("normalized_value", "The value in the register unit.", 4.2, nullable=True),
+        number(
+            "normalized_reporting_limit",
+            "The reporting limit in the register unit.",
+            None,
+            nullable=True,
+        ),
+        string("state", "Classification against the same limit.", "below_limit", enum=STATES),
+    ),
+)
+
 CHECK = Resource(
     "Check",
     "A rule of the ordinance over several parameters, checked on one sample: "
@@ -143,6 +169,14 @@ ZONE_SUMMARY = Resource(
             string("", "", None),
             "Codes of the published values that cannot be compared (`not_assessable`, "
             "`relevance_unclear`, `unit_mismatch`).",
+            [],
+        ),
+        many(
+            "key_unassessed",
+            string("", "", None),
+            "Codes of the key values (PFAS-20, nitrate, lead) that were not published or "
+            "cannot be assessed; the headline names them, and the status is at best "
+            "`key_values_missing`.",
             [],
         ),
         many(

@@ -36,6 +36,11 @@ class Kind:
     """The state of a value above it (None: no number to be above)."""
     above_de: str
     """How a summary says a value is above (or outside) it."""
+    comparison: str = "exceeded"
+    """When the value is crossed, in the ordinance's words: `exceeded` ("überschritten": a
+    value equal to it is kept) or `reached` ("erreicht": a value equal to it counts)."""
+    wording_de: str = ""
+    """The ordinance's wording the comparison rests on, with its place."""
 
 
 KINDS: dict[str, Kind] = {
@@ -44,6 +49,8 @@ KINDS: dict[str, Kind] = {
         "binding limit (Grenzwert) of Anlage 1 or 2 of the TrinkwV",
         "exceeds_limit",
         "über dem Grenzwert",
+        wording_de="§ 7 Abs. 2 TrinkwV: die Grenzwerte der Anlage 2 „dürfen nicht überschritten "
+        "werden“",
     ),
     "indicator": Kind(
         "Grenzwert für Indikatorparameter",
@@ -51,12 +58,16 @@ KINDS: dict[str, Kind] = {
         "by the health office (§ 65 (3) TrinkwV)",
         "exceeds_indicator",
         "über dem Grenzwert für diesen Indikatorparameter",
+        wording_de="Anlage 3 Teil I TrinkwV: ein „Grenzwert“ wie die der Anlage 2 (§ 7 Abs. 2: "
+        "„dürfen nicht überschritten werden“)",
     ),
     "range": Kind(
         "zulässiger Bereich",
         "permitted range of an indicator parameter (pH, Anlage 3 Teil I)",
         "outside_range",
         "außerhalb des zulässigen Bereichs für diesen Indikatorparameter",
+        comparison="outside",
+        wording_de="Anlage 3 Teil I TrinkwV: „≥ 6,5 und ≤ 9,5“ (beide Grenzen gehören zum Bereich)",
     ),
     "requirement": Kind(
         "Anforderung",
@@ -66,10 +77,14 @@ KINDS: dict[str, Kind] = {
     ),
     "massnahmenwert": Kind(
         "technischer Maßnahmenwert",
-        "technical action value for Legionella (Anlage 3 Teil II); not a limit, exceeding it "
-        "obliges the operator to act (§ 51 TrinkwV)",
-        "exceeds_guidance",
-        "über dem technischen Maßnahmenwert",
+        "technical action value for Legionella (Anlage 3 Teil II); not a limit, reaching it "
+        'obliges the operator to act (§ 51 (1), §§ 52 (3), 53 (1) TrinkwV: "erreicht"), so a '
+        "value equal to it counts",
+        "reaches_action_value",
+        "technischer Maßnahmenwert erreicht",
+        comparison="reached",
+        wording_de="§ 51 Abs. 1, § 52 Abs. 3, § 53 Abs. 1 TrinkwV: die Pflichten gelten, wenn "
+        "der technische Maßnahmenwert „erreicht“ ist",
     ),
     "parameterwert": Kind(
         "Parameterwert",
@@ -77,6 +92,8 @@ KINDS: dict[str, Kind] = {
         "authority assesses whether action is needed (§ 62 (3) TrinkwV)",
         "exceeds_guidance",
         "über dem Parameterwert",
+        wording_de="Anlage 4 Teil I TrinkwV: ein Parameterwert; darüber prüft die zuständige "
+        "Behörde, ob Maßnahmen nötig sind (§ 62 Abs. 3)",
     ),
     "referenzwert": Kind(
         "Referenzwert",
@@ -84,6 +101,8 @@ KINDS: dict[str, Kind] = {
         "Teil III in raw water); not a limit at the consumer's tap",
         "exceeds_guidance",
         "über dem Referenzwert",
+        wording_de="Anlage 2 Teil II und Anlage 3 Teil III TrinkwV: ein Referenzwert; es "
+        "zählt ein Wert darüber",
     ),
     "orientierungswert": Kind(
         "gesundheitlicher Orientierungswert (UBA)",
@@ -91,12 +110,26 @@ KINDS: dict[str, Kind] = {
         "not a limit of the ordinance",
         "exceeds_guidance",
         "über dem gesundheitlichen Orientierungswert des Umweltbundesamts",
+        wording_de="Umweltbundesamt: ein Trinkwasser, in dem die Orientierungswerte „eingehalten "
+        "oder unterschritten“ sind",
+    ),
+    "leitwert": Kind(
+        "Trinkwasserleitwert (UBA)",
+        "toxicologically derived drinking-water guide value (Trinkwasserleitwert) of the "
+        "Umweltbundesamt for a substance the ordinance does not regulate (TFA); not a limit "
+        "of the ordinance",
+        "exceeds_guidance",
+        "über dem Trinkwasserleitwert des Umweltbundesamts",
+        wording_de="Umweltbundesamt: eine Konzentration, „bei der keine Schädigung der "
+        "menschlichen Gesundheit zu erwarten ist“; es zählt ein Wert darüber",
     ),
 }
 
 LIMIT_KINDS = tuple(KINDS)
+REACHED_KINDS = tuple(k for k, v in KINDS.items() if v.comparison == "reached")
+"""Kinds a value equal to them crosses (the ordinance says "erreicht", not "überschritten")."""
 NUMERIC_LIMIT_KINDS = tuple(k for k, v in KINDS.items() if v.exceeded and k != "range")
-ORDINANCE_KINDS = tuple(k for k in KINDS if k != "orientierungswert")
+ORDINANCE_KINDS = tuple(k for k in KINDS if k not in ("orientierungswert", "leitwert"))
 """Kinds the ordinance sets (a parameter with one of them 'has a limit')."""
 
 PESTICIDE_DECISIONS: dict[str, str] = {
@@ -183,6 +216,17 @@ STATES: dict[str, State] = {
         "Der Wert liegt über einem Wert, der kein Grenzwert ist: dem technischen "
         "Maßnahmenwert (Legionellen), einem Parameter- oder Referenzwert oder einem "
         "gesundheitlichen Orientierungswert. Was daraus folgt, steht beim Wert.",
+    ),
+    "reaches_action_value": State(
+        "The value reaches (is at or above) the technical action value for Legionella (kind "
+        "`massnahmenwert`); the ordinance's duties start when it is reached (§ 51 (1)).",
+        EXCEEDS_OTHER,
+        "technischer Maßnahmenwert erreicht",
+        "△",
+        "warn",
+        "Der Wert erreicht den technischen Maßnahmenwert für Legionellen (Anlage 3 Teil II). "
+        "Er ist kein Grenzwert; ist er erreicht, muss der Betreiber der Anlage das "
+        "Gesundheitsamt informieren und die Ursache untersuchen lassen (§ 51 TrinkwV).",
     ),
     "within_range": State(
         "The value lies inside the permitted range (pH).",
@@ -279,11 +323,23 @@ def states_in(*categories: str) -> list[str]:
     return [s for s, v in STATES.items() if v.category in categories]
 
 
+HEADLINE_PARAMETERS: dict[str, str] = {
+    "pfas_summe_20": "PFAS",
+    "nitrat": "Nitrat",
+    "blei": "Blei",
+}
+"""The values a person looks for first, with the word the headline names them by: a zone
+whose values comply gets a green verdict only when all of them were assessed."""
+
 SUMMARY_STATUSES: dict[str, str] = {
     "exceeds_limit": "At least one value is above a binding limit (state `exceeds_limit`).",
     "exceeds_other": "No binding limit is exceeded, but at least one value is above an "
     "indicator, action, parameter, reference or guidance value.",
-    "complies": "At least one value was assessed and none is above its value.",
+    "complies": "At least one value was assessed, none is above its value, and every key "
+    "value (`key_unassessed` is empty) was assessed.",
+    "key_values_missing": "The values assessed comply, but key values (PFAS-20, nitrate, "
+    "lead) were not published or cannot be assessed: no verdict on the water as a whole "
+    "(`key_unassessed` names them).",
     "not_assessable": "Values are published, but none can be compared with a value.",
     "no_data": "No value is published for the zone.",
 }
@@ -293,6 +349,7 @@ SUMMARY_TONES = {
     "exceeds_limit": "bad",
     "exceeds_other": "warn",
     "complies": "ok",
+    "key_values_missing": "none",
     "not_assessable": "none",
     "no_data": "none",
 }
@@ -304,6 +361,7 @@ SUMMARY_TITLES_DE = {
     "exceeds_limit": ("1 Wert über dem Grenzwert", "{n} Werte über dem Grenzwert"),
     "exceeds_other": ("1 Wert auffällig", "{n} Werte auffällig"),
     "complies": ("Der bewertete Wert ist eingehalten", "Alle {n} bewerteten Werte eingehalten"),
+    "key_values_missing": ("{list}", "{list}"),
     "not_assessable": ("Keine bewertbaren Werte", "Keine bewertbaren Werte"),
     "no_data": ("Noch keine Werte veröffentlicht", "Noch keine Werte veröffentlicht"),
 }
@@ -314,6 +372,9 @@ SUMMARY_TEXTS_DE = {
     "Trinkwasserverordnung. Auffällig: {list}.",
     "complies": "Keiner der bewerteten Werte liegt über seinem Grenz-, Indikator- oder "
     "Orientierungswert.",
+    "key_values_missing": "Keiner der bewerteten Werte ({n}) liegt über seinem Grenz-, "
+    "Indikator- oder Orientierungswert. Das sagt nichts über {list}: Dafür liegt keine "
+    "Bewertung vor.",
     "not_assessable": "Es sind Werte veröffentlicht, aber keiner lässt sich mit einem "
     "Grenzwert vergleichen: {list}.",
     "no_data": "Für dieses Versorgungsgebiet liegen noch keine veröffentlichten Werte vor.",

@@ -228,7 +228,7 @@ def _units() -> str:
         "Some conversions hold only for named parameters: "
         + "; ".join(
             f"`{a}` is `{b}` (factor {f:g}) for {', '.join(f'`{c}`' for c in sorted(codes))}"
-            for (a, b), (f, codes) in units.PARAMETER_CROSS.items()
+            for a, b, f, codes in units.PARAMETER_CROSS
         )
         + ". For any other parameter such a unit is `unit_not_convertible`."
     )

@@ -35,7 +35,7 @@ KEY_VALUES = ("pfas_summe_20", "pfas_summe_4", "nitrat", "blei")
 
 MMOL = "mmol/l"
 # 1 mmol/l of calcium carbonate is 5.6 °dH: the factor every hardness conversion here uses.
-DH_PER_MMOL = units.factor(MMOL, "°dH") or 5.6
+DH_PER_MMOL = units.factor(MMOL, "°dH", "gesamthaerte") or 5.6
 
 
 # ---------------------------------------------------------------------------- hardness ranges
@@ -88,11 +88,13 @@ def hardness_rows(ranges: pl.DataFrame) -> list[dict[str, Any]]:
 
 
 def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
-    """Return `zone_id`, `hardness_range`, `hardness_note` for zones whose range is known.
+    """Return `zone_id`, `hardness_range`, `hardness_note`, `hardness_disputed` per zone.
 
     The range the supplier publishes (`haertebereich`: weich, mittel or hart) comes first;
     otherwise it is computed from the latest total hardness, in mmol/l (`summe_erdalkalien`)
-    or in °dH (`gesamthaerte`), as § 9 WRMG bounds it.
+    or in °dH (`gesamthaerte`), as § 9 WRMG bounds it. Where both exist and differ, the
+    note names both ("laut Versorger hart; 14 °dH entspricht mittel") and
+    `hardness_disputed` is true.
     """
     published = (
         values.filter(pl.col("parameter") == "haertebereich")
@@ -126,6 +128,7 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
             pl.format("berechnet aus {} {}", pl.col("name_de"), pl.col(readings.SHOWN)).alias(
                 "hardness_note"
             ),
+            pl.col(readings.SHOWN).alias("_shown"),
         )
     )
     width = (pl.col("max_mmol_l") - pl.col("min_mmol_l")).fill_null(float("inf"))
@@ -139,10 +142,33 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
         .sort("zone_id", width)
         .group_by("zone_id", maintain_order=True)
         .first()
-        .select("zone_id", pl.col("range").alias("hardness_range"), "hardness_note")
-        .join(published.select("zone_id"), on="zone_id", how="anti")
+        .select("zone_id", pl.col("range").alias("hardness_range"), "hardness_note", "_shown")
     )
-    return pl.concat([published, computed]).sort("zone_id")
+    # A supplier's range that its own total hardness does not bear out is shown with both
+    # (§ 9 WRMG bounds the ranges by the amount of alkaline earths), and without advice.
+    both = published.join(computed, on="zone_id", how="inner", suffix="_m").filter(
+        pl.col("hardness_range") != pl.col("hardness_range_m")
+    )
+    disagree = both.select(
+        "zone_id",
+        "hardness_range",
+        pl.format(
+            "laut Versorger {}; {} entspricht {}",
+            pl.col("hardness_range"),
+            pl.col("_shown"),
+            pl.col("hardness_range_m"),
+        ).alias("hardness_note"),
+        pl.lit(True).alias("hardness_disputed"),
+    )
+    agreed = published.join(disagree.select("zone_id"), on="zone_id", how="anti")
+    only_measured = computed.drop("_shown").join(
+        published.select("zone_id"), on="zone_id", how="anti"
+    )
+    return (
+        pl.concat([disagree, agreed, only_measured], how="diagonal_relaxed")
+        .with_columns(pl.col("hardness_disputed").fill_null(False))
+        .sort("zone_id")
+    )
 
 
 # ---------------------------------------------------------------------------- explanation links
@@ -162,6 +188,7 @@ SUMMARY_ICONS = {
     "exceeds_limit": "✕",
     "exceeds_other": "△",
     "complies": "✓",
+    "key_values_missing": "–",
     "not_assessable": "?",
     "no_data": "–",
 }
@@ -188,6 +215,11 @@ def _key_values(fragment: str, badges: dict[str, str], explained: list[str]) -> 
             "future_from": text.date_expr(pl.col("future_limit").struct.field("valid_from")),
             "future_share": readings.current_share_expr(pl.col("future_limit")),
             "date": text.date_expr(pl.col("sampled_at")),
+            "statistic": text.statistic_label(pl.col("statistic")),
+            "sample": measured & (pl.col("statistic") == "sample"),
+            "sample_point": pl.col("sample_point"),
+            "others": pl.col("other_points_de"),
+            "pipes": readings.pipe_metal_note(),
         },
     )
 
@@ -196,8 +228,15 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
     """Return `zone_id` and `answer_html`: the verdict and the key values of every zone."""
     explained = d.explanations["code"].to_list()
     order = {code: i for i, code in enumerate(KEY_VALUES)}
+    keys = d.current_values.filter(pl.col("parameter").is_in(list(KEY_VALUES)))
     values = (
-        readings.with_readings(d.current_values.filter(pl.col("parameter").is_in(list(KEY_VALUES))))
+        readings.with_readings(keys)
+        .join(
+            readings.other_points(keys),
+            on=["zone_id", "parameter"],
+            how="left",
+            maintain_order="left",
+        )
         .with_columns(pl.col("parameter").replace_strict(order, return_dtype=pl.Int32).alias("_o"))
         .sort("zone_id", "_o")
         .group_by("zone_id", maintain_order=True)
@@ -230,7 +269,9 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
                     "no_range": pl.col("hardness_range").is_null(),
                     "shown": pl.col("shown"),
                     "note": pl.col("hardness_note"),
-                    "advice": pl.col("advice_de"),
+                    "advice": pl.when(~pl.col("hardness_disputed").fill_null(False)).then(
+                        pl.col("advice_de")
+                    ),
                 },
             ).alias("hardness"),
         )

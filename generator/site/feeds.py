@@ -24,9 +24,8 @@ import polars as pl
 
 from generator.api import verdicts
 from generator.api.licence_resources import odbl_attribution
-from generator.classify import classify
 from generator.config import Config
-from generator.derive import Derived, _latest
+from generator.derive import Derived, standing
 from generator.site import readings, text, urls
 
 MAX_ENTRIES = 50
@@ -87,6 +86,7 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
             "sampled_at",
             "statistic",
             "sample_point",
+            "document_id",
             "qualifier",
             "normalized_value",
             "normalized_reporting_limit",
@@ -94,7 +94,7 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
         .filter(pl.col("sampled_at") <= as_of)
         .filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(series))
     )
-    previous = classify(_latest(earlier), d.limits, d.parameters, as_of).select(
+    previous = standing(earlier, d.limits, d.parameters, as_of).select(
         "zone_id",
         "parameter",
         pl.col("state").replace_strict(_CATEGORY, default=None).alias("before"),

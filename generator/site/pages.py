@@ -152,6 +152,8 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             "statistic": text.statistic_label(pl.col("statistic")),
             "sample": measured & (pl.col("statistic") == "sample"),
             "sample_point": pl.col("sample_point"),
+            "others": pl.col("other_points_de"),
+            "pipes": readings.pipe_metal_note(),
             "limit": text.limit_expr(pl.col("limit")).fill_null("–"),
             "future_limit": text.limit_expr(pl.col("future_limit")),
             "future_from": future_from,
@@ -175,6 +177,12 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
     # (the same expressions inside `agg` ran once per zone: minutes at national scale).
     rows = (
         readings.with_readings(cv)
+        .join(
+            readings.other_points(cv),
+            on=["zone_id", "parameter"],
+            how="left",
+            maintain_order="left",
+        )
         .with_columns(
             pl.col("parameter")
             .replace_strict(order, default=len(order), return_dtype=pl.Int32)
@@ -199,6 +207,18 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
         pl.col("_aggregate").any().alias("aggregates"),
         pl.col("_future_text").filter(pl.col("_future_bad")).str.join("; ").alias("future_text"),
     )
+
+
+def _guidance(d: Derived, kind: str) -> list[dict[str, str]]:
+    """Return the Umweltbundesamt's values of one kind, with the parameter's name and source."""
+    return [
+        {"code": r["code"], "name": r["name_de"], "source_url": r["source_url"]}
+        for r in d.limits.filter(pl.col("kind") == kind)
+        .join(d.parameters.select("code", "name_de"), on="code")
+        .unique("code")
+        .sort("code")
+        .iter_rows(named=True)
+    ]
 
 
 def check_items(zones: pl.DataFrame, badges: dict[str, str]) -> pl.DataFrame:
@@ -543,14 +563,8 @@ def simple_pages(
                 "obligations": odbl.OBLIGATIONS,
                 "sources": d.sources,
                 "annexes": sorted(d.parameters["annex"].drop_nulls().unique()),
-                "guidance": [
-                    {"code": r["code"], "name": r["name_de"], "source_url": r["source_url"]}
-                    for r in d.limits.filter(pl.col("kind") == "orientierungswert")
-                    .join(d.parameters.select("code", "name_de"), on="code")
-                    .unique("code")
-                    .sort("code")
-                    .iter_rows(named=True)
-                ],
+                "guidance": _guidance(d, "orientierungswert"),
+                "guide_values": _guidance(d, "leitwert"),
             },
         ),
         "not_found": ("404.html", {}),

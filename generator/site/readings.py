@@ -9,7 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from generator.api import qualifiers as q
-from generator.api.verdicts import NUMERIC_LIMIT_KINDS
+from generator.api.verdicts import NUMERIC_LIMIT_KINDS, STATES
 from generator.readings import PUBLISHED_TEXT as PUBLISHED_TEXT
 from generator.readings import QUALIFIER, REPORTING_LIMIT, VALUE
 from generator.readings import SHOWN as SHOWN
@@ -24,6 +24,7 @@ SHARE_OF: dict[str, str] = {
     "parameterwert": "des Parameterwerts",
     "referenzwert": "des Referenzwerts",
     "orientierungswert": "des gesundheitlichen Orientierungswerts (UBA)",
+    "leitwert": "des Trinkwasserleitwerts (UBA)",
 }
 """How a share names the kind of value it is a share of (the genitive of the verdict words)."""
 assert set(SHARE_OF) == set(NUMERIC_LIMIT_KINDS), "every numeric kind needs its genitive"
@@ -58,14 +59,71 @@ def _members_assessed() -> pl.Expr:
 
 
 def current_share_expr(limit: pl.Expr, until: pl.Expr | None = None) -> pl.Expr:
-    """`share_expr` for a current value (a row of `current_values`): of the assessed number."""
+    """`share_expr` for a current value (a row of `current_values`): of the assessed number.
+
+    A computed sum that cannot be assessed shows no share: a sum of members below an
+    unknown reporting limit, or of maxima of different samples, is no sample's sum.
+    """
     members = pl.col("computed").struct.field("value")
     assessed = _members_assessed()
     share = share_expr(limit, until, pl.when(assessed).then(members).otherwise(VALUE))
+    unfounded = (pl.col("origin") == "computed") & (pl.col("state") == "not_assessable")
     return (
-        pl.when(assessed)
+        pl.when(unfounded)
+        .then(pl.lit(None, pl.String))
+        .when(assessed)
         .then(pl.concat_str(share, pl.lit(" (Summe der Einzelstoffe)")))
         .otherwise(share)
+    )
+
+
+PIPE_METALS = ("blei", "kupfer", "nickel")
+"""Parameters whose value at the tap depends on the pipes of the house (Anlage 2 Teil II)."""
+
+PIPE_METALS_DE = (
+    "Blei, Kupfer und Nickel können aus den Leitungen im Haus stammen. Ein Wert aus dem "
+    "Wasserwerk oder dem Verteilungsnetz sagt über die Leitungen in Ihrem Haus nichts; dafür "
+    "werden Proben am Wasserhahn genommen (TrinkwV Anlage 2 Teil II, § 42 Abs. 3)."
+)
+"""Said beside these values wherever they are shown, with the point they were sampled at."""
+
+
+def pipe_metal_note() -> pl.Expr:
+    """Where a lead, copper or nickel value was sampled, and what it cannot say; else null."""
+    sample_point = pl.col("sample_point")
+    where = pl.when(sample_point.is_not_null()).then(
+        pl.format("Probenahmestelle: {}. ", sample_point)
+    )
+    return pl.when(pl.col("parameter").is_in(PIPE_METALS)).then(
+        pl.concat_str(where.fill_null(""), pl.lit(PIPE_METALS_DE))
+    )
+
+
+def other_points(values: pl.DataFrame) -> pl.DataFrame:
+    """Return `zone_id`, `parameter`, `other_points_de`: the other sample points of a value.
+
+    `values` are rows of `current_values`; each of its `other_points` reads as its value
+    does (`Wasserwerk Nord: 3 µg/l, eingehalten`), joined with "; ".
+    """
+    labels = {s: v.label_de for s, v in STATES.items()}
+    points = (
+        values.select("zone_id", "parameter", "normalized_unit", "other_points")
+        .explode("other_points")
+        .drop_nulls("other_points")
+        .unnest("other_points")
+    )
+    return (
+        with_readings(points)
+        .with_columns(
+            pl.format(
+                "{}: {}, {}",
+                pl.col("sample_point").fill_null("ohne Angabe der Messstelle"),
+                pl.col(SHOWN),
+                pl.col("state").replace_strict(labels, default=""),
+            ).alias("_point")
+        )
+        .group_by("zone_id", "parameter", maintain_order=True)
+        .agg(pl.col("_point").str.join("; ").alias("other_points_de"))
     )
 
 

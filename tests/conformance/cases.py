@@ -564,7 +564,7 @@ CASES: list[Case] = [
         "/v1/export/plz-zonen",
         200,
         fastapi=True,
-        json={"count": 6},
+        json={"count": 8},
         expect_headers={**OPEN_OK, "link": LICENSE},
     ),
     Case(
