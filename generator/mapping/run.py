@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 import shapely
 
+from generator.csv_cells import write_csv
 from generator.mapping import read, table
 from generator.mapping.areas import dissolve, repair
 from generator.mapping.intersect import overlay
@@ -292,12 +293,18 @@ def _write_all(
     def write_text(path: Path) -> None:
         path.write_text(text, encoding="utf-8")
 
+    def csv_of(frame: pl.DataFrame) -> Callable[[Path], None]:
+        def write(path: Path) -> None:
+            write_csv(frame, path)
+
+        return write
+
     targets: list[tuple[Path, Callable[[Path], None]]] = [
-        (options.out, rows.write_csv),
-        (options.report_path, report.frame().write_csv),
+        (options.out, csv_of(rows)),
+        (options.report_path, csv_of(report.frame())),
     ]
     if street_rows is not None and options.streets_out is not None:
-        targets.append((options.streets_out, street_rows.write_csv))
+        targets.append((options.streets_out, csv_of(street_rows)))
     targets.append((options.provenance_path, write_text))
     temporary: list[Path] = []
     try:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 import polars as pl
 
+from generator.csv_cells import write_csv
 from generator.errors import TrinkwasserError
 from generator.progress import StepPrinter
 from generator.publications.aliases import index_for
@@ -49,7 +50,7 @@ def run_match(file: Path, data_dir: Path | None) -> None:
     names = read_names(file)
     result = match_frame(names, index_for(_register(data_dir)))
     out = result.select(MATCH_COLUMNS).with_columns(pl.col(pl.String).replace("", None))
-    sys.stdout.write(out.write_csv(null_value=""))
+    sys.stdout.write(write_csv(out, null_value=""))
     for row in result.unique(["name", "unit"], maintain_order=True).iter_rows(named=True):
         if row["status"] == "no_match":
             hint = row["suggestions"].split()

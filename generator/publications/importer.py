@@ -38,7 +38,7 @@ from generator.progress import StepPrinter
 from generator.publications import layouts
 from generator.publications.aliases import index_for
 from generator.publications.match import MATCHED, match_frame
-from generator.publications.read import read_table
+from generator.publications.read import ROW, TableReadError, read_table
 
 KEY = list(MEASUREMENTS.key)
 STAGING = ".trinkwasser-import"
@@ -140,6 +140,40 @@ def contract_rows(values: pl.DataFrame, matches: pl.DataFrame, target: Target) -
     )
 
 
+FORMULA_CELL = r"^[=@]"
+"""A cell a spreadsheet runs: no supplier publishes one (signed values such as `+0,24` pass)."""
+SHOWN_FORMULAS = 20
+
+
+def refuse_formulas(values: pl.DataFrame, table_path: Path) -> None:
+    """Refuse a table whose value, unit or sample-point cells start with `=` or `@`.
+
+    Such a cell (or a workbook formula's cached text result) would reach measurements.csv and
+    every spreadsheet that opens it; it is reported, with its row, and nothing is imported.
+    """
+    cells = {"value_text": "value", "unit": "unit", "sample_point": "sample point"}
+    found = (
+        values.select(ROW, "column", *cells)
+        .unpivot(index=[ROW, "column"], on=list(cells), variable_name="cell", value_name="text")
+        .filter(pl.col("text").str.contains(FORMULA_CELL))
+        .unique([ROW, "cell", "text"], maintain_order=True)
+    )
+    if found.height == 0:
+        return
+    lines = [
+        f"  row {row}, {cells[cell]}"
+        + (f" in column {column!r}" if cell == "value_text" else "")
+        + f": {text!r}"
+        for row, column, cell, text in found.head(SHOWN_FORMULAS).iter_rows()
+    ]
+    if found.height > SHOWN_FORMULAS:
+        lines.append(f"  ... and {found.height - SHOWN_FORMULAS} more")
+    raise TableReadError(
+        f"{table_path}: {found.height} cell(s) start with = or @ as a spreadsheet formula does "
+        "(no supplier publishes one); nothing was imported:\n" + "\n".join(lines)
+    )
+
+
 def _conflicts(rows: pl.DataFrame, existing: pl.DataFrame) -> tuple[pl.DataFrame, ...]:
     """Split new rows into (new, already present, conflicting)."""
     # Two cells of the table with one key: the same value once, different values never.
@@ -187,6 +221,7 @@ def plan(
         raw = read_table(table_path, sheet, encoding)
         lay = layouts.layout(raw)
         values = layouts.values(raw, lay)
+        refuse_formulas(values, table_path)
     dates = [c.sampled_at for c in lay.columns if c.sampled_at is not None]
     if target.sampled_at is None and not dates:
         raise TargetError("the table has no date columns: give the sample date (--sampled-at)")

@@ -40,6 +40,7 @@ export interface Settings {
   request_burst: number;
   request_window: number;
   timezone: string;
+  unavailable_retry_after: number;
 }
 
 export interface Message {
