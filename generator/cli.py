@@ -304,6 +304,14 @@ existing_file = click.Path(exists=False, dir_okay=False, path_type=Path)
     default=None,
     help="Threads for the geometry work (default: twice the CPUs, at most 8).",
 )
+@click.option(
+    "--max-crossings",
+    type=click.IntRange(min=0),
+    default=10_000,
+    show_default=True,
+    help="An invalid area whose rings cross themselves more often is refused, not repaired "
+    "(repairing such a tangle takes far more than linear time and memory).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but the summary and errors.")
 @handle_errors
 def mapping(
@@ -323,6 +331,7 @@ def mapping(
     streets_out: Path | None,
     report_path: Path | None,
     threads: int | None,
+    max_crossings: int,
     quiet: bool,
 ) -> None:
     """Compute the plz_zones table from PLZ areas and zone areas.
@@ -354,6 +363,7 @@ def mapping(
         streets_out=streets_out,
         report=report_path,
         threads=threads or min(8, 2 * (os.cpu_count() or 1)),
+        max_crossings=max_crossings,
     )
     result = run_mapping(options, progress=StepPrinter(enabled=not quiet))
     click.echo(

@@ -19,7 +19,7 @@ import shapely
 
 from generator.csv_cells import write_csv
 from generator.mapping import read, table
-from generator.mapping.areas import dissolve, repair
+from generator.mapping.areas import MAX_CROSSINGS, dissolve, repair
 from generator.mapping.intersect import overlay
 from generator.mapping.provenance import Record, provenance
 from generator.mapping.read import MappingInputError
@@ -49,6 +49,8 @@ class MappingOptions:
     streets_out: Path | None = None
     report: Path | None = None
     threads: int = 1
+    max_crossings: int = MAX_CROSSINGS
+    """An invalid area that crosses itself more often is refused, not repaired."""
 
     @property
     def report_path(self) -> Path:
@@ -81,7 +83,9 @@ def run_mapping(options: MappingOptions, progress: Progress | None = None) -> Ma
     report = Report()
     plz_layer, zone_layer, admin_layer = read_layers(options)
     codes = read.plz_codes(plz_layer, options.plz_field)
-    plz_ids, plz = dissolve(codes, repair(plz_layer.geometry, codes, "repaired_plz", report))
+    plz_ids, plz = dissolve(
+        codes, repair(plz_layer.geometry, codes, "repaired_plz", report, options.max_crossings)
+    )
     check_areas(plz, [f"PLZ {c}" for c in plz_ids.tolist()], options.plz_areas)
     step(f"PLZ areas: {plz_layer.count:,} features, {len(plz_ids):,} PLZ")
     zones, zone_inputs = read_zones(options, zone_layer, admin_layer, report)
@@ -172,6 +176,34 @@ def _check_options(options: MappingOptions) -> None:
         problems.append("--zone-admin and --admin-areas go together")
     if (options.streets is None) != (options.streets_out is None):
         problems.append("--streets and --streets-out go together")
+    outputs = {
+        "--out": options.out,
+        "--report": options.report_path,
+        "--streets-out": options.streets_out,
+        "mapping.json": options.provenance_path,
+    }
+    seen: dict[Path, str] = {}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        where = Path(os.path.abspath(path))
+        if where in seen:
+            problems.append(
+                f"{option} and {seen[where]} name the same file {path}: give each its own"
+            )
+        seen[where] = option
+    inputs = [
+        options.plz_areas,
+        options.zone_areas,
+        options.zone_admin,
+        options.admin_areas,
+        options.population,
+        options.streets,
+    ]
+    for path in inputs:
+        overwriter = None if path is None else seen.get(Path(os.path.abspath(path)))
+        if overwriter is not None:
+            problems.append(f"{path} is an input and would be overwritten by {overwriter}")
     if problems:
         raise MappingInputError(problems)
 
