@@ -12,7 +12,7 @@ from generator.csv_cells import write_csv
 from generator.errors import TrinkwasserError, terminal_safe
 from generator.progress import StepPrinter
 from generator.publications.aliases import index_for
-from generator.publications.importer import Target, plan, write
+from generator.publications.importer import Target, plan, remove_stale_staging, write
 from generator.publications.match import MATCH_COLUMNS, match_frame
 from generator.publications.read import read_csv
 from generator.publications.report import format_report
@@ -84,6 +84,9 @@ def run_import(
 ) -> None:
     result = plan(table, target, sheet, encoding, progress=StepPrinter())
     incomplete = result.withheld.height + result.conflicts.height
+    if not dry_run:
+        for folder in remove_stale_staging(target.data_dir):
+            click.echo(f"Removed {folder}, left behind by an interrupted import.", err=True)
     if not dry_run and not (strict and incomplete) and result.new.height:
         with StepPrinter().step("Checking the result and writing"):
             result.written = write(result, target)

@@ -314,12 +314,40 @@ def _staged_measurements(existing: Path | None, rows: pl.DataFrame, staging: Pat
     return out
 
 
+def remove_stale_staging(data_dir: Path) -> list[Path]:
+    """Remove staging folders of imports that were killed (their process is gone).
+
+    `write` removes its folder itself, but not when the process is killed outright; the
+    folder's name carries the process id, so a running import's folder is left alone.
+    """
+    removed = []
+    for folder in sorted(Path(data_dir).glob(f"{STAGING}-*")):
+        pid = folder.name.removeprefix(f"{STAGING}-").split("-", 1)[0]
+        if not folder.is_dir() or (pid.isdigit() and _alive(int(pid))):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
 def write(result: ImportResult, target: Target) -> Path:
     """Append `result.new` to the data directory after checking the whole result."""
     data_dir = Path(target.data_dir)
     found = candidates(data_dir, "measurements")
     existing = found[0] if found else None
-    staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=data_dir))
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}-{os.getpid()}-", dir=data_dir))
     try:
         for path in data_dir.iterdir():
             if path.is_file() and path != existing and path.suffix in (".csv", ".parquet"):

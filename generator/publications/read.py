@@ -20,6 +20,7 @@ from pathlib import Path
 import polars as pl
 
 from generator.errors import TrinkwasserError
+from generator.publications.workbook_size import check_workbook_size
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 ROW = "_row"
@@ -96,6 +97,7 @@ def read_excel(path: Path, sheet: str | None = None) -> RawTable:
             "reading Excel needs fastexcel, which is not installed. Install the import extra: "
             "pip install 'trinkwasserdaten[import]' (or save the sheet as CSV UTF-8)"
         ) from None
+    check_workbook_size(path, sheet)
     try:
         frame = pl.read_excel(
             path,
@@ -105,7 +107,11 @@ def read_excel(path: Path, sheet: str | None = None) -> RawTable:
             drop_empty_rows=False,
             drop_empty_cols=False,
         )
-    except Exception as exc:  # fastexcel raises its own types for every kind of bad file
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    # fastexcel raises its own types for every kind of bad file, and a panic of the Rust
+    # reader arrives as pyo3's PanicException, which is no Exception.
+    except BaseException as exc:
         raise TableReadError(f"{path}: cannot read the workbook: {exc}") from None
     frame = frame.select(
         pl.col(c).cast(pl.String).alias(f"c{i}") for i, c in enumerate(frame.columns)
