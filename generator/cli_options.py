@@ -65,8 +65,10 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except click.ClickException as exc:
-            exc.message = terminal_safe(exc.message)
-            raise
+            safe = terminal_safe(exc.message)
+            if safe == exc.message:
+                raise
+            raise click.ClickException(safe) from None
         except SourceDataError as exc:
             from generator.load import format_problems
 

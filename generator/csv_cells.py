@@ -39,6 +39,6 @@ def write_csv(frame: pl.DataFrame, path: Path | None = None, **options: Any) -> 
     """`frame.write_csv` without formulas; returns the text when no path is given, else ""."""
     safe = safe_frame(frame)
     if path is None:
-        return safe.write_csv(**options)
+        return str(safe.write_csv(**options))
     safe.write_csv(path, **options)
     return ""

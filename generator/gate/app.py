@@ -89,6 +89,13 @@ class Gate:
         response = await self.handle(scope, receive)
         await self._send(scope, response, send)
 
+    async def overloaded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer a request beyond the server's connection bound: the contract's 503, and the
+        connection is closed (`server.GuardedHttpTools`)."""
+        response = self.manners.unavailable()
+        response.headers.append(header("connection", "close"))
+        await self._send(scope, response, send)
+
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:
             message = await receive()

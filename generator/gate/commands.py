@@ -144,6 +144,21 @@ def _check_port(host: str, port: int) -> None:
     "or from the first byte of its next request; slower or silent ones are closed.",
 )
 @click.option(
+    "--timeout-write",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Seconds a connection may accept no byte of its answer (a client that does not "
+    "read); then it is aborted.",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Open connections above which requests get 503 with Retry-After and are closed "
+    "(default: the open-file limit minus 64).",
+)
+@click.option(
     "--timeout-keep-alive",
     type=click.IntRange(min=1),
     default=5,
@@ -160,6 +175,8 @@ def serve(
     demo_key: bool,
     access_log: bool,
     timeout_request: float,
+    timeout_write: float,
+    max_connections: int | None,
     timeout_keep_alive: int,
     config_path: Path | None,
 ) -> None:
@@ -191,13 +208,20 @@ def serve(
         click.echo(f"{'New' if created else 'Existing'} local demo key: {key}")
         click.echo("Try it:")
         click.echo(f"  {curl_line(base, key, plz)}")
-    limits = server.Limits(request=timeout_request, keep_alive=timeout_keep_alive)
     soft, _ = server.raise_open_file_limit()
+    if max_connections is None and soft > 0:
+        max_connections = server.connection_bound(soft)
+    limits = server.Limits(
+        request=timeout_request,
+        keep_alive=timeout_keep_alive,
+        write=timeout_write,
+        max_connections=max_connections,
+    )
     if soft > 0:
-        connections = max(soft - server.OVERHEAD_FDS, 1)
         click.echo(
-            f"Open files allowed: {soft} (about {connections} connections); a connection "
-            f"sends its request within {timeout_request:g} s or is closed."
+            f"Open files allowed: {soft}; requests beyond {max_connections} open connections "
+            f"get 503. A connection sends its request within {timeout_request:g} s and "
+            f"accepts its answer without a pause of {timeout_write:g} s, or is closed."
         )
     sys.stdout.flush()
     uvicorn.run(
@@ -205,7 +229,7 @@ def serve(
         host=host,
         port=port,
         loop=server.event_loop(),
-        http=server.protocol_class(limits),
+        http=server.protocol_class(limits, app.overloaded),
         timeout_keep_alive=limits.keep_alive,
         log_level="info",
         access_log=access_log,

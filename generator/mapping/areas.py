@@ -21,11 +21,13 @@ _CHUNK = 256
 def crossings(polygon: shapely.Geometry, limit: int) -> int:
     """How often the rings' segments meet other than at their shared vertices; stops past
     `limit` (so time and memory stay bounded by the limit, not by the ring)."""
-    rings = shapely.get_rings(polygon)
+    rings = np.asarray(shapely.get_rings(polygon), dtype=object)
     coords, ring = shapely.get_coordinates(rings, return_index=True)
     same = ring[:-1] == ring[1:]
     starts = np.flatnonzero(same)
-    segments = shapely.linestrings(np.stack([coords[starts], coords[starts + 1]], axis=1))
+    segments = np.asarray(
+        shapely.linestrings(np.stack([coords[starts], coords[starts + 1]], axis=1)), dtype=object
+    )
     seg_ring = ring[starts]
     # Position of each segment in its ring, and the ring's segment count (for the wrap).
     first = np.searchsorted(seg_ring, seg_ring, side="left")

@@ -81,11 +81,12 @@ def read_grid(path: Path) -> Grid:
     y = _numbers(frame, names[f"y_mp_{resolution}"], path)
     off = np.flatnonzero(outside_europe(x, y))
     if len(off):
-        xs, ys = frame[names[f"x_mp_{resolution}"]], frame[names[f"y_mp_{resolution}"]]
+        x_text, y_text = frame[names[f"x_mp_{resolution}"]], frame[names[f"y_mp_{resolution}"]]
         raise MappingInputError(
             [
-                f"{path}: line {i + 2}: the cell centre ({xs[int(i)]!r}, {ys[int(i)]!r}) is no "
-                "point of EPSG:3035 in Europe (NaN, infinite or far off)"
+                f"{path}: line {i + 2}: the cell centre ({x_text[int(i)]!r}, "
+                f"{y_text[int(i)]!r}) is no point of EPSG:3035 in Europe (NaN, infinite or far "
+                "off)"
                 for i in off
             ]
         )

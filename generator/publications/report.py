@@ -86,8 +86,8 @@ def format_report(result: ImportResult, dry_run: bool) -> str:
         )
     if result.empty_rows.height:
         names = ", ".join(repr(n) for n in result.empty_rows["name"].head(6).to_list())
-        more = " ..." if result.empty_rows.height > 6 else ""
-        lines.append(f"\nRows without any value (headings, notes): {names}{more}")
+        dots = " ..." if result.empty_rows.height > 6 else ""
+        lines.append(f"\nRows without any value (headings, notes): {names}{dots}")
     verb = "Would append" if dry_run else "Appended"
     lines.append(
         f"\n{verb} {result.new.height} row(s); {result.present.height} already present; "
