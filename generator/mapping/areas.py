@@ -21,7 +21,7 @@ _CHUNK = 256
 def crossings(polygon: shapely.Geometry, limit: int) -> int:
     """How often the rings' segments meet other than at their shared vertices; stops past
     `limit` (so time and memory stay bounded by the limit, not by the ring)."""
-    rings = np.asarray(shapely.get_rings(polygon), dtype=object)
+    rings = np.asarray(shapely.get_rings(shapely.get_parts(polygon)), dtype=object)
     coords, ring = shapely.get_coordinates(rings, return_index=True)
     same = ring[:-1] == ring[1:]
     starts = np.flatnonzero(same)

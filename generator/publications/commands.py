@@ -37,7 +37,7 @@ def read_names(file: Path, encoding: str = "utf-8") -> pl.DataFrame:
     raw = read_csv(file, encoding)
     if raw.frame.height == 0:
         raise TrinkwasserError(
-            f"{file}: the file is empty; the first row must be the header name,unit"
+            f"{file}: the file is empty; its first row must be the header name,unit"
         )
     header = raw.frame.row(0, named=True)
     columns = {(v or "").strip().casefold(): c for c, v in header.items() if c != "_row"}
