@@ -164,3 +164,31 @@ def test_netlify_declares_the_same_policy_for_every_path():
     policy = dict(p.strip().split(" ", 1) for p in http.CONTENT_SECURITY_POLICY.split(";"))
     assert policy["script-src"] == "'self'" and policy["default-src"] == "'self'"
     assert "unsafe-inline" not in policy["script-src"]
+
+
+def test_the_mappings_csv_outputs_hold_no_formula(tmp_path):
+    pytest.importorskip("osmium")
+    from tests.mapping_helpers import mapping, rows, sq, write_layer
+    from tests.test_mapping_streets import KM, write_osm_xml
+
+    plz = write_layer(
+        tmp_path / "plz.gpkg", [sq(0, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)], plz=["34117", "34119"]
+    )
+    zones = write_layer(
+        tmp_path / "zones.gpkg",
+        [sq(0, 0, 500, KM), sq(500, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)],
+        zone_id=[1, 2, 3],
+    )
+    hostile = "=HYPERLINK(&quot;http://evil.example&quot;)"  # XML-escaped in the .osm file
+    osm = write_osm_xml(
+        tmp_path / "hessen.osm",
+        ways=[(10, {"highway": "residential", "name": hostile}, [(200, 500), (600, 500)])],
+    )
+    out = tmp_path / "out" / "plz_zones.csv"
+    streets = tmp_path / "out" / "streets.csv"
+    result = mapping(plz, zones, "--streets", osm, "--streets-out", streets, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert {r["street"] for r in rows(streets)} == {'\'=HYPERLINK("http://evil.example")'}
+    for path in (out, streets, out.with_name("mapping-report.csv")):
+        for row in rows(path):
+            assert not any(cell[:1] in ("=", "+", "@", "\t", "\r") for cell in row.values())
