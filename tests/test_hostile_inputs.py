@@ -430,3 +430,18 @@ def test_a_small_bow_tie_is_still_repaired_and_the_bound_is_an_option(tmp_path, 
     assert crossings(_star(101), 10**6) > 100
     refused, _ = mapping(tmp_path, star, areas[1], "--max-crossings", "100")
     assert_one_clear_error(refused, "crosses itself more than 100 times")
+
+
+# ------------------------------------------------------------------ keys
+
+
+def test_an_access_request_cannot_write_to_the_operators_terminal(tmp_path, monkeypatch):
+    from generator.gate.sqlite_state import open_state
+
+    monkeypatch.chdir(tmp_path)
+    state = open_state(tmp_path / "state")
+    state.submit_request("ada@example.org", "Eine App\x1b[2J\x1b]0;gehackt\x07 \u202eredaer")
+    listed = invoke("keys", "requests", "--state", tmp_path / "state")
+    assert listed.exit_code == 0, listed.output
+    assert "\x1b" not in listed.output and "\u202e" not in listed.output
+    assert "Eine App\\x1b[2J\\x1b]0;gehackt\\x07 \\u202eredaer" in listed.output

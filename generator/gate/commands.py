@@ -18,6 +18,7 @@ import click
 
 from generator.api import routes
 from generator.cli_options import config_option, handle_errors, verbose_option
+from generator.errors import terminal_safe
 
 if TYPE_CHECKING:
     from generator.api.settings import GateSettings
@@ -268,12 +269,13 @@ def list_requests(status: str, state_dir: Path, config_path: Path | None) -> Non
         click.echo(f"No {'' if status == 'all' else status + ' '}access requests.")
         return
     for r in requests:
-        click.echo(f"{r.id}  {_local(r.created_at)}  {r.status:<8}  {r.email}")
-        click.echo(f"    Zweck: {r.zweck}")
+        # E-mail and purpose come from anyone on the internet: escaped for the terminal.
+        click.echo(terminal_safe(f"{r.id}  {_local(r.created_at)}  {r.status:<8}  {r.email}"))
+        click.echo(terminal_safe(f"    Zweck: {r.zweck}"))
         if r.status == "approved":
             click.echo(f"    Approved {_local(r.decided_at)}, key {r.key_id}")
         elif r.status == "rejected":
-            click.echo(f"    Rejected {_local(r.decided_at)}: {r.reason}")
+            click.echo(terminal_safe(f"    Rejected {_local(r.decided_at)}: {r.reason}"))
 
 
 @keys.command()
@@ -288,7 +290,9 @@ def approve(request_id: str, state_dir: Path, config_path: Path | None) -> None:
 
     config, settings, state = _open(state_dir, config_path)
     issued = key_tools.approve(state, state, request_id, settings.key_prefix)
-    click.echo(f"Approved {request_id}; key {issued.api_key.id} for {issued.api_key.email}.")
+    click.echo(
+        terminal_safe(f"Approved {request_id}; key {issued.api_key.id} for {issued.api_key.email}.")
+    )
     click.echo(f"The key (shown only now, only its hash is stored): {issued.key}")
     click.echo("\nE-mail to send:\n" + "-" * 72)
     click.echo(key_tools.approval_email(issued, config, settings).rstrip())
@@ -308,7 +312,7 @@ def reject(request_id: str, reason: str, state_dir: Path, config_path: Path | No
 
     _, _, state = _open(state_dir, config_path)
     request = key_tools.reject(state, request_id, reason)
-    click.echo(f"Rejected {request.id} ({request.email}).")
+    click.echo(terminal_safe(f"Rejected {request.id} ({request.email})."))
 
 
 def _check_email(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
@@ -370,6 +374,9 @@ def list_keys(state_dir: Path, config_path: Path | None) -> None:
     for k in api_keys:
         used = state.used(k.id)
         click.echo(
-            f"{k.id}  {k.hint:<10}  {k.status:<7}  {_local(k.created_at)}  "
-            f"today {used}/{settings.daily_quota}  {k.email}" + (f"  ({k.note})" if k.note else "")
+            terminal_safe(
+                f"{k.id}  {k.hint:<10}  {k.status:<7}  {_local(k.created_at)}  "
+                f"today {used}/{settings.daily_quota}  {k.email}"
+                + (f"  ({k.note})" if k.note else "")
+            )
         )
