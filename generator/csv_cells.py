@@ -23,14 +23,14 @@ SIGNED_NUMBER = r"^[+-]?[0-9.,]*[0-9][0-9.,]*([eE][+-]?[0-9]+)?$"
 
 
 def neutralised(column: str) -> pl.Expr:
-    """The text column with an apostrophe before every cell a spreadsheet would run."""
+    """Return the text column with an apostrophe before every cell a spreadsheet would run."""
     cell = pl.col(column)
     runs = cell.str.contains(FORMULA_START) & ~cell.str.contains(SIGNED_NUMBER)
     return pl.when(runs).then(pl.lit("'") + cell).otherwise(cell).alias(column)
 
 
 def safe_frame(frame: pl.DataFrame) -> pl.DataFrame:
-    """The frame with every text column neutralised (other columns as they are)."""
+    """Return the frame with every text column neutralised (other columns as they are)."""
     text = [name for name, dtype in frame.schema.items() if dtype == pl.String]
     return frame.with_columns(neutralised(name) for name in text) if text else frame
 

@@ -9,7 +9,7 @@ if TYPE_CHECKING:
 
 
 def terminal_safe(text: str) -> str:
-    """The text with control characters and bidi overrides escaped as `repr` does them.
+    """Return the text with control characters and bidi overrides escaped as `repr` does.
 
     Cells of a supplier's table or a map's properties reach reports and error messages; an
     escape sequence (`\x1b[2J`) or a right-to-left override (U+202E) in one would rewrite

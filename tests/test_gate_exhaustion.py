@@ -1,5 +1,8 @@
-"""Point of failure tests: an OS error other than "no such file" and a failing key and quota
-store are a 503 with Retry-After, never a 404, a wrong body or an unstored acknowledgement."""
+"""Exhaustion: OS and state failures are a 503 with Retry-After, never a wrong answer.
+
+An OS error other than "no such file" and a failing key and quota store are a 503, never a
+404, a wrong body or an unstored acknowledgement.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""Clients that request a large file and never read the answer, against a real `serve`:
-they are aborted after the write deadline, connections above the bound get the contract's
-503, keyed answers stay right meanwhile, and the server recovers."""
+"""Slow readers against a real `serve`: clients that request a large file and never read.
+
+They are aborted after the write deadline, connections above the bound get the contract's
+503, keyed answers stay right meanwhile, and the server recovers.
+"""
 
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ def _lookup(server, key: str) -> tuple[int, dict[str, str], bytes]:
 
 
 def _slow_readers(server, count: int) -> list[socket.socket]:
-    """Connections that ask for the large file and then read nothing."""
+    """Open connections that ask for the large file and then read nothing."""
     socks = []
     for _ in range(count):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

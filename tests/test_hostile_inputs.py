@@ -1,5 +1,8 @@
-"""Hostile and careless inputs of the command-line tools, each written by the test: one clear
-error, exit status 1, nothing written, never a traceback; bounded work on hostile sizes."""
+"""Hostile and careless inputs of the command-line tools, each written by the test.
+
+One clear error, exit status 1, nothing written, never a traceback; bounded work on hostile
+sizes.
+"""
 
 from __future__ import annotations
 
@@ -390,7 +393,7 @@ def test_a_semicolon_in_a_supplier_table_name_is_harmless(data, tmp_path):
 
 
 def _star(vertices: int, at: float = 0.0):
-    """A ring that crosses itself about vertices²/4 times (a star polygon {n/(n//2)})."""
+    """Return a ring that crosses itself about vertices²/4 times (a star polygon)."""
     step = vertices // 2
     angle = 2 * np.pi * ((np.arange(vertices) * step) % vertices) / vertices
     centre = (X0 + at + 500, Y0 + 500)

@@ -90,8 +90,10 @@ class Gate:
         await self._send(scope, response, send)
 
     async def overloaded(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Answer a request beyond the server's connection bound: the contract's 503, and the
-        connection is closed (`server.GuardedHttpTools`)."""
+        """Answer a request beyond the server's connection bound with the contract's 503.
+
+        The connection is closed after it (`server.GuardedHttpTools`).
+        """
         response = self.manners.unavailable()
         response.headers.append(header("connection", "close"))
         await self._send(scope, response, send)
@@ -156,7 +158,7 @@ class Gate:
 
 
 def _headers(scope: Scope) -> dict[str, str]:
-    """The request headers by lower-case name; the first of repeated ones (as Starlette)."""
+    """Return the request headers by lower-case name; the first of repeated ones (as Starlette)."""
     headers: dict[str, str] = {}
     for name, value in scope["headers"]:
         headers.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))

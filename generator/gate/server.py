@@ -85,8 +85,11 @@ def _abort(transport: asyncio.Transport) -> None:
 
 
 class GuardedHttpTools(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a deadline for each request to arrive whole, a
-    write deadline, and a bound on open connections."""
+    """Serve HTTP with uvicorn's httptools protocol, bounded in time and connections.
+
+    A deadline for each request to arrive whole, a write deadline, and a bound on open
+    connections.
+    """
 
     request_timeout = Limits.request
     """Set per server by `protocol_class` (as the two below)."""
@@ -176,7 +179,7 @@ def protocol_class(limits: Limits, overloaded: Asgi | None = None) -> type[Guard
 
 
 def connection_bound(open_files: int) -> int:
-    """Connections a server with this many descriptors serves before it answers 503."""
+    """Return how many connections a server with this many descriptors serves before 503."""
     return max(open_files - OVERHEAD_FDS, 1)
 
 
@@ -197,7 +200,7 @@ def raise_open_file_limit() -> tuple[int, int]:
 
 
 def event_loop() -> str:
-    """uvloop where it is installed (not on Windows), else asyncio's loop."""
+    """Uvloop where it is installed (not on Windows), else asyncio's loop."""
     try:
         import uvloop  # noqa: F401
     except ImportError:

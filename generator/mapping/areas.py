@@ -19,8 +19,10 @@ _CHUNK = 256
 
 
 def crossings(polygon: shapely.Geometry, limit: int) -> int:
-    """How often the rings' segments meet other than at their shared vertices; stops past
-    `limit` (so time and memory stay bounded by the limit, not by the ring)."""
+    """Count where the rings' segments meet other than at their shared vertices.
+
+    Counting stops past `limit`, so time and memory stay bounded by the limit, not the ring.
+    """
     rings = np.asarray(shapely.get_rings(shapely.get_parts(polygon)), dtype=object)
     coords, ring = shapely.get_coordinates(rings, return_index=True)
     same = ring[:-1] == ring[1:]

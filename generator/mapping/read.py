@@ -120,7 +120,7 @@ def _outside(xy: np.ndarray, bounds: tuple[float, float, float, float]) -> np.nd
 
 
 def _features_of(geometry: np.ndarray, vertices: np.ndarray) -> np.ndarray:
-    """The (sorted, distinct) feature numbers of the given vertex indices."""
+    """Return the (sorted, distinct) feature numbers of the given vertex indices."""
     owner = np.repeat(np.arange(len(geometry)), shapely.get_num_coordinates(geometry))
     return np.unique(owner[vertices])
 

@@ -135,7 +135,7 @@ _SUGGESTERS: dict[int, tuple[AliasIndex, Suggester]] = {}
 
 
 def suggester(index: AliasIndex) -> Suggester:
-    """The suggester of an alias index (built on first use, kept with the index)."""
+    """Return the suggester of an alias index (built on first use, kept with the index)."""
     held = _SUGGESTERS.get(id(index))
     if held is None or held[0] is not index:
         held = (index, Suggester(index))

@@ -89,8 +89,10 @@ def _extent(book: zipfile.ZipFile, entry: str) -> tuple[int, int]:
 
 
 def check_workbook_size(path: Path, sheet: str | None = None) -> None:
-    """Refuse a workbook whose reading would take gigabytes; a workbook that is no zip file
-    (`.xls`) is left to the reader."""
+    """Refuse a workbook whose reading would take gigabytes.
+
+    A workbook that is no zip file (`.xls`) is left to the reader.
+    """
     try:
         book = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError):
