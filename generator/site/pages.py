@@ -10,6 +10,7 @@ included. Zone pages go in batches of zones so memory stays bounded at national 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Iterator
 from typing import Any, cast
@@ -17,7 +18,7 @@ from typing import Any, cast
 import jinja2
 import polars as pl
 
-from generator import API_VERSION, __version__, openapi, site_assets
+from generator import API_VERSION, __version__, catalog, openapi, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.api.settings import GateSettings
 from generator.config import Config
@@ -26,10 +27,12 @@ from generator.site import (
     answer,
     api_reference,
     charts,
+    feeds,
     fragments,
     maps,
     places,
     readings,
+    seo,
     text,
     urls,
 )
@@ -247,6 +250,8 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "zone_api_url": routes.url_expr("zone", zone_id=pl.col("zone_id")),
         "measurements_api_url": routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")),
         "measurement_count": pl.col("measurement_count"),
+        "description": pl.col("description"),
+        "feed_url": urls.url_expr("zone_feed", zone_id=pl.col("zone_id")),
         "stale_since": pl.when(pl.col("publication_stale")).then(
             text.date_expr(pl.col("newest_publication"))
         ),
@@ -281,6 +286,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         starts[zone_id] = offset
         offset += n
     order = {code: i for i, code in enumerate(charts.ALWAYS)}
+    descriptions = seo.zone_descriptions(d)
     ids = d.zones["zone_id"].to_list()
     for first in range(0, len(ids), ZONE_BATCH):
         batch = ids[first : first + ZONE_BATCH]
@@ -311,6 +317,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .join(check_items(zones, badges), on="zone_id", how="left")
             .join(figures, on="zone_id", how="left")
             .join(counts, on="zone_id", how="left")
+            .join(descriptions, on="zone_id", how="left")
             .with_columns(pl.col("measurement_count").fill_null(0))
             .select("zone_id", page.alias("html"))
         )
@@ -504,7 +511,16 @@ def simple_pages(
         "access": ("zugang.html", {"quota": GateSettings.from_config(config).daily_quota}),
         "downloads": (
             "downloads.html",
-            {"downloads": downloads, "stats": stats, "sources": _sources(d)},
+            {
+                "downloads": downloads,
+                "stats": stats,
+                "sources": _sources(d),
+                # `</` cannot end the script early: JSON may escape the slash.
+                "json_ld": json.dumps(
+                    catalog.schema_org(d, config), ensure_ascii=False, sort_keys=True
+                ).replace("</", "<\\/"),
+                "catalog_url": routes.file_url(routes.open_file("catalog")),
+            },
         ),
         "api": (
             "api.html",
@@ -537,7 +553,22 @@ def simple_pages(
 
 
 def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
-    """Yield (path, bytes) for every page and asset of the human site."""
+    """Yield (path, bytes) for every page and asset of the human site.
+
+    Then its feeds, robots.txt and the sitemap of the pages it yielded.
+    """
+    pages: list[str] = []
+    for path, data in _pages_and_assets(d, as_of, config):
+        page = seo.page_url(path)
+        if page is not None:
+            pages.append(page)
+        yield path, data
+    yield from feeds.feed_files(d, as_of, config)
+    yield urls.file_path("robots"), seo.robots_txt(config)
+    yield from seo.sitemap_files(pages, seo.page_dates(d, as_of), config)
+
+
+def _pages_and_assets(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
     assets, versions = static_files()
     yield from assets
     groups = places.place_groups(d.places)
@@ -551,6 +582,6 @@ def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     yield from maps.map_pages(d, env)
     yield from simple_pages(d, env, config)
     yield from parameter_pages(d, env, as_of)
-    yield from plz_pages(d, env, _badges(env))
+    yield from plz_pages(d, env, _badges(env), seo.plz_descriptions(d))
     yield from supplier_pages(d, env)
     yield from zone_pages(d, env, as_of)
