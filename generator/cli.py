@@ -14,6 +14,7 @@ import click
 
 from generator import __version__
 from generator.cli_options import config_option, handle_errors, verbose_option
+from generator.errors import terminal_safe
 from generator.mapping import options as mapping_options
 
 # polars allocates through jemalloc, which keeps freed pages for a while by default. A build
@@ -237,8 +238,9 @@ def mapping(quiet: bool, **values: Any) -> None:
     )
     if result.street_rows is not None:
         click.echo(f"streets: {result.street_rows:,} rows -> {options.streets_out}")
+    click.echo(f"plz_shapes: {result.plz:,} PLZ areas for the map -> {options.shapes_path}")
     click.echo(f"To look at ({options.report_path}):")
-    click.echo(result.report.summary())
+    click.echo(terminal_safe(result.report.summary()))
 
 
 @cli.group()
@@ -255,8 +257,14 @@ def parameters() -> None:
     default=None,
     help="Use this data directory's own parameter register (default: the packaged one).",
 )
+@click.option(
+    "--encoding",
+    default="utf-8",
+    show_default=True,
+    help="Encoding of FILE (cp1252 for a table Excel saved as plain 'CSV').",
+)
 @handle_errors
-def parameters_match(file: Path, data_dir: Path | None) -> None:
+def parameters_match(file: Path, data_dir: Path | None, encoding: str) -> None:
     """Match published parameter names and units to register codes.
 
     FILE is a CSV (comma or semicolon, UTF-8) with the columns `name,unit`, one published
@@ -268,7 +276,7 @@ def parameters_match(file: Path, data_dir: Path | None) -> None:
     """
     from generator.publications.commands import run_match
 
-    run_match(file, data_dir)
+    run_match(file, data_dir, encoding)
 
 
 @cli.command("import")

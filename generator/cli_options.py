@@ -59,11 +59,16 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        from generator.errors import SourceDataError, TrinkwasserError
+        from generator.errors import SourceDataError, TrinkwasserError, terminal_safe
 
         ctx = click.get_current_context()
         try:
             return func(*args, **kwargs)
+        except click.ClickException as exc:
+            safe = terminal_safe(exc.message)
+            if safe == exc.message:
+                raise
+            raise click.ClickException(safe) from None
         except SourceDataError as exc:
             from generator.load import format_problems
 
@@ -72,7 +77,14 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             raise click.ClickException(exc.summary) from None
         except TrinkwasserError as exc:
             _traceback_if_verbose(ctx)
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(terminal_safe(str(exc))) from None
+        except MemoryError:
+            _traceback_if_verbose(ctx)
+            raise click.ClickException("out of memory; nothing was written") from None
+        except OSError as exc:
+            # A file that cannot be read or written (permissions, a full disk): one line.
+            _traceback_if_verbose(ctx)
+            raise click.ClickException(terminal_safe(str(exc))) from None
 
     return verbose_option(wrapper)
 

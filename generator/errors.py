@@ -8,6 +8,23 @@ if TYPE_CHECKING:
     import polars as pl
 
 
+def terminal_safe(text: str) -> str:
+    """Return the text with control characters and bidi overrides escaped as `repr` does.
+
+    Cells of a supplier's table or a map's properties reach reports and error messages; an
+    escape sequence (`\x1b[2J`) or a right-to-left override (U+202E) in one would rewrite
+    the operator's terminal or reverse what a line says. Line breaks of the report stay.
+    """
+    if text.isprintable():
+        return text
+    return "\n".join(
+        line
+        if line.isprintable()
+        else "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+        for line in text.split("\n")
+    )
+
+
 class TrinkwasserError(Exception):
     """Base class of every error the library raises on purpose."""
 

@@ -22,7 +22,7 @@ from generator.contract.model import ROW
 from generator.contract.problems import Problems
 from generator.contract.provenance import MappingProvenance
 from generator.contract.tables import ALL_TABLES, MEASUREMENTS
-from generator.errors import SourceDataError
+from generator.errors import SourceDataError, terminal_safe
 
 # rule -> how to fix it. The rule names are part of the documented contract.
 RULES: dict[str, str] = {r.name: r.fix for r in rules.ALL}
@@ -131,4 +131,4 @@ def format_problems(problems: pl.DataFrame, limit: int | None = 200) -> str:
         lines.append(f"{where}: {p['message']}{value} [{p['rule']}] Fix: {RULES[p['rule']]}")
     if limit and problems.height > limit:
         lines.append(f"... and {problems.height - limit} more (use --max-problems 0 to list all)")
-    return "\n".join(lines)
+    return terminal_safe("\n".join(lines))

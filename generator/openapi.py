@@ -302,6 +302,9 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
         responses["429"] = _error_response(
             _pick(messages, "burst_limit"), {"Retry-After": _h("Retry-After")}
         )
+    responses["503"] = _error_response(
+        _pick(messages, "unavailable"), {"Retry-After": _h("Retry-After")}
+    )
     op["responses"] = responses
     return op
 

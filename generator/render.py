@@ -22,6 +22,7 @@ from generator.config import Config
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.contract.tables import PLZ_ZONES, STREETS
+from generator.csv_cells import write_csv
 from generator.derive import Derived
 from generator.encode import (
     checked,
@@ -214,12 +215,11 @@ def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     credits = attribution(d, config)
     # The credit travels inside each copy: a column of the CSV (every reader keeps the rows
     # intact, unlike a comment line), key-value metadata of the Parquet file.
-    csv = (
-        rows.with_columns(pl.lit(credit_line(credits)).alias(resources.CSV_ATTRIBUTION.name))
-        .select(resources.export_csv_row().names)
-        .write_csv()
-        .encode()
-    )
+    csv = write_csv(
+        rows.with_columns(
+            pl.lit(credit_line(credits)).alias(resources.CSV_ATTRIBUTION.name)
+        ).select(resources.export_csv_row().names)
+    ).encode()
     parquet = io.BytesIO()
     rows.write_parquet(
         parquet, compression="zstd", statistics=False, metadata=parquet_metadata(credits)
@@ -237,12 +237,11 @@ def export_files(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
     }
     # The streets are a table of their own (a row per street and zone, only for PLZ with
     # several zones); always written, so its address never changes.
-    streets = (
-        d.streets.with_columns(pl.lit(credit_line(credits)).alias("attribution"))
-        .select(resources.street_csv_row().names)
-        .write_csv()
-        .encode()
-    )
+    streets = write_csv(
+        d.streets.with_columns(
+            pl.lit(credit_line(credits)).alias(resources.CSV_ATTRIBUTION.name)
+        ).select(resources.street_csv_row().names)
+    ).encode()
     yield from files.items()
     yield routes.open_file("export_streets"), streets
     yield (

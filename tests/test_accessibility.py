@@ -87,7 +87,9 @@ def axe_report(violations: list[dict]) -> str:
 
 
 def run_axe(page) -> list[dict]:
-    page.add_script_tag(path=str(AXE))
+    # Through the DevTools protocol, not a <script> element: the pages' Content-Security-Policy
+    # forbids inline scripts, and an inserted one would not run (test_csp_stops_inline_script).
+    page.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")
     result = page.evaluate(
         """tags => axe.run(document, {
             runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]})""",
@@ -146,6 +148,30 @@ def test_page_passes_axe_and_nothing_overflows(
         assert scroll <= width, f"the page is {scroll}px wide at {width}px"
 
 
+def test_csp_stops_inline_script_and_script_links(browser, watch, server, request):
+    # The policy is in force on the served pages: an injected inline script and a
+    # `javascript:` link do not run, while the site's own script does.
+    base, _ = server
+    for page in open_page(browser, watch, request):
+        page.goto(base + urls.url("parameters"))
+        assert page.locator("#filter").is_visible()  # site.js ran: it shows the filter
+        page.evaluate(
+            """() => { window.ran = false;
+                       const s = document.createElement("script");
+                       s.textContent = "window.ran = true";
+                       document.body.append(s);
+                       const a = document.createElement("a");
+                       a.href = "javascript:window.ran = true"; a.id = "evil"; a.textContent = "x";
+                       document.querySelector("main").append(a); }"""
+        )
+        page.click("#evil")
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => window.ran") is False
+    # The browser reports both refusals on the console: expected here, nowhere else.
+    assert watch.console and all("Content Security Policy" in line for line in watch.console)
+    watch.console.clear()
+
+
 def test_axe_reports_what_it_finds(browser, watch, server, request):
     # The check itself can fail: a page with a control without a name is reported.
     base, _ = server
@@ -167,7 +193,11 @@ def test_the_overflow_check_finds_a_badge_that_does_not_wrap(
     for page in open_page(browser, watch, request, width=DESKTOP):
         page.goto(base + urls.url("zone", zone_id=largest_zone(sample_build)))
         assert page.evaluate(OVERFLOWING_CELLS) == []
-        page.add_style_tag(content=".badge { white-space: nowrap; }")
+        # Through the CSSOM: the pages' Content-Security-Policy refuses a <style> element.
+        page.evaluate(
+            """() => document.querySelectorAll(".badge").forEach(
+                       b => { b.style.whiteSpace = "nowrap"; })"""
+        )
         page.evaluate(
             """() => { document.querySelector("table.values .badge").lastChild.textContent =
                        " unter der Bestimmungsgrenze des Labors"; }"""

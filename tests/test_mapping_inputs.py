@@ -8,7 +8,7 @@ import sys
 import pytest
 from shapely.geometry import LineString
 
-from tests.mapping_helpers import mapping, sq, write_geojson, write_layer
+from tests.mapping_helpers import mapping, sq, to_crs, write_geojson, write_layer
 
 KM = 1000.0
 
@@ -31,10 +31,15 @@ def out(tmp_path):
     return tmp_path / "out" / "plz_zones.csv"
 
 
+def lonlat(geometry):
+    """Return a test square (EPSG:3035 metres) in WGS84 degrees, as GeoJSON holds it."""
+    return to_crs(geometry, "EPSG:4326")
+
+
 def test_a_feature_without_plz(tmp_path, zones):
     plz = write_geojson(
         tmp_path / "plz.geojson",
-        [({"plz": "34117"}, sq(0, 0, 1, 1)), ({"name": "Wald"}, sq(1, 1, 2, 2))],
+        [({"plz": "34117"}, lonlat(sq(0, 0, 1, 1))), ({"name": "Wald"}, lonlat(sq(1, 1, 2, 2)))],
     )
     result = mapping(plz, zones, "--out", out(tmp_path))
     assert_refused(result, tmp_path, "plz.geojson: feature #2 has no 'plz'")
@@ -60,7 +65,7 @@ def test_a_zone_id_that_is_not_a_whole_number(tmp_path, value, shown):
     plz = write_layer(tmp_path / "plz.gpkg", [sq(0, 0, KM, KM)], plz=["34117"])
     zone_path = write_geojson(
         tmp_path / "zones.geojson",
-        [({"zone_id": 1}, sq(0, 0, 1, 1)), ({"zone_id": value}, sq(0, 0, 1, 1))],
+        [({"zone_id": 1}, lonlat(sq(0, 0, 1, 1))), ({"zone_id": value}, lonlat(sq(0, 0, 1, 1)))],
     )
     result = mapping(plz, zone_path, "--out", out(tmp_path))
     assert_refused(
@@ -113,7 +118,8 @@ def test_a_feature_without_geometry(tmp_path, zones):
 
 def test_every_problem_of_a_file_at_once(tmp_path, zones):
     plz = write_geojson(
-        tmp_path / "plz.geojson", [({"plz": v}, sq(0, 0, 1, 1)) for v in ("1", "34117", "x", None)]
+        tmp_path / "plz.geojson",
+        [({"plz": v}, lonlat(sq(0, 0, 1, 1))) for v in ("1", "34117", "x", None)],
     )
     result = mapping(plz, zones, "--out", out(tmp_path))
     assert_refused(

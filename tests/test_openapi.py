@@ -95,12 +95,12 @@ def test_error_responses_are_described(doc):
         else:
             assert "422" not in responses, r.operation_id
     lookup = doc["paths"]["/v1/lookup"]["get"]["responses"]
-    assert set(lookup) == {"200", "304", "401", "403", "404", "422", "429"}
+    assert set(lookup) == {"200", "304", "401", "403", "404", "422", "429", "503"}
     antrag = doc["paths"]["/v1/keys/antrag"]["post"]["responses"]
-    assert set(antrag) == {"202", "400", "413", "422", "429"}
+    assert set(antrag) == {"202", "400", "413", "422", "429", "503"}
     # A code is a plain string: an unknown one is a 404, never a 422.
     limits = doc["paths"]["/v1/parameters/{code}/limits"]["get"]["responses"]
-    assert set(limits) == {"200", "304", "401", "403", "404", "429"}
+    assert set(limits) == {"200", "304", "401", "403", "404", "429", "503"}
 
 
 def _file_routes():

@@ -67,6 +67,16 @@ CONTENT_TYPES = {
 }
 """The Content-Type header by suffix; anything else is DEFAULT_CONTENT_TYPE."""
 DEFAULT_CONTENT_TYPE = "application/octet-stream"
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self'; connect-src 'self'; font-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""Every page's policy: scripts, styles, images and requests from the site's own origin only,
+no inline script (a `javascript:` URL or an injected `<script>` does not run). Style
+attributes stay allowed for the share bars' widths, `<style>` elements do not. The Python gate
+sends it with every HTML answer; netlify.toml declares the same value for the CDN."""
 JSON_TYPE = CONTENT_TYPES[".json"]
 
 EXPOSED_HEADERS = (

@@ -91,6 +91,13 @@ MESSAGES: dict[str, Message] = {
         "The gate's state is busy; please retry in a second.",
         "Edge gate only: a counter in Netlify Blobs stayed contended; retry after Retry-After.",
     ),
+    "unavailable": Message(
+        503,
+        "The server cannot answer right now; please retry in {unavailable_retry_after} seconds.",
+        "The server could not read the resource or its key and quota store (out of file "
+        "descriptors, a disk or storage error): no answer rather than a wrong one; retry after "
+        "Retry-After.",
+    ),
 }
 """The gates' own answers. The 404 of a missing resource is the route's `not_found`."""
 

@@ -45,6 +45,8 @@ class GateSettings:
     keyed_max_age: int = 300
     max_key_length: int = 256
     """Longer keys are unknown without a lookup (a real key is far shorter)."""
+    unavailable_retry_after: int = 5
+    """Retry-After (seconds) of a 503 when the server runs short of resources."""
 
     @classmethod
     def from_config(cls, config: Config) -> GateSettings:
@@ -61,6 +63,7 @@ class GateSettings:
             "request_window_minutes": self.request_window // 60,
             "open_max_age": self.open_max_age,
             "keyed_max_age": self.keyed_max_age,
+            "unavailable_retry_after": self.unavailable_retry_after,
             "preflight_max_age": http.PREFLIGHT_MAX_AGE,
             "key_header": KEY_HEADER,
             "timezone": TIMEZONE,
@@ -112,6 +115,7 @@ def routes_document(settings: GateSettings, codes: Sequence[str] = ()) -> dict[s
             "key_header": KEY_HEADER,
             "max_body_bytes": settings.max_body_bytes,
             "max_key_length": settings.max_key_length,
+            "unavailable_retry_after": settings.unavailable_retry_after,
             "request_burst": settings.request_burst,
             "request_window": settings.request_window,
             "timezone": TIMEZONE,

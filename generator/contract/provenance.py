@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.contract import rules
+from generator.contract.patterns import URL_PATTERN
 from generator.contract.problems import Problems
 
 FILE = "mapping.json"
@@ -208,6 +209,11 @@ def _source(
         bad.append((f"{where}.title", "is missing"))
         return None
     if wrong:
+        return None
+    link = entry.get("licence_url")
+    if link is not None and not re.match(URL_PATTERN, link):
+        # Shown as a link on the licence page: only http(s), never `javascript:`.
+        bad.append((f"{where}.licence_url", f"is {link!r}, not an http(s) URL"))
         return None
     facts: dict[str, Any] = {}
     key: str | None = entry.get("input")

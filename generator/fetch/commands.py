@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from generator.cli_options import config_option, handle_errors
+from generator.errors import terminal_safe
 
 
 @click.command()
@@ -118,4 +119,4 @@ def fetch(
         result = run(data_dir, archive_dir, config, rules, import_=import_)
     except OSError as exc:
         raise click.ClickException(f"cannot write: {exc}") from None
-    click.echo(format_run(result))
+    click.echo(terminal_safe(format_run(result)))  # titles and names come from the web

@@ -18,7 +18,7 @@ from generator.api import http, routes, series
 from generator.api.http import KEY_HEADER
 from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
-from generator.gate.files import FileServer
+from generator.gate.files import FileServer, no_such_file
 from generator.gate.model import BurstLimitError
 from generator.gate.responses import Headers, Manners, Response, header
 from generator.gate.sqlite_state import SqliteState
@@ -122,8 +122,7 @@ class ApiGate:
         No zone: the route's 404; a code not in the register: the filter's 404; a known
         code without rows: an empty series.
         """
-        path = self.files.inside(rel)
-        if path is None or not path.is_file():
+        if not self.files.is_file(rel):
             return self.manners.not_found(route.detail_for(values), extra)
         if code not in self._codes():
             return self.manners.not_found(route.unknown_detail(values), extra)
@@ -144,7 +143,9 @@ class ApiGate:
         path = self.files.inside(routes.file_path("parameters"))
         try:
             info = os.stat(path) if path is not None else None
-        except OSError:
+        except OSError as exc:
+            if not no_such_file(exc):
+                raise  # an empty register would answer "unknown code" for every code
             info = None
         key = None if info is None else (info.st_ino, info.st_mtime_ns, info.st_size)
         if key != self._codes_key:

@@ -7,10 +7,17 @@ refused, not decoded into a different route), and it has only one kind of route.
 This module only dispatches: paths of the route table go to the API gate (`api.py`),
 everything else under the build directory to static file serving (`static.py`), except
 `_data/` and dot files, which are 404 whatever the key.
+
+An OS error other than "no such file" (out of descriptors, a refused or failed read) and any
+failure of the SQLite state end in the contract's 503 with Retry-After: an answer the server
+could not check is never given as a 404 or as an acknowledgement.
 """
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -30,6 +37,36 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
+log = logging.getLogger("trinkwasser.gate")
+
+
+class OutageLog:
+    """Logs each kind of failure once when it starts, then at most once a minute with a count.
+
+    Under exhaustion every request fails alike; a line per request would fill the disk the
+    server may already be short of.
+    """
+
+    every = 60.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self.clock = clock
+        self._last: dict[str, float] = {}
+        self._since: dict[str, int] = {}
+
+    def note(self, exc: BaseException) -> None:
+        code = getattr(exc, "errno", None)
+        kind = f"{type(exc).__name__} {code}" if code is not None else type(exc).__name__
+        now = self.clock()
+        last = self._last.get(kind)
+        self._since[kind] = self._since.get(kind, 0) + 1
+        if last is not None and now - last < self.every:
+            return
+        count = self._since.pop(kind)
+        again = f" ({count} answers since the last line)" if last is not None else ""
+        log.error("503 Service Unavailable: %s%s", exc, again)
+        self._last[kind] = now
+
 
 class Gate:
     """The ASGI application: `Gate(build_dir, state, settings)` is called per request."""
@@ -41,6 +78,7 @@ class Gate:
         self.files = FileServer(build_dir, self.manners)
         self.api = ApiGate(self.files, self.manners, state, settings)
         self.site = StaticSite(self.files, self.manners, settings, self.api.is_licensed)
+        self.outages = OutageLog()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -49,6 +87,15 @@ class Gate:
         if scope["type"] != "http":
             return
         response = await self.handle(scope, receive)
+        await self._send(scope, response, send)
+
+    async def overloaded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer a request beyond the server's connection bound with the contract's 503.
+
+        The connection is closed after it (`server.GuardedHttpTools`).
+        """
+        response = self.manners.unavailable()
+        response.headers.append(header("connection", "close"))
         await self._send(scope, response, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
@@ -63,7 +110,14 @@ class Gate:
                 return
 
     async def handle(self, scope: Scope, receive: Receive) -> Response:
-        """Answer one HTTP request."""
+        """Answer one HTTP request; a 503 when the server cannot read what the answer needs."""
+        try:
+            return await self._answer(scope, receive)
+        except (OSError, sqlite3.Error) as exc:
+            self.outages.note(exc)
+            return self.manners.unavailable()
+
+    async def _answer(self, scope: Scope, receive: Receive) -> Response:
         # Servers other than uvicorn may omit raw_path; re-encoding the decoded path then
         # loses only the distinction of encoded slashes, which split_path cannot see anyway.
         raw_path = scope.get("raw_path") or quote(scope["path"]).encode("ascii")

@@ -18,6 +18,7 @@ import click
 
 from generator.api import routes
 from generator.cli_options import config_option, handle_errors, verbose_option
+from generator.errors import terminal_safe
 
 if TYPE_CHECKING:
     from generator.api.settings import GateSettings
@@ -145,6 +146,21 @@ def _check_port(host: str, port: int) -> None:
     "or from the first byte of its next request; slower or silent ones are closed.",
 )
 @click.option(
+    "--timeout-write",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Seconds a connection may accept no byte of its answer (a client that does not "
+    "read); then it is aborted.",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Open connections above which requests get 503 with Retry-After and are closed "
+    "(default: the open-file limit minus 64).",
+)
+@click.option(
     "--timeout-keep-alive",
     type=click.IntRange(min=1),
     default=5,
@@ -161,6 +177,8 @@ def serve(
     demo_key: bool,
     access_log: bool,
     timeout_request: float,
+    timeout_write: float,
+    max_connections: int | None,
     timeout_keep_alive: int,
     config_path: Path | None,
 ) -> None:
@@ -192,13 +210,20 @@ def serve(
         click.echo(f"{'New' if created else 'Existing'} local demo key: {key}")
         click.echo("Try it:")
         click.echo(f"  {curl_line(base, key, plz)}")
-    limits = server.Limits(request=timeout_request, keep_alive=timeout_keep_alive)
     soft, _ = server.raise_open_file_limit()
+    if max_connections is None and soft > 0:
+        max_connections = server.connection_bound(soft)
+    limits = server.Limits(
+        request=timeout_request,
+        keep_alive=timeout_keep_alive,
+        write=timeout_write,
+        max_connections=max_connections,
+    )
     if soft > 0:
-        connections = max(soft - server.OVERHEAD_FDS, 1)
         click.echo(
-            f"Open files allowed: {soft} (about {connections} connections); a connection "
-            f"sends its request within {timeout_request:g} s or is closed."
+            f"Open files allowed: {soft}; requests beyond {max_connections} open connections "
+            f"get 503. A connection sends its request within {timeout_request:g} s and "
+            f"accepts its answer without a pause of {timeout_write:g} s, or is closed."
         )
     sys.stdout.flush()
     uvicorn.run(
@@ -206,7 +231,7 @@ def serve(
         host=host,
         port=port,
         loop=server.event_loop(),
-        http=server.protocol_class(limits),
+        http=server.protocol_class(limits, app.overloaded),
         timeout_keep_alive=limits.keep_alive,
         log_level="info",
         access_log=access_log,
@@ -245,12 +270,13 @@ def list_requests(status: str, state_dir: Path, config_path: Path | None) -> Non
         click.echo(f"No {'' if status == 'all' else status + ' '}access requests.")
         return
     for r in requests:
-        click.echo(f"{r.id}  {_local(r.created_at)}  {r.status:<8}  {r.email}")
-        click.echo(f"    Zweck: {r.zweck}")
+        # E-mail and purpose come from anyone on the internet: escaped for the terminal.
+        click.echo(terminal_safe(f"{r.id}  {_local(r.created_at)}  {r.status:<8}  {r.email}"))
+        click.echo(terminal_safe(f"    Zweck: {r.zweck}"))
         if r.status == "approved":
             click.echo(f"    Approved {_local(r.decided_at)}, key {r.key_id}")
         elif r.status == "rejected":
-            click.echo(f"    Rejected {_local(r.decided_at)}: {r.reason}")
+            click.echo(terminal_safe(f"    Rejected {_local(r.decided_at)}: {r.reason}"))
 
 
 def _deliver(to: str, subject: str, body: str, config: Config) -> str | None:
@@ -308,7 +334,9 @@ def approve(request_id: str, state_dir: Path, config_path: Path | None) -> None:
 
     config, settings, state = _open(state_dir, config_path)
     issued = key_tools.approve(state, state, request_id, settings.key_prefix)
-    click.echo(f"Approved {request_id}; key {issued.api_key.id} for {issued.api_key.email}.")
+    click.echo(
+        terminal_safe(f"Approved {request_id}; key {issued.api_key.id} for {issued.api_key.email}.")
+    )
     _send_key(issued, config, settings)
 
 
@@ -332,7 +360,7 @@ def reject(
 
     config, _, state = _open(state_dir, config_path)
     request = key_tools.reject(state, request_id, reason)
-    click.echo(f"Rejected {request.id} ({request.email}).")
+    click.echo(terminal_safe(f"Rejected {request.id} ({request.email})."))
     if notify:
         _send_rejection(request, config)
 
@@ -448,6 +476,9 @@ def list_keys(state_dir: Path, config_path: Path | None) -> None:
     for k in api_keys:
         used = state.used(k.id)
         click.echo(
-            f"{k.id}  {k.hint:<10}  {k.status:<7}  {_local(k.created_at)}  "
-            f"today {used}/{settings.daily_quota}  {k.email}" + (f"  ({k.note})" if k.note else "")
+            terminal_safe(
+                f"{k.id}  {k.hint:<10}  {k.status:<7}  {_local(k.created_at)}  "
+                f"today {used}/{settings.daily_quota}  {k.email}"
+                + (f"  ({k.note})" if k.note else "")
+            )
         )

@@ -8,6 +8,7 @@ Both the API routes (their backing files) and the static site go through `FileSe
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -24,6 +25,19 @@ from generator.gate.responses import Headers, Manners, Response, etag_matches, h
 STREAM_ABOVE = 1 << 20  # bytes; smaller files are read in one go
 CHUNK = 1 << 16
 ETAG_CACHE_SIZE = 8192
+
+_NO_SUCH_FILE = frozenset(
+    {errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG, errno.ELOOP, errno.ENXIO}
+)
+
+
+def no_such_file(exc: OSError) -> bool:
+    """Whether an OS error says the file is not there (a 404).
+
+    Every other error (EMFILE, ENFILE, EACCES, EIO, ...) is the server's trouble, not the
+    client's: it propagates, and the gate answers 503 (`app.Gate.handle`), never a 404.
+    """
+    return exc.errno in _NO_SUCH_FILE
 
 
 class FileServer:
@@ -44,6 +58,30 @@ class FileServer:
             return None
         return Path(path)
 
+    def is_file(self, rel: str) -> bool:
+        """Whether `rel` is a regular file of the build; raises for errors other than absence."""
+        path = self.inside(rel)
+        if path is None:
+            return False
+        try:
+            return stat.S_ISREG(os.stat(path).st_mode)
+        except OSError as exc:
+            if no_such_file(exc):
+                return False
+            raise
+
+    def is_dir(self, rel: str) -> bool:
+        """Whether `rel` is a directory of the build; raises for errors other than absence."""
+        path = self.inside(rel)
+        if path is None:
+            return False
+        try:
+            return stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError as exc:
+            if no_such_file(exc):
+                return False
+            raise
+
     def file(
         self,
         rel: str,
@@ -62,10 +100,12 @@ class FileServer:
             return None
         try:
             fd = os.open(path, os.O_RDONLY)
-        except OSError:
-            # Missing, a directory, unreadable, or a name the file system refuses (too long):
-            # in every case there is no such file to serve.
-            return None
+        except OSError as exc:
+            # Missing, a directory, or a name the file system refuses (too long): no such file.
+            # Out of descriptors or unreadable: raised, so the answer is a 503.
+            if no_such_file(exc):
+                return None
+            raise
         # Everything goes through this one descriptor: if a new build is swapped in meanwhile,
         # the ETag and the bytes still belong to the same file.
         fh = os.fdopen(fd, "rb")

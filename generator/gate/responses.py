@@ -94,6 +94,8 @@ class Manners:
         ]
         if content_type:
             headers.insert(0, header("content-type", content_type))
+        if content_type == http.CONTENT_TYPES[".html"]:
+            headers.append(header("content-security-policy", http.CONTENT_SECURITY_POLICY))
         return headers
 
     def json(self, status: int, value: Any, extra: Sequence[tuple[bytes, bytes]] = ()) -> Response:
@@ -107,6 +109,11 @@ class Manners:
         """Answer with one of the contract's messages (`"key_invalid"`, say)."""
         detail = self.settings.message(name, **runtime)
         return self.json(MESSAGES[name].status, {"detail": detail}, extra)
+
+    def unavailable(self) -> Response:
+        """Answer 503 for a server short of resources, with Retry-After (from the contract)."""
+        retry = header("retry-after", self.settings.unavailable_retry_after)
+        return self.message("unavailable", [retry])
 
     def not_found(
         self, detail: str | None = None, extra: Sequence[tuple[bytes, bytes]] = ()

@@ -44,8 +44,7 @@ class StaticSite:
             if redirect is not None:
                 return redirect
         candidates = [rel + "index.html"] if rel == "" or rel.endswith("/") else [rel]
-        target = self.files.inside(candidates[0])
-        if not api and target is not None and target.is_dir():
+        if not api and self.files.is_dir(candidates[0]):
             location = quote(f"/{rel}/") + (f"?{query}" if query else "")
             headers_out = [*self.manners.base(None, self.manners.cache["site"])]
             return Response(301, [*headers_out, header("location", location)])
@@ -53,8 +52,7 @@ class StaticSite:
             candidates.append(rel + ".html")  # pretty URLs, as Netlify serves them
         allow = "GET, HEAD, OPTIONS"
         for candidate in candidates:
-            target = self.files.inside(candidate)
-            if target is None or not target.is_file():
+            if not self.files.is_file(candidate):
                 continue
             if method == "OPTIONS":
                 return self.manners.preflight(allow)
@@ -69,7 +67,7 @@ class StaticSite:
             return self.manners.preflight("GET, HEAD, OPTIONS, POST")
         if not api:
             page = self.files.inside(site_rules.NOT_FOUND_PAGE)
-            if page is not None and page.is_file():
+            if page is not None and self.files.is_file(site_rules.NOT_FOUND_PAGE):
                 cache = self.manners.cache["error"]
                 base = self.manners.base(http.CONTENT_TYPES[".html"], cache)
                 return Response(404, base, page.read_bytes())

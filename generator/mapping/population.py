@@ -22,7 +22,7 @@ import polars as pl
 import shapely
 
 from generator.mapping.intersect import Parts
-from generator.mapping.read import MappingInputError
+from generator.mapping.read import MappingInputError, outside_europe
 
 # A dash in any of its typographic forms marks a secret cell.
 SECRET = ("-", "\u2013", "\u2014")
@@ -79,6 +79,17 @@ def read_grid(path: Path) -> Grid:
     resolution = xs[0][5:]
     x = _numbers(frame, names[f"x_mp_{resolution}"], path)
     y = _numbers(frame, names[f"y_mp_{resolution}"], path)
+    off = np.flatnonzero(outside_europe(x, y))
+    if len(off):
+        x_text, y_text = frame[names[f"x_mp_{resolution}"]], frame[names[f"y_mp_{resolution}"]]
+        raise MappingInputError(
+            [
+                f"{path}: line {i + 2}: the cell centre ({x_text[int(i)]!r}, "
+                f"{y_text[int(i)]!r}) is no point of EPSG:3035 in Europe (NaN, infinite or far "
+                "off)"
+                for i in off
+            ]
+        )
     value = frame[names["Einwohner"]].str.strip_chars()
     secret = value.is_in(SECRET)
     count = value.str.to_integer(strict=False)

@@ -95,8 +95,111 @@ def read_layer(
     geometry = _areas(path, wkb, problems)
     if problems:
         raise MappingInputError(problems)
+    check_coordinates(path, geometry, crs)
     properties = {name: columns[name] for name in [*required, *optional] if name in columns}
-    return Layer(path, _crs_name(crs), to_laea(geometry, crs, threads), properties)
+    projected = projected_to_laea(path, geometry, crs, threads)
+    return Layer(path, _crs_name(crs), projected, properties)
+
+
+def gdal_safe_path(path: Path) -> None:
+    """Refuse a file name GDAL would read as another path (`a;b.gpkg` opens `a`)."""
+    from pyogrio.util import vsi_path
+
+    if vsi_path(str(path)) != str(path):
+        raise MappingInputError(
+            [
+                f"{path!s}: GDAL reads this file name as another path (it holds ';', '?', '#', "
+                "'!' or a scheme such as 'zip:'); rename the file"
+            ]
+        )
+
+
+def _outside(xy: np.ndarray, bounds: tuple[float, float, float, float]) -> np.ndarray:
+    x, y = xy[:, 0], xy[:, 1]
+    west, south, east, north = bounds
+    return ~((x >= west) & (x <= east) & (y >= south) & (y <= north))
+
+
+def _features_of(geometry: np.ndarray, vertices: np.ndarray) -> np.ndarray:
+    """Return the (sorted, distinct) feature numbers of the given vertex indices."""
+    owner = np.repeat(np.arange(len(geometry)), shapely.get_num_coordinates(geometry))
+    return np.unique(owner[vertices])
+
+
+def _listed(features: np.ndarray) -> str:
+    shown = ", ".join(f"#{i + 1}" for i in features[:5])
+    return shown + (f" and {len(features) - 5} more" if len(features) > 5 else "")
+
+
+def check_coordinates(path: Path, geometry: np.ndarray, crs: CRS) -> None:
+    """Refuse NaN, infinite and impossible coordinates, naming the features; nothing repaired.
+
+    In a geographic CRS (GeoJSON is always WGS84) a coordinate beyond ±180/±90 is almost
+    always a file in metres that declares degrees.
+    """
+    xy = shapely.get_coordinates(geometry, include_z=False)
+    problems: list[str] = []
+    finite = np.isfinite(xy).all(axis=1)
+    if not finite.all():
+        features = _features_of(geometry, np.flatnonzero(~finite))
+        problems.append(
+            f"{path}: feature(s) {_listed(features)} have a coordinate that is not a number "
+            "(NaN or infinite)"
+        )
+    if crs.is_geographic:
+        beyond = finite & _outside(xy, (-180.0, -90.0, 180.0, 90.0))
+        if beyond.any():
+            features = _features_of(geometry, np.flatnonzero(beyond))
+            x, y = xy[np.flatnonzero(beyond)[0]]
+            problems.append(
+                f"{path}: feature(s) {_listed(features)} have coordinates such as ({x:.6g}, "
+                f"{y:.6g}), beyond longitude/latitude, while the file declares {_crs_name(crs)} "
+                "in degrees: the coordinates are probably metres of a projected CRS (such as "
+                "EPSG:25832 or EPSG:3035); GeoJSON must be WGS84 longitude/latitude, other "
+                "formats must declare the CRS they are in"
+            )
+    if problems:
+        raise MappingInputError(problems)
+
+
+def _laea_bounds() -> tuple[float, float, float, float]:
+    """EPSG:3035's area of use (Europe) in its own metres."""
+    area = LAEA.area_of_use
+    assert area is not None
+    to = Transformer.from_crs("EPSG:4326", LAEA, always_xy=True)
+    west, south, east, north = to.transform_bounds(*area.bounds)
+    return float(west), float(south), float(east), float(north)
+
+
+LAEA_BOUNDS = _laea_bounds()
+"""Where a point in EPSG:3035 can be: further out it is no place in Europe."""
+
+
+def outside_europe(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Which points (EPSG:3035 metres) are NaN, infinite or outside EPSG:3035's area of use."""
+    return _outside(np.column_stack([x, y]), LAEA_BOUNDS)
+
+
+def projected_to_laea(path: Path, geometry: np.ndarray, crs: CRS, threads: int) -> np.ndarray:
+    """`to_laea`, with a CRS pyproj cannot transform and points off Europe as clear errors."""
+    try:
+        projected = to_laea(geometry, crs, threads)
+    except Exception as exc:  # pyproj raises CRSError, ProjError and others
+        raise MappingInputError(
+            [f"{path}: its CRS {_crs_name(crs)} cannot be transformed to EPSG:3035 ({exc})"]
+        ) from None
+    xy = shapely.get_coordinates(projected)
+    off = np.flatnonzero(outside_europe(xy[:, 0], xy[:, 1]))
+    if len(off):
+        features = _features_of(projected, off)
+        raise MappingInputError(
+            [
+                f"{path}: feature(s) {_listed(features)} lie outside Europe once transformed "
+                f"from {_crs_name(crs)} to EPSG:3035 (or cannot be transformed at all); check "
+                "the CRS the file declares"
+            ]
+        )
+    return projected
 
 
 # What a reader hands on: the declared CRS (None: none declared), the geometries as WKB and
@@ -108,6 +211,7 @@ def _read_ogr(path: Path) -> RawLayer:
     import pyogrio
     import pyogrio.raw
 
+    gdal_safe_path(path)
     # Only containers hold several layers; listing a GeoJSON file's layers would parse it.
     if path.suffix.lower() in (".gpkg", ".sqlite"):
         layers = pyogrio.list_layers(path)

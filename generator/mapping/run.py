@@ -7,14 +7,17 @@ temporary name, renamed at the end), so a bad input or a failure leaves no outpu
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import shapely
 
+from generator.csv_cells import write_csv
 from generator.mapping import read, table
 from generator.mapping.areas import dissolve, repair
 from generator.mapping.intersect import overlay
@@ -51,7 +54,9 @@ def run_mapping(options: MappingOptions, progress: Progress | None = None) -> Ma
     report = Report()
     plz_layer, zone_layer, admin_layer = read_layers(options)
     codes = read.plz_codes(plz_layer, options.plz_field)
-    plz_ids, plz = dissolve(codes, repair(plz_layer.geometry, codes, "repaired_plz", report))
+    plz_ids, plz = dissolve(
+        codes, repair(plz_layer.geometry, codes, "repaired_plz", report, options.max_crossings)
+    )
     check_areas(plz, [f"PLZ {c}" for c in plz_ids.tolist()], options.plz_areas)
     step(f"PLZ areas: {plz_layer.count:,} features, {len(plz_ids):,} PLZ")
     lands = None
@@ -147,6 +152,35 @@ def _check_options(options: MappingOptions) -> None:
         problems.append("--zone-admin and --admin-areas go together")
     if (options.streets is None) != (options.streets_out is None):
         problems.append("--streets and --streets-out go together")
+    outputs = {
+        "--out": options.out,
+        "--report": options.report_path,
+        "--streets-out": options.streets_out,
+        "mapping.json": options.provenance_path,
+        "--shapes-out": options.shapes_path,
+    }
+    seen: dict[Path, str] = {}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        where = Path(os.path.abspath(path))
+        if where in seen:
+            problems.append(
+                f"{option} and {seen[where]} name the same file {path}: give each its own"
+            )
+        seen[where] = option
+    inputs = [
+        options.plz_areas,
+        options.zone_areas,
+        options.zone_admin,
+        options.admin_areas,
+        options.population,
+        options.streets,
+    ]
+    for path in inputs:
+        overwriter = None if path is None else seen.get(Path(os.path.abspath(path)))
+        if overwriter is not None:
+            problems.append(f"{path} is an input and would be overwritten by {overwriter}")
     if problems:
         raise MappingInputError(problems)
 
@@ -270,11 +304,11 @@ def _write_all(
     text = json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
     targets: list[tuple[Path, Content]] = [
-        (options.out, rows.write_csv),
-        (options.report_path, report.frame().write_csv),
+        (options.out, partial(write_csv, rows)),
+        (options.report_path, partial(write_csv, report.frame())),
     ]
     if street_rows is not None and options.streets_out is not None:
-        targets.append((options.streets_out, street_rows.write_csv))
+        targets.append((options.streets_out, partial(write_csv, street_rows)))
     if shapes is not None:
         targets.append((options.shapes_path, shapes.write_csv))
     targets.append((options.provenance_path, text.encode("utf-8")))

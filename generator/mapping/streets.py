@@ -74,7 +74,8 @@ def read_streets(path: Path) -> Streets:
                 continue
             names.append(name)
             newest = max(newest, obj.timestamp)
-    except (RuntimeError, ValueError) as exc:
+    except (RuntimeError, ValueError, osmium.InvalidLocationError) as exc:
+        # A node with lat="nan" stops the parser itself: the file is refused, not repaired.
         raise MappingInputError([f"{path}: cannot read it as an OSM extract ({exc})"]) from None
     geometry = (
         to_laea(shapely.from_wkb(np.asarray(wkb, dtype=object)), CRS.from_epsg(4326))

@@ -89,7 +89,9 @@ def read_zones(
         )
         override = read.confidences(layer.properties.get("confidence"), where)
         attrs = _one_per_zone(zid, source, override, where)
-        uid, geom = dissolve(zid, repair(layer.geometry, zid, "repaired_zone", report))
+        uid, geom = dissolve(
+            zid, repair(layer.geometry, zid, "repaired_zone", report, options.max_crossings)
+        )
         ids.append(uid)
         geoms.append(geom)
         sources.append(attrs["source"])
@@ -102,7 +104,8 @@ def read_zones(
         lists = read.read_zone_admin(options.zone_admin)
         keys = read.text_keys(admin, options.admin_field)
         key_ids, key_geom = dissolve(
-            keys, repair(admin.geometry, keys, "repaired_admin_area", report)
+            keys,
+            repair(admin.geometry, keys, "repaired_admin_area", report, options.max_crossings),
         )
         position = {k: i for i, k in enumerate(key_ids.tolist())}
         missing = [

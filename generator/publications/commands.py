@@ -8,11 +8,17 @@ from pathlib import Path
 import click
 import polars as pl
 
-from generator.errors import TrinkwasserError
+from generator.csv_cells import write_csv
+from generator.errors import TrinkwasserError, terminal_safe
 from generator.progress import StepPrinter
 from generator.publications import documents
 from generator.publications.aliases import index_for
-from generator.publications.importer import IncompleteImport, Target, import_publication
+from generator.publications.importer import (
+    IncompleteImport,
+    Target,
+    import_publication,
+    remove_stale_staging,
+)
 from generator.publications.match import MATCH_COLUMNS, match_frame
 from generator.publications.read import read_csv
 from generator.publications.report import format_report
@@ -32,9 +38,13 @@ def _register(data_dir: Path | None) -> pl.DataFrame | None:
     return result.tables["parameters"]
 
 
-def read_names(file: Path) -> pl.DataFrame:
+def read_names(file: Path, encoding: str = "utf-8") -> pl.DataFrame:
     """Read the `name,unit` CSV of `parameters match` (comma or semicolon)."""
-    raw = read_csv(file)
+    raw = read_csv(file, encoding)
+    if raw.frame.height == 0:
+        raise TrinkwasserError(
+            f"{file}: the file is empty; its first row must be the header name,unit"
+        )
     header = raw.frame.row(0, named=True)
     columns = {(v or "").strip().casefold(): c for c, v in header.items() if c != "_row"}
     if "name" not in columns:
@@ -46,16 +56,25 @@ def read_names(file: Path) -> pl.DataFrame:
     )
 
 
-def run_match(file: Path, data_dir: Path | None) -> None:
-    names = read_names(file)
-    result = match_frame(names, index_for(_register(data_dir)))
+SHOWN_UNMATCHED = 50
+"""Names without a match listed on stderr; the CSV on stdout has every one."""
+
+
+def run_match(file: Path, data_dir: Path | None, encoding: str = "utf-8") -> None:
+    names = read_names(file, encoding)
+    result = match_frame(names, index_for(_register(data_dir)), progress=StepPrinter())
     out = result.select(MATCH_COLUMNS).with_columns(pl.col(pl.String).replace("", None))
-    sys.stdout.write(out.write_csv(null_value=""))
-    for row in result.unique(["name", "unit"], maintain_order=True).iter_rows(named=True):
-        if row["status"] == "no_match":
-            hint = row["suggestions"].split()
-            perhaps = f"; perhaps {', '.join(hint)}" if hint else ""
-            click.echo(f"{row['name']!r}: no sure match{perhaps} (never applied)", err=True)
+    sys.stdout.write(write_csv(out, null_value=""))
+    unmatched = result.filter(pl.col("status") == "no_match").unique(
+        ["name", "unit"], maintain_order=True
+    )
+    for row in unmatched.head(SHOWN_UNMATCHED).iter_rows(named=True):
+        hint = row["suggestions"].split()
+        perhaps = f"; perhaps {', '.join(hint)}" if hint else ""
+        click.echo(f"{row['name']!r}: no sure match{perhaps} (never applied)", err=True)
+    if unmatched.height > SHOWN_UNMATCHED:
+        more = unmatched.height - SHOWN_UNMATCHED
+        click.echo(f"... and {more} more without a sure match (see the CSV)", err=True)
     counts = result.group_by("status").len().sort("status")
     summary = ", ".join(f"{n} {s}" for s, n in counts.iter_rows())
     click.echo(f"{names.height} name(s): {summary}", err=True)
@@ -75,6 +94,9 @@ def run_import(
     strict: bool,
     table: str | None = None,
 ) -> None:
+    if not dry_run:
+        for folder in remove_stale_staging(target.data_dir):
+            click.echo(f"Removed {folder}, left behind by an interrupted import.", err=True)
     try:
         result = import_publication(
             table_path,
@@ -91,6 +113,6 @@ def run_import(
         click.echo(f"Error: {exc}", err=True)
         click.get_current_context().exit(exc.exit_code)
     except IncompleteImport as exc:
-        click.echo(format_report(exc.result, dry_run=True))
+        click.echo(terminal_safe(format_report(exc.result, dry_run=True)))
         raise
-    click.echo(format_report(result, dry_run=dry_run))
+    click.echo(terminal_safe(format_report(result, dry_run=dry_run)))

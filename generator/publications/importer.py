@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from generator.progress import StepPrinter
 from generator.publications import documents, layouts
 from generator.publications.aliases import index_for
 from generator.publications.match import MATCHED, match_frame
+from generator.publications.read import ROW, TableReadError
 from generator.write import atomic_write
 
 KEY = list(MEASUREMENTS.key)
@@ -148,6 +150,40 @@ def contract_rows(values: pl.DataFrame, matches: pl.DataFrame, target: Target) -
     )
 
 
+FORMULA_CELL = r"^[=@]"
+"""A cell a spreadsheet runs: no supplier publishes one (signed values such as `+0,24` pass)."""
+SHOWN_FORMULAS = 20
+
+
+def refuse_formulas(values: pl.DataFrame, table_path: Path) -> None:
+    """Refuse a table whose value, unit or sample-point cells start with `=` or `@`.
+
+    Such a cell (or a workbook formula's cached text result) would reach measurements.csv and
+    every spreadsheet that opens it; it is reported, with its row, and nothing is imported.
+    """
+    cells = {"value_text": "value", "unit": "unit", "sample_point": "sample point"}
+    found = (
+        values.select(ROW, "column", *cells)
+        .unpivot(index=[ROW, "column"], on=list(cells), variable_name="cell", value_name="text")
+        .filter(pl.col("text").str.contains(FORMULA_CELL))
+        .unique([ROW, "cell", "text"], maintain_order=True)
+    )
+    if found.height == 0:
+        return
+    lines = [
+        f"  row {row}, {cells[cell]}"
+        + (f" in column {column!r}" if cell == "value_text" else "")
+        + f": {text!r}"
+        for row, column, cell, text in found.head(SHOWN_FORMULAS).iter_rows()
+    ]
+    if found.height > SHOWN_FORMULAS:
+        lines.append(f"  ... and {found.height - SHOWN_FORMULAS} more")
+    raise TableReadError(
+        f"{table_path}: {found.height} cell(s) start with = or @ as a spreadsheet formula does "
+        "(no supplier publishes one); nothing was imported:\n" + "\n".join(lines)
+    )
+
+
 def _conflicts(rows: pl.DataFrame, existing: pl.DataFrame) -> tuple[pl.DataFrame, ...]:
     """Split new rows into (new, already present, conflicting)."""
     # Two cells of the table with one key: the same value once, different values never.
@@ -202,6 +238,7 @@ def plan(
         lay = chosen.layout
         assert lay is not None  # a data table has a layout
         values = layouts.values(raw, lay)
+        refuse_formulas(values, table_path)
     dates = [c.sampled_at for c in lay.columns if c.sampled_at is not None]
     if target.sampled_at is None and not dates:
         raise TargetError("the table has no date columns: give the sample date (--sampled-at)")
@@ -297,12 +334,40 @@ def _staged_measurements(existing: Path | None, rows: pl.DataFrame, staging: Pat
     return out
 
 
+def remove_stale_staging(data_dir: Path) -> list[Path]:
+    """Remove staging folders of imports that were killed (their process is gone).
+
+    `write` removes its folder itself, but not when the process is killed outright; the
+    folder's name carries the process id, so a running import's folder is left alone.
+    """
+    removed = []
+    for folder in sorted(Path(data_dir).glob(f"{STAGING}-*")):
+        pid = folder.name.removeprefix(f"{STAGING}-").split("-", 1)[0]
+        if not folder.is_dir() or (pid.isdigit() and _alive(int(pid))):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
 def write(result: ImportResult, target: Target) -> Path:
     """Append `result.new` to the data directory after checking the whole result."""
     data_dir = Path(target.data_dir)
     found = candidates(data_dir, "measurements")
     existing = found[0] if found else None
-    staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=data_dir))
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}-{os.getpid()}-", dir=data_dir))
     try:
         for path in data_dir.iterdir():
             if path.is_file() and path != existing and path.suffix in (".csv", ".parquet"):

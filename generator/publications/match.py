@@ -21,12 +21,14 @@ the parameter has one, or known but not convertible to the parameter's register 
 from __future__ import annotations
 
 import difflib
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import polars as pl
 
 from generator import units
+from generator.progress import StepPrinter
 from generator.publications.aliases import AliasIndex
 from generator.publications.names import (
     ParsedName,
@@ -103,13 +105,61 @@ class Match:
         return self.status == MATCHED
 
 
+CANDIDATES = 40
+"""Spellings compared in full with a name: those sharing the most trigrams with it."""
+
+
+def _trigrams(key: str) -> set[str]:
+    padded = f"  {key} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+class Suggester:
+    """Close spellings of a name through a trigram index, built once per alias index.
+
+    `difflib.get_close_matches` over every known spelling costs milliseconds per name; a
+    table of a million distinct unknown names would take hours. The index picks the
+    spellings that share the most trigrams with the name, and only those are compared.
+    """
+
+    def __init__(self, index: AliasIndex):
+        self.keys = [k for k, e in index.entries.items() if e.code]
+        self.codes = [index.entries[k].code for k in self.keys]
+        postings: defaultdict[str, list[int]] = defaultdict(list)
+        for i, spelling in enumerate(self.keys):
+            for gram in _trigrams(spelling):
+                postings[gram].append(i)
+        self.postings = dict(postings)
+
+    def close(self, probe: str) -> list[str]:
+        """Codes of the spellings that look like `probe`, best first."""
+        shared: Counter[int] = Counter()
+        for gram in _trigrams(probe):
+            shared.update(self.postings.get(gram, ()))
+        candidates = {self.keys[i]: self.codes[i] for i, _ in shared.most_common(CANDIDATES)}
+        close = difflib.get_close_matches(probe, list(candidates), n=20, cutoff=SUGGESTION_CUTOFF)
+        return [candidates[k] for k in close]
+
+
+_SUGGESTERS: dict[int, tuple[AliasIndex, Suggester]] = {}
+
+
+def suggester(index: AliasIndex) -> Suggester:
+    """Return the suggester of an alias index (built on first use, kept with the index)."""
+    held = _SUGGESTERS.get(id(index))
+    if held is None or held[0] is not index:
+        held = (index, Suggester(index))
+        _SUGGESTERS.clear()  # one register per run; never a growing cache
+        _SUGGESTERS[id(index)] = held
+    return held[1]
+
+
 def _suggest(parsed: ParsedName, index: AliasIndex) -> tuple[str, ...]:
     """Up to three codes whose known spellings look like the name (never applied)."""
     found: list[str] = list(parsed.formulas)
-    keys = [k for k, e in index.entries.items() if e.code]
+    close = suggester(index)
     for probe in (parsed.base_key, parsed.full_key):
-        for k in difflib.get_close_matches(probe, keys, n=20, cutoff=SUGGESTION_CUTOFF):
-            found.append(index.entries[k].code)
+        found += close.close(probe)
     return tuple(dict.fromkeys(found))[:SUGGESTIONS]
 
 
@@ -335,22 +385,27 @@ MATCH_COLUMNS = (
 
 
 def match_pairs(
-    pairs: Iterable[tuple[str, str | None]], index: AliasIndex
+    pairs: Iterable[tuple[str, str | None]],
+    index: AliasIndex,
+    progress: StepPrinter | None = None,
+    total: int | None = None,
 ) -> dict[tuple[str, str], Match]:
-    """Match each distinct (name, unit) pair once."""
-    return {
-        (name, unit or ""): match_one(name, unit, index)
-        for name, unit in dict.fromkeys((n, u or "") for n, u in pairs)
-    }
+    """Match each distinct (name, unit) pair once (counted on `progress`)."""
+    distinct = dict.fromkeys((n, u or "") for n, u in pairs)
+    progress = progress or StepPrinter(enabled=False)
+    items = progress.track(distinct, "Matching names", total or len(distinct), "names")
+    return {(name, unit): match_one(name, unit, index) for name, unit in items}
 
 
-def match_frame(frame: pl.DataFrame, index: AliasIndex) -> pl.DataFrame:
+def match_frame(
+    frame: pl.DataFrame, index: AliasIndex, progress: StepPrinter | None = None
+) -> pl.DataFrame:
     """Return one row per row of `frame` (columns `name`, `unit`): `MATCH_COLUMNS`, `unit_read`.
 
     Python looks at each distinct (name, unit) pair once; the rows are joined back.
     """
     pairs = frame.select(pl.col("name"), pl.col("unit").fill_null("")).unique(maintain_order=True)
-    matches = match_pairs(pairs.iter_rows(), index)
+    matches = match_pairs(pairs.iter_rows(), index, progress, pairs.height)
     table = pl.DataFrame(
         [
             {

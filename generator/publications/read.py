@@ -28,6 +28,7 @@ from typing import Any
 import polars as pl
 
 from generator.errors import TrinkwasserError
+from generator.publications.workbook_size import check_workbook_size
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 ROW = "_row"
@@ -108,11 +109,14 @@ def _calamine() -> Any:
 
 
 def _workbook(path: Path) -> Any:
+    calamine = _calamine()
     try:
-        return _calamine().CalamineWorkbook.from_path(str(path))
-    except TableReadError:
+        return calamine.CalamineWorkbook.from_path(str(path))
+    except (KeyboardInterrupt, SystemExit):
         raise
-    except Exception as exc:  # calamine raises its own types for every kind of bad file
+    # calamine raises its own types for every kind of bad file, and a panic of the Rust
+    # reader arrives as pyo3's PanicException, which is no Exception.
+    except BaseException as exc:
         raise TableReadError(f"{path}: cannot read the workbook: {exc}") from None
 
 
@@ -150,6 +154,7 @@ def shown(cell: object) -> str | None:
 
 
 def read_excel(path: Path, sheet: str | None = None) -> RawTable:
+    check_workbook_size(path, sheet)
     book = _workbook(path)
     names = [str(n) for n in book.sheet_names]
     name = sheet if sheet is not None else (names[0] if names else None)
@@ -158,7 +163,9 @@ def read_excel(path: Path, sheet: str | None = None) -> RawTable:
         raise TableReadError(f"{path}: no sheet {sheet!r} (the workbook has {known})")
     try:
         cells = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
-    except Exception as exc:
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # a panic of the reader, as above
         raise TableReadError(f"{path}: cannot read sheet {name!r}: {exc}") from None
     rows = [[shown(c) for c in row] for row in cells]
     width = max((len(r) for r in rows), default=0)

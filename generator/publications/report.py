@@ -10,6 +10,8 @@ from generator.publications.match import MATCHED
 from generator.publications.read import ROW
 
 LIST_AT_MOST = 50
+NOTES_AT_MOST = 10
+"""Ignored columns and notes shown: a sheet of 16,384 stray columns is not 16,384 notes."""
 
 
 def _rows(frame: pl.DataFrame) -> str:
@@ -30,10 +32,13 @@ def format_report(result: ImportResult, dry_run: bool) -> str:
     lines = [f"Read {result.source}: header in row {lay.header_line}, {lay.kind}."]
     ignored = [c for c in lay.columns if c.role == IGNORED and c.header]
     if ignored:
-        lines.append(
-            "Ignored columns: " + "; ".join(f"{c.header!r} ({c.why})" for c in ignored) + "."
-        )
-    lines += [f"Note: {n}." for n in result.notes]
+        shown = "; ".join(f"{c.header!r} ({c.why})" for c in ignored[:NOTES_AT_MOST])
+        more = len(ignored) - NOTES_AT_MOST
+        lines.append(f"Ignored columns: {shown}" + (f"; and {more} more." if more > 0 else "."))
+    notes = [f"Note: {n}." for n in result.notes]
+    if len(notes) > NOTES_AT_MOST:
+        notes = [*notes[:NOTES_AT_MOST], f"Note: {len(notes) - NOTES_AT_MOST} more like these."]
+    lines += notes
     if result.reporting_limits:
         column = next(c.header for c in lay.columns if c.role == REPORTING_LIMIT)
         lines.append(
@@ -80,8 +85,8 @@ def format_report(result: ImportResult, dry_run: bool) -> str:
         )
     if result.empty_rows.height:
         names = ", ".join(repr(n) for n in result.empty_rows["name"].head(6).to_list())
-        more = " ..." if result.empty_rows.height > 6 else ""
-        lines.append(f"\nRows without any value (headings, notes): {names}{more}")
+        dots = " ..." if result.empty_rows.height > 6 else ""
+        lines.append(f"\nRows without any value (headings, notes): {names}{dots}")
     verb = "Would append" if dry_run else "Appended"
     lines.append(
         f"\n{verb} {result.new.height} row(s); {result.present.height} already present; "

@@ -33,6 +33,8 @@ STATUSES_DE = {
     "422": "Ungültige Parameter: jedes Problem, im Format von FastAPI.",
     "429": "Zu viele Anfragen: das Tageskontingent ist aufgebraucht, oder zu viele Anträge "
     "von einer Adresse.",
+    "503": "Der Server kann gerade nicht sicher antworten (z. B. keine freien Dateien oder ein "
+    "Speicherfehler): später erneut versuchen, nach `Retry-After` Sekunden.",
 }
 
 HEADERS_DE = {

@@ -350,7 +350,10 @@ export function createGate({ table, state, now = Date.now }: Dependencies) {
       return matches.length ? await api(request, context, url, matches) : await openFile(request, context, segments);
     } catch (err) {
       if (err instanceof StateBusyError) return message("state_busy", [["retry-after", "1"]]);
-      throw err;
+      // The CDN could not give a file (not a 404) or Netlify Blobs failed: an answer that
+      // could not be checked is a 503, never a 404 and never an unstored acknowledgement.
+      console.error(`503 Service Unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      return message("unavailable", [["retry-after", String(settings.unavailable_retry_after)]]);
     }
   };
 }

@@ -38,6 +38,7 @@ export interface Settings {
   request_burst: number;
   request_window: number;
   timezone: string;
+  unavailable_retry_after: number;
 }
 
 export interface Message {

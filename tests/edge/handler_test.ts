@@ -33,15 +33,36 @@ Deno.test("a quota counter that stays contended answers 503, never a wrong count
   assertEquals(answer.headers.get("retry-after"), "1");
 });
 
-Deno.test("a CDN error is not turned into a 404", async () => {
+const unavailable = async (answer: Response) => {
+  assertEquals(answer.status, 503);
+  assertEquals(answer.headers.get("retry-after"), String(table.settings.unavailable_retry_after));
+  assertEquals(await answer.json(), { detail: table.messages.unavailable.detail });
+};
+
+Deno.test("a CDN error is a 503, never a 404 or a wrong body", async () => {
   const gate = createGate({ table, state: fakeState({}) });
-  let failed = false;
-  try {
-    await gate(keyed, cdn(500));
-  } catch {
-    failed = true; // onError "fail": Netlify shows its error page, the file is never served
+  for (const status of [500, 502, 503, 403]) await unavailable(await gate(keyed, cdn(status)));
+  await unavailable(await gate(new Request("https://example.org/v1/parameters"), cdn(500)));
+});
+
+Deno.test("a failing key store or quota counter is a 503", async () => {
+  const failing = () => Promise.reject(new Error("blobs: 500 Internal Server Error"));
+  for (const overrides of [{ keyByHash: failing }, { consume: failing }]) {
+    await unavailable(await createGate({ table, state: fakeState(overrides) })(keyed, cdn(200)));
   }
-  assertEquals(failed, true);
+});
+
+Deno.test("an access request that cannot be stored is a 503, never a 202", async () => {
+  const state = fakeState({ storeRequest: () => Promise.reject(new Error("blobs: 503")) });
+  const answer = await createGate({ table, state })(
+    new Request("https://example.org/v1/keys/antrag", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "a@b.de", zweck: "Ein ausreichend langer Zweck" }),
+    }),
+    cdn(200),
+  );
+  await unavailable(answer);
 });
 
 Deno.test("request ids never collide with a stored request", async () => {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from generator.api import http
+
 pytestmark = pytest.mark.edge
 
 
@@ -31,6 +33,7 @@ def test_pages_carry_the_security_headers(edge):
     assert answer.headers["x-content-type-options"] == "nosniff"
     assert answer.headers["x-frame-options"] == "DENY"
     assert answer.headers["referrer-policy"] == "strict-origin-when-cross-origin"
+    assert answer.headers["content-security-policy"] == http.CONTENT_SECURITY_POLICY
     assert "x-nf-edge-functions" not in answer.headers  # the site is not gated
 
 
