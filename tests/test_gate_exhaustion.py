@@ -20,15 +20,15 @@ from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
 from generator.gate.app import OutageLog, create_app
 from generator.gate.sqlite_state import open_state
-from tests.conformance.support import build_sample, event_loop_thread
+from tests.conformance.support import event_loop_thread
 
 SETTINGS = GateSettings()
 UNAVAILABLE = {"detail": SETTINGS.message("unavailable")}
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory):
-    return build_sample(tmp_path_factory.mktemp("exhaustion") / "build")
+def sample(golden_site):
+    return golden_site  # read-only: the errors are injected, never written
 
 
 @pytest.fixture

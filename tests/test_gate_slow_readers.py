@@ -19,7 +19,7 @@ import pytest
 from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
 from generator.gate.sqlite_state import open_state
-from tests.conformance.support import build_sample, start_server
+from tests.conformance.support import start_server
 
 WRITE = 1.0  # --timeout-write of the servers here
 BIG = "grosse-datei/daten.bin"  # a static file larger than every buffer on the way
@@ -27,8 +27,13 @@ SETTINGS = GateSettings()
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = build_sample(tmp_path_factory.mktemp("slow") / "build")
+def built(golden_site, tmp_path_factory):
+    # A copy of the session's tree (and its gate inputs), since the big file is added to it.
+    out = tmp_path_factory.mktemp("slow") / "build"
+    shutil.copytree(golden_site, out)
+    gate = golden_site.with_name(golden_site.name + "-gate")
+    if gate.exists():
+        shutil.copytree(gate, out.with_name(out.name + "-gate"))
     big = out / BIG
     big.parent.mkdir()
     with big.open("wb") as fh:
