@@ -367,13 +367,20 @@ def api_file_count(d: Derived) -> int:
     )
 
 
-def render_all(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
-    """Yield (path, bytes) for every file of the API tree."""
+def render_all(
+    d: Derived, as_of: dt.date, config: Config, zones: Derived | None = None
+) -> Iterator[tuple[str, bytes]]:
+    """Yield (path, bytes) for every file of the tree.
+
+    `zones` is `d` restricted to the zones whose files are rendered (`incremental.restrict`);
+    the files of the others are the caller's to keep. Everything else is rendered from `d`.
+    """
+    zones = d if zones is None else zones
     yield from parameter_files(d)
     yield from export_files(d, config)
     yield from lookup_files(d, config)
     yield from supplier_files(d)
-    yield from zone_files(d, as_of, config)
-    yield from measurement_files(d)
+    yield from zone_files(zones, as_of, config)
+    yield from measurement_files(zones)
     yield routes.open_file("openapi"), json_bytes(openapi.document(config))
-    yield from site.site_files(d, as_of, config)
+    yield from site.site_files(d, as_of, config, zones)

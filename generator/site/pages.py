@@ -531,8 +531,13 @@ def simple_pages(
         yield urls.file_path(page), _html(env.get_template(name).render(**context))
 
 
-def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
-    """Yield (path, bytes) for every page and asset of the human site."""
+def site_files(
+    d: Derived, as_of: dt.date, config: Config, zones: Derived | None = None
+) -> Iterator[tuple[str, bytes]]:
+    """Yield (path, bytes) for every page and asset of the human site.
+
+    Zone pages are rendered for the zones of `zones` (`d` restricted, see `render_all`).
+    """
     assets, versions = static_files()
     yield from assets
     groups = places.place_groups(d.places)
@@ -548,4 +553,4 @@ def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     yield from parameter_pages(d, env, as_of)
     yield from plz_pages(d, env, _badges(env))
     yield from supplier_pages(d, env)
-    yield from zone_pages(d, env, as_of)
+    yield from zone_pages(d if zones is None else zones, env, as_of)
