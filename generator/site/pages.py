@@ -10,6 +10,7 @@ included. Zone pages go in batches of zones so memory stays bounded at national 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any, cast
@@ -17,7 +18,7 @@ from typing import Any, cast
 import jinja2
 import polars as pl
 
-from generator import API_VERSION, __version__, openapi, site_assets
+from generator import API_VERSION, __version__, openapi, parallel, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.api.settings import GateSettings
 from generator.config import Config
@@ -277,9 +278,8 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         starts[zone_id] = offset
         offset += n
     order = {code: i for i, code in enumerate(charts.ALWAYS)}
-    ids = d.zones["zone_id"].to_list()
-    for first in range(0, len(ids), ZONE_BATCH):
-        batch = ids[first : first + ZONE_BATCH]
+
+    def render(batch: list[int]) -> list[tuple[str, bytes]]:
         present = [z for z in batch if z in per_zone]
         if present:
             lo = min(starts[z] for z in present)
@@ -310,8 +310,14 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .with_columns(pl.col("measurement_count").fill_null(0))
             .select("zone_id", page.alias("html"))
         )
-        for zone_id, html in filled.iter_rows():
-            yield urls.file_path("zone", zone_id=zone_id), html
+        return [
+            (urls.file_path("zone", zone_id=zone_id), html) for zone_id, html in filled.iter_rows()
+        ]
+
+    ids = d.zones["zone_id"].to_list()
+    batches = (ids[first : first + ZONE_BATCH] for first in range(0, len(ids), ZONE_BATCH))
+    for files in parallel.ordered(functools.partial(render, batch) for batch in batches):
+        yield from files
 
 
 # ---------------------------------------------------------------------------- others
