@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from generator import incremental
 from generator.build import build
 from generator.config import Config
-from generator.load import reference_dir
+from generator.derive import Derived, derive
+from generator.load import load, reference_dir
 from generator.write import read_manifest, state_dir
 
 INPUT = Path(__file__).parent / "golden" / "input"
@@ -278,3 +279,35 @@ def test_without_state_every_zone_is_rendered(base: Path, tmp_path: Path) -> Non
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
     assert result.zones_kept == 0
     assert incremental.read_state(tmp_path / "build") is not None
+
+
+def _derived(data: Path) -> Derived:
+    return derive(load(data), AS_OF)
+
+
+def test_fingerprints_do_not_depend_on_the_hashing_batches(
+    base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = _derived(base / "data")
+    whole = incremental.fingerprints(d)
+    monkeypatch.setattr(incremental, "HASH_ROWS", 3)
+    assert incremental.fingerprints(d).equals(whole)
+    assert whole["zone_id"].to_list() == sorted(_csv(INPUT / "zones.csv")["zone_id"].cast(int))
+
+
+def test_a_measurement_changes_the_fingerprint_of_its_zone_only(base: Path, tmp_path: Path) -> None:
+    shutil.copytree(base / "data", tmp_path / "data")
+    before = incremental.fingerprints(_derived(tmp_path / "data"))
+    m = _csv(tmp_path / "data" / "measurements.csv")
+    last = m.height - 1
+    m.with_columns(
+        pl.when(pl.int_range(pl.len()) == last)
+        .then(pl.lit("< 0,001"))
+        .otherwise(pl.col("value_text"))
+        .alias("value_text")
+    ).write_csv(tmp_path / "data" / "measurements.csv")
+    after = incremental.fingerprints(_derived(tmp_path / "data"))
+    changed = before.join(after, on="zone_id").filter(
+        pl.col("fingerprint") != pl.col("fingerprint_right")
+    )
+    assert changed["zone_id"].to_list() == [int(m["zone_id"][last])]
