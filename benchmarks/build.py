@@ -79,8 +79,11 @@ def gzip_size(root: Path) -> int:
 
 
 def people_files(root: Path) -> list[tuple[str, str]]:
-    """Sizes of the pages whose weight grows with the country: the map's views and the index
-    the search loads on first use (raw / gzip level 6), beside the largest PLZ page."""
+    """Measure the pages whose weight grows with the country.
+
+    The map's views and the index the search loads on first use (raw / gzip level 6), beside
+    the largest PLZ page.
+    """
     paths = [
         "karte/index.html",
         "karte/nitrat/index.html",

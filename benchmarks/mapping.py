@@ -60,7 +60,7 @@ def measured(cmd: list[str], **kwargs) -> dict:
 
 
 def overlay_reference(geo: Path, out: Path) -> None:
-    """The GIS analyst's way, written to `out` as plz,zone_id,area_share (all pieces)."""
+    """Run the GIS analyst's way, writing `out` as plz,zone_id,area_share (all pieces)."""
     import geopandas as gpd
     import pandas as pd
 

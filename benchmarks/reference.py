@@ -111,7 +111,7 @@ def create_app(db: Path, state_dir: Path, as_of: dt.date) -> Any:
     today = as_of.isoformat()
 
     def check_key(key: str | None, response: Response) -> None:
-        """The gate's key check and quota upsert (generator.gate.keys, SqliteState.consume)."""
+        """Check the key and upsert the quota as the gate does (gate.keys, SqliteState.consume)."""
         if not key:
             raise HTTPException(401, "Missing API key")
         api_key = key_tools.authenticate(state, key.strip(), settings.max_key_length)

@@ -102,7 +102,7 @@ def build(
         data = load.load(data_dir, tick=bar.advance)
     mark = _stage("load", mark, timings, peaks)
     with progress.step("Deriving resources"):
-        derived = derive.derive(data, as_of)
+        derived = derive.derive(data, as_of, config.publication_cadence_months)
     del data  # the derived frames share what they need; let the rest go before rendering
     index = places.search_index(derived, places.place_groups(derived.places))
     key = incremental.render_key(derived, f"{code}|".encode() + index)
@@ -167,7 +167,7 @@ def _stage(name: str, start: float, timings: dict[str, float], peaks: dict[str, 
 
 
 def _peak_mib() -> float:
-    """The process's peak resident memory so far, in MiB (0 where the OS does not say)."""
+    """Return the process's peak resident memory so far, in MiB (0 where the OS does not say)."""
     try:
         import resource
     except ImportError:  # not on Windows
@@ -176,8 +176,11 @@ def _peak_mib() -> float:
 
 
 def _planned_files(d: derive.Derived) -> int:
-    """About how many files a build writes (the bar's total): the API files exactly, the
-    site as one page per PLZ, zone, supplier and parameter (plus a few pages and assets)."""
+    """Estimate how many files a build writes (the bar's total).
+
+    The API files exactly, the site as one page per PLZ, zone, supplier and parameter (plus a
+    few pages and assets).
+    """
     return (
         render.api_file_count(d)
         + d.lookups.height

@@ -372,7 +372,7 @@ def mapping(
 
 @cli.group()
 def parameters() -> None:
-    """The parameter register: match published names to its codes."""
+    """Match published names to the codes of the parameter register."""
 
 
 @parameters.command("match")
@@ -459,10 +459,12 @@ def import_table(
 
 
 # The gate's commands live with the gate; the module imports nothing heavy at load time.
+from generator.fetch.commands import fetch  # noqa: E402
 from generator.gate.commands import keys, serve  # noqa: E402
 
 cli.add_command(serve)
 cli.add_command(keys)
+cli.add_command(fetch)
 
 
 def main() -> None:

@@ -16,8 +16,28 @@ from generator.api import odbl
 from generator.errors import ConfigError
 
 DEFAULT_FILE = "trinkwasser.toml"
+SMTP_SECURITY = ("starttls", "tls", "none")
+"""How `keys approve` talks to the mail server: STARTTLS on a plain port, TLS from the first
+byte, or neither (only for a relay on the same host)."""
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _URL = re.compile(r"^https?://[^\s/]+(/[^\s]*)?$")
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    """Where `keys approve` and `keys reject` send their e-mails (`[smtp]`).
+
+    The password is never in the file: it is read from the environment variable named by
+    `password_env` when a message is sent.
+    """
+
+    host: str
+    sender: str
+    port: int = 587
+    security: str = "starttls"
+    user: str = ""
+    password_env: str = "TRINKWASSER_SMTP_PASSWORD"
+    timeout: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -29,6 +49,11 @@ class Config:
     contact: str = "kontakt@trinkwasserdaten.example"
     license_url: str = "https://opendatacommons.org/licenses/odbl/1-0/"
     key_prefix: str = "twd_"
+    publication_cadence_months: int = 12
+    """A zone whose newest publication is older than this is marked stale (TrinkwV § 46
+    requires the consumers to be informed at least once a year)."""
+    smtp: SmtpConfig | None = None
+    """`[smtp]`: send key e-mails; None prints them for the operator to send by hand."""
 
     @property
     def attribution(self) -> dict[str, Any]:
@@ -60,6 +85,60 @@ _CHECKS: dict[str, tuple[Callable[[str], bool], str]] = {
 }
 
 
+_SMTP_TEXT: dict[str, tuple[Callable[[str], bool], str]] = {
+    "host": (lambda v: bool(re.fullmatch(r"[A-Za-z0-9.\-:\[\]]+", v)), "a host name or address"),
+    "sender": (lambda v: bool(_EMAIL.match(v)), "an e-mail address"),
+    "security": (lambda v: v in SMTP_SECURITY, f"one of {', '.join(SMTP_SECURITY)}"),
+    "user": (lambda v: len(v) <= 200 and "\n" not in v, "a user name"),
+    "password_env": (
+        lambda v: bool(re.fullmatch(r"[A-Z_][A-Z0-9_]*", v)),
+        "the NAME of an environment variable (the password itself never goes in the file)",
+    ),
+}
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _smtp(section: object, errors: list[str]) -> SmtpConfig | None:
+    if not isinstance(section, dict):
+        errors.append("smtp: must be a table")
+        return None
+    known = {f.name for f in fields(SmtpConfig)}
+    for key in section:
+        if key not in known and key != "password":
+            errors.append(f"smtp.{key}: unknown setting (known: {', '.join(sorted(known))})")
+    values: dict[str, Any] = {}
+    for key in ("host", "sender"):
+        if key not in section:
+            errors.append(f"smtp.{key}: missing (required when [smtp] is given)")
+    for key, (ok, what) in _SMTP_TEXT.items():
+        if key in section:
+            value = section[key]
+            if not isinstance(value, str) or not ok(value):
+                errors.append(f"smtp.{key}: must be {what}, got {value!r}")
+            else:
+                values[key] = value
+    if "port" in section:
+        port = section["port"]
+        if not _is_int(port) or not 1 <= port <= 65535:
+            errors.append(f"smtp.port: must be a port number (1-65535), got {port!r}")
+        else:
+            values["port"] = port
+    if "timeout" in section:
+        timeout = section["timeout"]
+        if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout <= 0:
+            errors.append(f"smtp.timeout: must be a positive number of seconds, got {timeout!r}")
+        else:
+            values["timeout"] = float(timeout)
+    if "password" in section:
+        errors.append("smtp.password: never in the file; set the variable named by password_env")
+    if errors:
+        return None
+    return SmtpConfig(**values)
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read `path` (or ./trinkwasser.toml if it exists); return defaults otherwise."""
     if path is None:
@@ -75,13 +154,24 @@ def load_config(path: Path | None = None) -> Config:
     errors: list[str] = []
     if not isinstance(section, dict):
         raise ConfigError(f"{path}: [site] must be a table")
-    known = {f.name for f in fields(Config)}
+    known = {f.name for f in fields(Config)} - {"smtp"}
     for key in section:
         if key not in known:
             errors.append(f"site.{key}: unknown setting (known: {', '.join(sorted(known))})")
-    for key in set(raw) - {"site"}:
-        errors.append(f"{key}: unknown section (only [site] is read)")
-    values = {}
+    for key in sorted(set(raw) - {"site", "smtp"}):
+        errors.append(f"{key}: unknown section (only [site] and [smtp] are read)")
+    values: dict[str, Any] = {}
+    if "publication_cadence_months" in section:
+        months = section["publication_cadence_months"]
+        if not _is_int(months) or not 1 <= months <= 120:
+            errors.append(
+                f"site.publication_cadence_months: must be a whole number of months "
+                f"(1-120), got {months!r}"
+            )
+        else:
+            values["publication_cadence_months"] = months
+    if "smtp" in raw:
+        values["smtp"] = _smtp(raw["smtp"], errors)
     for key, (ok, what) in _CHECKS.items():
         if key not in section:
             continue

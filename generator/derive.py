@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator import summary, sums, units
+from generator import staleness, summary, sums, units
 from generator.api import resources, routes, verdicts
 from generator.api.resources import SAMPLE
 from generator.classify import SIG_FIGS, classify
@@ -519,8 +519,34 @@ def with_values(data: SourceData) -> SourceData:
     )
 
 
-def derive(data: SourceData, as_of: dt.date) -> Derived:
-    """Run every derivation."""
+def newest_publications(data: SourceData, as_of: dt.date, cadence_months: int) -> pl.DataFrame:
+    """Return per zone the edition date of its newest document up to `as_of`, and staleness.
+
+    Stale: older than the cadence, or no document at all (`generator.staleness`).
+    """
+    editions = data.documents.filter(pl.col("edition_date") <= as_of).select(
+        "document_id", "edition_date"
+    )
+    newest = (
+        data.measurements.select("zone_id", "document_id")
+        .unique()
+        .join(editions, on="document_id")
+        .group_by("zone_id")
+        .agg(pl.col("edition_date").max().alias("newest_publication"))
+    )
+    return (
+        data.zones.select("zone_id")
+        .join(newest, on="zone_id", how="left")
+        .with_columns(
+            staleness.stale_expr(pl.col("newest_publication"), as_of, cadence_months).alias(
+                "publication_stale"
+            )
+        )
+    )
+
+
+def derive(data: SourceData, as_of: dt.date, cadence_months: int = 12) -> Derived:
+    """Run every derivation; `cadence_months` is the operator's publication cadence."""
     data = with_values(data)
     export = export_rows(data)
     street_rows = streets(data)
@@ -536,6 +562,7 @@ def derive(data: SourceData, as_of: dt.date) -> Derived:
             summary.summaries(zone_frame, values, zone_checks), on="zone_id", how="left"
         )
         .join(check_lists, on="zone_id", how="left")
+        .join(newest_publications(data, as_of, cadence_months), on="zone_id", how="left")
         .with_columns(pl.col("checks").fill_null([]))
         .sort("zone_id")
     )

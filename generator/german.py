@@ -76,5 +76,5 @@ def unit(symbol: str | None) -> str:
 
 
 def unit_expr(expr: pl.Expr) -> pl.Expr:
-    """`unit` in polars (null reads as no unit)."""
+    """Return `unit` in polars (null reads as no unit)."""
     return expr.fill_null("").replace(UNITS)

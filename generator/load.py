@@ -31,8 +31,11 @@ MEASUREMENT_ORDER = list(MEASUREMENTS.sorted_by)
 
 @dataclass(frozen=True)
 class SourceData:
-    """The validated, typed tables a build works on: one field per declared table, and the
-    mapping's provenance (`mapping.json`) where the data directory has it."""
+    """The validated, typed tables a build works on.
+
+    One field per declared table, and the mapping's provenance (`mapping.json`) where the data
+    directory has it.
+    """
 
     suppliers: pl.DataFrame
     zones: pl.DataFrame
@@ -43,6 +46,8 @@ class SourceData:
     """Sorted by MEASUREMENT_ORDER; `value_text` exactly as published."""
     places: pl.DataFrame
     """Optional: no rows when the data directory has no places table."""
+    sources: pl.DataFrame
+    """The register of publications `trinkwasser fetch` reads; the build does not use it."""
     parameters: pl.DataFrame
     limits: pl.DataFrame
     pesticides: pl.DataFrame
@@ -69,8 +74,10 @@ LOAD_STEPS = 2 * len(ALL_TABLES)
 def check(
     data_dir: Path, tick: Callable[[], None] | None = None
 ) -> tuple[SourceData | None, pl.DataFrame]:
-    """Load and check every table and `mapping.json`; return the typed data (or None) and all
-    problems."""
+    """Load and check every table and `mapping.json`.
+
+    Return the typed data (or None) and all problems.
+    """
     result = check_tables(Path(data_dir), ALL_TABLES, reference_dir(), tick)
     more = Problems()
     mapping = provenance.read(Path(data_dir), more) if Path(data_dir).is_dir() else None

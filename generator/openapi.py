@@ -318,7 +318,7 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
 
 
 def _csv_example(row: dict[str, Any]) -> str:
-    """The export's CSV: the header and the example row, written as the export writes them."""
+    """Return the export's CSV: header and example row, written as the export writes them."""
     return pl.DataFrame([row]).select(resources.EXPORT_ROW.names).write_csv()
 
 

@@ -117,7 +117,7 @@ class StepPrinter:
 
     @contextmanager
     def bar(self, label: str, total: int | None, unit: str) -> Iterator[Bar]:
-        """A counted step: a bar on a terminal, plain lines elsewhere, nothing when quiet.
+        """Count a step: a bar on a terminal, plain lines elsewhere, nothing when quiet.
 
         `total` may be an estimate (None: unknown); the bar ends at the count reached.
         """

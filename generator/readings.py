@@ -103,5 +103,5 @@ def _published_text() -> pl.Expr:
 
 
 def published_expr() -> pl.Expr:
-    """The published text beside `shown` (of `with_readings`): null where it reads the same."""
+    """Return the published text beside `shown` (of `with_readings`), null where it reads alike."""
     return pl.when(pl.col(PUBLISHED_TEXT) != pl.col(SHOWN)).then(pl.col(PUBLISHED_TEXT))

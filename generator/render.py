@@ -50,7 +50,7 @@ def _lines(paths: Iterator[str], texts: pl.Series) -> Iterator[tuple[str, bytes]
 
 
 def attribution(d: Derived, config: Config) -> dict[str, Any]:
-    """The ODbL credit of the operator, and the credits of the map data the mapping used."""
+    """Return the ODbL credit of the operator, and the credits of the map data the mapping used."""
     # Keys sorted, as in every JSON object of the tree.
     sources = [dict(sorted(s.attribution().items())) for s in d.sources if s.credit]
     return {**config.attribution, "sources": sources}
@@ -130,8 +130,11 @@ def _series_texts(rows: pl.DataFrame, docs: pl.DataFrame) -> pl.DataFrame:
 
 
 def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
-    """Yield every zone's series file, in batches of zones (one file per zone, never per
-    parameter: the gates answer `?parameter=` from it, see `generator.api.series`)."""
+    """Yield every zone's series file, in batches of zones.
+
+    One file per zone, never per parameter: the gates answer `?parameter=` from it, see
+    `generator.api.series`.
+    """
     docs = d.documents.select(
         "document_id", document(resources.DOCUMENT).struct.json_encode().alias("doc_json")
     )
@@ -191,7 +194,7 @@ def parameter_files(d: Derived) -> Iterator[tuple[str, bytes]]:
 
 
 def credit_line(attribution: dict[str, Any]) -> str:
-    """The ODbL credit with the licence's address, as a copy of the file carries it.
+    """Return the ODbL credit with the licence's address, as a copy of the file carries it.
 
     Map data under another licence that the mapping used (the Zensus grid behind
     `population_share`, dl-de/by-2-0) is credited after it, with its licence.

@@ -199,7 +199,7 @@ def members(pesticides: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
 
 
 def rules_frame() -> pl.DataFrame:
-    """The declarations as a frame: how members count, and every member a sum needs."""
+    """Return the declarations as a frame: how members count, and every member a sum needs."""
     return pl.DataFrame(
         {
             "sum_code": [r.code for r in _RULES],
@@ -394,7 +394,7 @@ def computed(
 
 
 def _reported() -> pl.Expr:
-    """The published sum as a number to cross-check with: `< x` counts as x, `n.n.` as 0."""
+    """Read the published sum as a number to cross-check with: `< x` counts as x, `n.n.` as 0."""
     q = pl.col("qualifier")
     return (
         pl.when(q.is_in(["number", "range"]))

@@ -292,7 +292,7 @@ def _limit_parts(text: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
 
 
 def unreadable_limit_value(text: pl.Expr, kind: pl.Expr) -> pl.Expr:
-    """True where `text` does not fit `kind` (no number, or no min..max for kind range)."""
+    """Tell where `text` does not fit `kind` (no number, or no min..max for kind range)."""
     value, value_min, _ = _limit_parts(text)
     return (kind.is_in(NUMERIC_LIMIT_KINDS) & value.is_null()) | (
         (kind == "range") & value_min.is_null()

@@ -18,7 +18,7 @@ AS_OF = "2026-11-23"
 
 @pytest.fixture
 def tiny_data(tmp_path) -> Path:
-    """A writable copy of the tiny golden input dataset."""
+    """Copy the tiny golden input dataset somewhere writable."""
     target = tmp_path / "data"
     shutil.copytree(GOLDEN_INPUT, target)
     return target
@@ -56,7 +56,7 @@ def append(data_dir: Path, table: str, **values: str) -> int:
 
 @pytest.fixture(scope="session")
 def sample_build(tmp_path_factory) -> Path:
-    """The bundled sample, built once per test session (read-only for tests)."""
+    """Build the bundled sample once per test session (read-only for tests)."""
     import datetime as dt
 
     from generator.build import build
@@ -70,7 +70,7 @@ def sample_build(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def golden_site(tmp_path_factory) -> Path:
-    """The golden input, built once per test session (read-only for tests)."""
+    """Build the golden input once per test session (read-only for tests)."""
     import datetime as dt
 
     from generator.build import build

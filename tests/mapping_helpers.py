@@ -19,7 +19,7 @@ X0, Y0 = 4_300_000.0, 3_100_000.0
 
 
 def sq(x0: float, y0: float, x1: float, y1: float):
-    """A rectangle given in metres from the test origin (EPSG:3035)."""
+    """Make a rectangle given in metres from the test origin (EPSG:3035)."""
     return box(X0 + x0, Y0 + y0, X0 + x1, Y0 + y1)
 
 

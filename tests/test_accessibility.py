@@ -1,5 +1,6 @@
-"""Every page type in Chromium, at desktop and phone widths: axe-core finds nothing serious,
-no table cell overflows, and print shows what matters.
+"""Every page type in Chromium, at desktop and phone widths.
+
+axe-core finds nothing serious, no table cell overflows, and print shows what matters.
 
 axe-core is the npm package pinned in package.json (installed by `npm ci` in scripts/test.sh),
 injected into each page and run with the WCAG 2.0, 2.1 and 2.2 rules of levels A and AA; a
@@ -29,7 +30,7 @@ DESKTOP, MOBILE = 1280, 390
 
 
 def largest_zone(build: Path) -> int:
-    """The zone with the most data (the longest value table, the most charts)."""
+    """Return the zone with the most data (the longest value table, the most charts)."""
     files = (build / "_data" / "v1" / "zones").glob("*.json")
     return int(max(files, key=lambda p: (p.stat().st_size, p.name)).stem)
 

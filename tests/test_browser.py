@@ -194,7 +194,7 @@ def test_pages_log_no_errors_and_the_register_filters(page, watch, server, sampl
 
 
 def shared_plz_with_streets(build: Path) -> tuple[str, dict]:
-    """A PLZ whose lookup lists streets, and a street that runs through two of its zones."""
+    """Return a PLZ whose lookup lists streets, and a street that runs through two of its zones."""
     for doc in lookups(build):
         per_zone = [set(z["streets"]) for z in doc["zones"] if z["streets"]]
         both = set.intersection(*per_zone) if len(per_zone) > 1 else set()

@@ -1,5 +1,7 @@
-"""Journeys of people, not experts, in Debian's Chromium: at 1280 px and 390 px, with and
-without JavaScript, against the bundled sample served by `trinkwasser serve` on loopback.
+"""Journeys of people, not experts, in Debian's Chromium.
+
+At 1280 px and 390 px, with and without JavaScript, against the bundled sample served by
+`trinkwasser serve` on loopback.
 
 Someone types a PLZ, `4103`, a town, a zone or a supplier; finds a place in the A-Z index;
 reads the answer on the PLZ page; switches the national map between its views.
@@ -60,7 +62,7 @@ def search(page, base: str, typed: str):
 
 
 def answer_reads_german(page, build: Path, plz: str) -> None:
-    """The PLZ page: each zone's verdict as derived, key values German, shares in words."""
+    """Check the PLZ page: each zone's verdict as derived, key values German, shares in words."""
     cards = page.locator("li.zone-card")
     lookup = json.loads((build / routes.file_path("lookup", plz=plz)).read_text("utf-8"))
     assert cards.count() == len(lookup["zones"])

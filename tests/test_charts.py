@@ -50,7 +50,7 @@ def measure(
 
 @pytest.fixture
 def later_data(tiny_data):
-    """The golden input plus a document of 2029 to hang later samples on."""
+    """Copy the golden input plus a document of 2029 to hang later samples on."""
     append(
         tiny_data,
         "documents",

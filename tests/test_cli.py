@@ -250,5 +250,5 @@ def test_every_command_shares_one_config_and_verbose_option():
             assert any("--verbose" in p.opts for p in command.params), " ".join(path)
     assert len(configs) == 1 and len(verboses) == 1
     names = {" ".join(p) for p, c in COMMANDS if any("--config" in q.opts for q in c.params)}
-    assert names == {"build", "serve", "keys requests", "keys approve", "keys reject",
-                     "keys issue", "keys revoke", "keys list"}  # fmt: skip
+    assert names == {"build", "serve", "fetch", "keys requests", "keys approve", "keys reject",
+                     "keys resend", "keys issue", "keys revoke", "keys list"}  # fmt: skip

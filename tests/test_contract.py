@@ -1,5 +1,7 @@
-"""The declared contract: generated docs, and what one declaration buys (optional tables,
-optional columns with defaults), each shown on a throwaway declaration."""
+"""The declared contract: generated docs, and what one declaration buys.
+
+Optional tables, optional columns with defaults, each shown on a throwaway declaration.
+"""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ def sample(tmp_path_factory):
 
 @pytest.fixture
 def writable(sample, tmp_path):
-    """A private copy of the sample build that a test may change."""
+    """Copy the sample build privately, for a test that changes it."""
     return shutil.copytree(sample, tmp_path / "build")
 
 

@@ -1,6 +1,8 @@
-"""`trinkwasser serve` as a production server: timeouts against idle and slow clients,
-compressed answers with correct Vary and ETags. Real HTTP on loopback, raw sockets where the
-client must not help (no automatic decompression, no normalisation).
+"""`trinkwasser serve` as a production server.
+
+Timeouts against idle and slow clients, compressed answers with correct Vary and ETags.
+Real HTTP on loopback, raw sockets where the client must not help (no automatic
+decompression, no normalisation).
 """
 
 from __future__ import annotations

@@ -43,7 +43,9 @@ def test_request_approve_shows_the_key_once_with_an_email(state_dir):
     out = keys(state_dir, "approve", request.id).output
     [key] = set(KEY.findall(out))
     assert "An: ada@example.org" in out
-    assert f"X-Api-Key: {key}" in out  # the ready-to-send text carries a working curl line
+    # the ready-to-send text carries the key once, and a curl line to put it in
+    assert out.split("E-mail to send:")[1].count(key) == 1
+    assert "X-Api-Key: IHR_SCHLUESSEL" in out
     assert request.id in out
     stored = open_state(state_dir).key_by_hash(key_tools.hash_key(key))
     assert stored.email == "ada@example.org" and stored.active

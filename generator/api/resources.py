@@ -78,6 +78,13 @@ DOCUMENT = Resource(
         date("edition_date", "Date of the document's edition.", "2026-06-30"),
         date("retrieved_date", "Date the document was downloaded.", "2026-07-02"),
         uri("url", "Where the document is published.", DOC_URL),
+        date(
+            "link_gone_since",
+            "Date since which `url` no longer answers (checked by the operator's daily fetch); "
+            "null while it answers or before it was checked.",
+            None,
+            nullable=True,
+        ),
     ),
 )
 
@@ -317,6 +324,19 @@ ZONE = Resource(
             ["76437"],
         ),
         date("as_of", "The reference date of the classification (the build's).", "2026-11-23"),
+        date(
+            "newest_publication",
+            "Edition date of the newest document the zone's values come from (up to `as_of`); "
+            "null when there is none.",
+            "2026-06-30",
+            nullable=True,
+        ),
+        boolean(
+            "publication_stale",
+            "True when the newest publication is older than the operator's cadence (default "
+            "12 months before `as_of`) or there is none: newer values may exist.",
+            False,
+        ),
         one("summary", "ZoneSummary", "The verdict over the current values and checks."),
         many("current_values", "CurrentValue", "The latest value per parameter."),
         many("checks", "Check", "Rules over several parameters, on the latest sample with both."),

@@ -346,7 +346,7 @@ def route(operation_id: str) -> Route:
 
 
 def file_path(operation_id: str, **values: object) -> str:
-    """Return the file that backs one resource, e.g. file_path("zone", zone_id=101)."""
+    """Return the file that backs one resource (`"zone"` with `zone_id=101`, say)."""
     path = route(operation_id).file_for(values)
     if path is None:
         raise ValueError(f"{operation_id}: {values} name no file (a value is no path segment)")
@@ -407,7 +407,7 @@ ODBL_OPEN_FILES = ("export_parquet", "export_streets", "datapackage")
 
 
 def open_file(name: str) -> str:
-    """Return the build path of an open file that is no route, e.g. open_file("openapi")."""
+    """Return the build path of an open file that is no route (`"openapi"`, say)."""
     return OPEN_FILES[name]
 
 

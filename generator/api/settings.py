@@ -74,7 +74,7 @@ class GateSettings:
         }
 
     def message(self, name: str, **runtime: object) -> str:
-        """Return the `detail` of one gate message, e.g. message("quota_used_up", reset=...)."""
+        """Return the `detail` of one gate message (`"quota_used_up"` with `reset=...`, say)."""
         return messages.fill(messages.MESSAGES[name].detail, {**self.values(), **runtime})
 
     def cache(self) -> dict[str, str]:

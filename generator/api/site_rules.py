@@ -1,6 +1,8 @@
-"""What a server of the built tree must know about the human site: its search redirect and
-its 404 page. The site renders them (`generator.site.urls` re-exports these); the Python gate
-applies them; on Netlify, netlify.toml declares the same rule.
+"""What a server of the built tree must know about the human site.
+
+Its search redirect and its 404 page. The site renders them (`generator.site.urls`
+re-exports these); the Python gate applies them; on Netlify, netlify.toml declares the same
+rule.
 """
 
 from __future__ import annotations

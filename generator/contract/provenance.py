@@ -60,7 +60,7 @@ class MapSource:
     sha256: str | None = None
 
     def attribution(self) -> dict[str, str | None]:
-        """The members of an `AttributionSource` (generator/api/resources.py)."""
+        """Return the members of an `AttributionSource` (generator/api/resources.py)."""
         return {
             "title": self.title,
             "credit": self.credit,
@@ -71,7 +71,7 @@ class MapSource:
         }
 
     def datapackage(self) -> dict[str, str]:
-        """A Frictionless `sources` entry: title and path, and the facts known of it."""
+        """Return a Frictionless `sources` entry: title and path, and the facts known of it."""
         entry = {"title": f"{self.title}: {self.credit}" if self.credit else self.title}
         if self.license == OSM_LICENCE:
             entry["path"] = OSM_COPYRIGHT
@@ -115,7 +115,7 @@ def grid_source(edition: str = "Zensus 2022") -> MapSource:
 
 
 def default_sources(population: bool, streets: bool) -> tuple[MapSource, ...]:
-    """The credits of a mapping without `mapping.json`: what the contract says it is from.
+    """Return a mapping's credits without `mapping.json`: what the contract says it is from.
 
     The PLZ areas are OpenStreetMap data (the contract's `plz_zones`); population shares
     come from the Zensus grid and street names from OpenStreetMap, each credited only when

@@ -1,5 +1,6 @@
-"""The reference tables shipped with the package (generator/reference/): the register,
-the limits, the pesticide decisions, the explanations and the hardness ranges.
+"""The reference tables shipped with the package (generator/reference/).
+
+The register, the limits, the pesticide decisions, the explanations and the hardness ranges.
 
 A data directory may override each with its own table of the same shape.
 """

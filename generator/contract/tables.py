@@ -224,6 +224,14 @@ DOCUMENTS = Table(
             "2025-04-02",
             (NotBefore("edition_date"),),
         ),
+        Column(
+            "link_gone_since",
+            DATE,
+            False,
+            "Date since which the link no longer answers (written by `trinkwasser fetch`); "
+            "empty while it answers or before it was checked.",
+            "2026-05-04",
+        ),
     ),
     key=("document_id",),
 )
@@ -345,6 +353,97 @@ PLACES = Table(
     if_absent=EMPTY,
 )
 
-TABLES: tuple[Table, ...] = (SUPPLIERS, ZONES, PLZ_ZONES, STREETS, DOCUMENTS, MEASUREMENTS, PLACES)
+SOURCES = Table(
+    name="sources",
+    meaning=(
+        "The register of publications `trinkwasser fetch` watches: one row per published "
+        "table a zone's values come from, with the recipe that imports it again "
+        "(docs/operations.md). The columns after `url` are passed to `trinkwasser import`."
+    ),
+    columns=(
+        Column(
+            "source_id",
+            STR,
+            True,
+            "Stable id of the publication; names its archive and its documents.",
+            "swm-nord-analyse",
+            (DOCUMENT_ID,),
+        ),
+        Column(
+            "supplier_id",
+            INT,
+            True,
+            "Supplier that publishes it.",
+            "3",
+            (Positive(), References("suppliers", "supplier_id")),
+        ),
+        Column(
+            "zone_id",
+            INT,
+            True,
+            "Zone whose values it holds.",
+            "101",
+            (Positive(), References("zones", "zone_id")),
+        ),
+        Column(
+            "url",
+            STR,
+            True,
+            "Where the supplier publishes it (fetched as it is).",
+            "https://www.stadtwerke-musterstadt.example/trinkwasser/analyse.csv",
+            (URL,),
+        ),
+        Column(
+            "title",
+            STR,
+            False,
+            "Title of the documents made from it (default: the source id).",
+            "Trinkwasseranalyse Musterstadt Nord",
+        ),
+        Column(
+            "table",
+            STR,
+            False,
+            "Which table of the document: its number or heading (`import --table`).",
+            "2",
+        ),
+        Column(
+            "sheet",
+            STR,
+            False,
+            "Sheet of a workbook (`import --sheet`; default: the first).",
+            "Analyse",
+        ),
+        Column(
+            "encoding",
+            STR,
+            False,
+            "Encoding of a CSV table or web page (`import --encoding`; default: UTF-8 for a "
+            "CSV table).",
+            "cp1252",
+        ),
+        Column(
+            "sample_point",
+            STR,
+            False,
+            "Sampling point of every value (`import --sample-point`).",
+            "Wasserwerk Nordheide, Ausgang",
+        ),
+    ),
+    key=("source_id",),
+    rules=(RowOf(("zone_id", "supplier_id"), "zones"),),
+    if_absent=EMPTY,
+)
+
+TABLES: tuple[Table, ...] = (
+    SUPPLIERS,
+    ZONES,
+    PLZ_ZONES,
+    STREETS,
+    DOCUMENTS,
+    MEASUREMENTS,
+    PLACES,
+    SOURCES,
+)
 
 ALL_TABLES: tuple[Table, ...] = TABLES + REFERENCE_TABLES

@@ -71,8 +71,10 @@ def draw_events(rng: np.random.Generator, world: World) -> Events:
 
 
 def draw_chemistry(rng: np.random.Generator, world: World) -> dict[str, np.ndarray]:
-    """Draw each zone's typical water in native units (mg/l; µg/l for metals and
-    pesticides; ng/l for PFAS): geology-driven hardness, nitrate, traces, PFAS."""
+    """Draw each zone's typical water: geology-driven hardness, nitrate, traces, PFAS.
+
+    In native units: mg/l; µg/l for metals and pesticides; ng/l for PFAS.
+    """
     nz = len(world.zone_supplier)
     lat, lon = world.zone_lat, world.zone_lon
 

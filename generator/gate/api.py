@@ -139,7 +139,7 @@ class ApiGate:
         return response
 
     def _codes(self) -> frozenset[str]:
-        """The codes of the served tree's parameter register, read again when it changes."""
+        """Return the codes of the served tree's parameter register, read again when it changes."""
         path = self.files.inside(routes.file_path("parameters"))
         try:
             info = os.stat(path) if path is not None else None

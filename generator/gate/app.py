@@ -104,7 +104,7 @@ class Gate:
 
 
 def _headers(scope: Scope) -> dict[str, str]:
-    """The request headers by lower-case name; the first of repeated ones (as Starlette)."""
+    """Return the request headers by lower-case name; the first of repeated ones (as Starlette)."""
     headers: dict[str, str] = {}
     for name, value in scope["headers"]:
         headers.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))

@@ -22,7 +22,8 @@ from generator.cli_options import config_option, handle_errors, verbose_option
 if TYPE_CHECKING:
     from generator.api.settings import GateSettings
     from generator.config import Config
-    from generator.gate.model import OperatorState
+    from generator.gate.keys import IssuedKey
+    from generator.gate.model import AccessRequest, OperatorState
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -252,6 +253,45 @@ def list_requests(status: str, state_dir: Path, config_path: Path | None) -> Non
             click.echo(f"    Rejected {_local(r.decided_at)}: {r.reason}")
 
 
+def _deliver(to: str, subject: str, body: str, config: Config) -> str | None:
+    """Send an e-mail when `[smtp]` is configured; return why it failed, or None."""
+    from generator.gate import mail
+
+    assert config.smtp is not None
+    try:
+        mail.send(mail.message(to, subject, body, config, config.smtp), config.smtp)
+    except mail.MailError as exc:
+        return str(exc)
+    return None
+
+
+def _send_key(issued: IssuedKey, config: Config, settings: GateSettings) -> None:
+    """Send the new key by e-mail, or print it with the e-mail to send by hand."""
+    from generator.gate import keys as key_tools
+
+    email, key_id = issued.api_key.email, issued.api_key.id
+    if config.smtp is None:
+        click.echo(f"The key (shown only now, only its hash is stored): {issued.key}")
+        click.echo("\nE-mail to send:\n" + "-" * 72)
+        click.echo(key_tools.approval_email(issued, config, settings).rstrip())
+        click.echo("-" * 72)
+        return
+    body = key_tools.approval_body(issued, config, settings)
+    failure = _deliver(email, key_tools.APPROVAL_SUBJECT, body, config)
+    if failure is None:
+        click.echo(f"Sent the key to {email} (via {config.smtp.host}); it is shown nowhere else.")
+        return
+    click.echo(f"The key (shown only now, only its hash is stored): {issued.key}")
+    click.echo("\nE-mail to send by hand:\n" + "-" * 72)
+    click.echo(key_tools.approval_email(issued, config, settings).rstrip())
+    click.echo("-" * 72)
+    raise click.ClickException(
+        f"sending the e-mail failed: {failure}. The key {key_id} is issued all the same: "
+        f"send the e-mail above by hand, or retry with `trinkwasser keys resend {key_id}` "
+        "(a new key is issued and sent, this one revoked)"
+    )
+
+
 @keys.command()
 @click.argument("request_id")
 @_source_option
@@ -259,32 +299,94 @@ def list_requests(status: str, state_dir: Path, config_path: Path | None) -> Non
 @config_option
 @handle_errors
 def approve(request_id: str, state_dir: Path, config_path: Path | None) -> None:
-    """Approve a pending request: issue its key, show it once with an e-mail to send."""
+    """Approve a pending request: issue its key and send it by e-mail.
+
+    With [smtp] in the configuration it is sent; without, it is shown once with the e-mail
+    to send by hand.
+    """
     from generator.gate import keys as key_tools
 
     config, settings, state = _open(state_dir, config_path)
     issued = key_tools.approve(state, state, request_id, settings.key_prefix)
     click.echo(f"Approved {request_id}; key {issued.api_key.id} for {issued.api_key.email}.")
-    click.echo(f"The key (shown only now, only its hash is stored): {issued.key}")
-    click.echo("\nE-mail to send:\n" + "-" * 72)
-    click.echo(key_tools.approval_email(issued, config, settings).rstrip())
-    click.echo("-" * 72)
+    _send_key(issued, config, settings)
 
 
 @keys.command()
 @click.argument("request_id")
 @click.option("--reason", required=True, help="Why the request is rejected (kept on record).")
+@click.option(
+    "--notify",
+    is_flag=True,
+    help="Tell the requester, reason included: by e-mail with [smtp], else print the e-mail.",
+)
 @_source_option
 @_state_option
 @config_option
 @handle_errors
-def reject(request_id: str, reason: str, state_dir: Path, config_path: Path | None) -> None:
+def reject(
+    request_id: str, reason: str, notify: bool, state_dir: Path, config_path: Path | None
+) -> None:
     """Reject a pending request."""
     from generator.gate import keys as key_tools
 
-    _, _, state = _open(state_dir, config_path)
+    config, _, state = _open(state_dir, config_path)
     request = key_tools.reject(state, request_id, reason)
     click.echo(f"Rejected {request.id} ({request.email}).")
+    if notify:
+        _send_rejection(request, config)
+
+
+def _send_rejection(request: AccessRequest, config: Config) -> None:
+    from generator.gate import keys as key_tools
+
+    if config.smtp is None:
+        click.echo("\nE-mail to send:\n" + "-" * 72)
+        click.echo(key_tools.rejection_email(request, config).rstrip())
+        click.echo("-" * 72)
+        return
+    body = key_tools.rejection_body(request, config)
+    failure = _deliver(request.email, key_tools.REJECTION_SUBJECT, body, config)
+    if failure is None:
+        click.echo(f"Sent the rejection to {request.email}.")
+        return
+    raise click.ClickException(
+        f"sending the e-mail failed: {failure}. The request stays rejected; retry with "
+        f"`trinkwasser keys resend {request.id}`"
+    )
+
+
+@keys.command()
+@click.argument("key_or_request_id")
+@_source_option
+@_state_option
+@config_option
+@handle_errors
+def resend(key_or_request_id: str, state_dir: Path, config_path: Path | None) -> None:
+    """Send an e-mail again after a failed send.
+
+    A key id (or an approved request's id): only the key's hash is stored, so a new key is
+    issued for the same address and sent, and the old one revoked. A rejected request's id:
+    the rejection is sent again.
+    """
+    from generator.gate import keys as key_tools
+
+    config, settings, state = _open(state_dir, config_path)
+    key_id = key_or_request_id
+    if key_or_request_id.startswith("req_"):
+        request = state.get_request(key_or_request_id)
+        if request.status == "rejected":
+            _send_rejection(request, config)
+            return
+        if request.status != "approved" or request.key_id is None:
+            raise click.ClickException(f"access request {request.id} is {request.status}")
+        key_id = request.key_id
+    issued, revoked = key_tools.replace(state, state, key_id, settings.key_prefix)
+    click.echo(
+        f"Revoked {revoked.id} ({revoked.hint}); new key {issued.api_key.id} for "
+        f"{issued.api_key.email}."
+    )
+    _send_key(issued, config, settings)
 
 
 def _check_email(_ctx: click.Context, _param: click.Parameter, value: str) -> str:

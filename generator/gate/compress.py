@@ -81,7 +81,7 @@ def encode(data: bytes, encoding: str) -> bytes:
 
 
 def tagged(etag: str, encoding: str) -> str:
-    """The ETag of a representation: `"abc"` becomes `"abc-br"` (weak tags stay weak)."""
+    """Return the ETag of a representation: `"abc"` becomes `"abc-br"` (weak tags stay weak)."""
     return etag[:-1] + f'-{encoding}"'
 
 

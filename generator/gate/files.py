@@ -1,5 +1,7 @@
-"""Files of the build directory as answers: confined to it, with ETag, 304 and streaming,
-compressed for clients that accept it (`compress.py`).
+"""Files of the build directory as answers.
+
+Confined to it, with ETag, 304 and streaming, compressed for clients that accept it
+(`compress.py`).
 
 Both the API routes (their backing files) and the static site go through `FileServer.file`.
 """

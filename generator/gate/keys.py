@@ -19,7 +19,14 @@ from generator.api import routes
 from generator.api.http import KEY_HEADER
 from generator.api.settings import TIMEZONE, GateSettings
 from generator.config import Config
-from generator.gate.model import AccessRequest, ApiKey, KeyStore, RequestSource, undecidable
+from generator.gate.model import (
+    AccessRequest,
+    ApiKey,
+    KeyStore,
+    RequestSource,
+    TransitionError,
+    undecidable,
+)
 
 KEY_ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase  # base62
 KEY_LENGTH = 32
@@ -126,23 +133,27 @@ def curl_line(base_url: str, key: str, plz: str) -> str:
     return f"curl -H '{KEY_HEADER}: {key}' '{base_url}{routes.url('lookup', plz=plz)}'"
 
 
-def approval_email(issued: IssuedKey, config: Config, settings: GateSettings) -> str:
-    """Return a ready-to-send e-mail (German, the service's language) carrying a new key."""
+APPROVAL_SUBJECT = "Ihr API-Schlüssel für Trinkwasserdaten"
+REJECTION_SUBJECT = "Ihre Anfrage eines API-Schlüssels für Trinkwasserdaten"
+KEY_PLACEHOLDER = "IHR_SCHLUESSEL"
+"""Stands for the key in the e-mail's example, so the key itself is in the e-mail once."""
+
+
+def approval_body(issued: IssuedKey, config: Config, settings: GateSettings) -> str:
+    """Return the text of the e-mail (German, the service's language) with a new key."""
     request = issued.request
     reference = f" (Anfrage {request.id})" if request else ""
-    return f"""An: {issued.api_key.email}
-Betreff: Ihr API-Schlüssel für Trinkwasserdaten
-
-Guten Tag,
+    return f"""Guten Tag,
 
 vielen Dank für Ihr Interesse an Trinkwasserdaten{reference}.
 Ihr API-Schlüssel lautet:
 
     {issued.key}
 
-Senden Sie ihn bei jeder Anfrage im Header {KEY_HEADER} mit, zum Beispiel:
+Senden Sie ihn bei jeder Anfrage im Header {KEY_HEADER} mit, zum Beispiel
+(für {KEY_PLACEHOLDER} Ihren Schlüssel einsetzen):
 
-    {curl_line(config.base_url, issued.key, EXAMPLE_PLZ)}
+    {curl_line(config.base_url, KEY_PLACEHOLDER, EXAMPLE_PLZ)}
 
 Der Schlüssel erlaubt {settings.daily_quota} Anfragen pro Kalendertag (Zeitzone {TIMEZONE}).
 Bitte behandeln Sie ihn wie ein Passwort: Wir speichern nur einen Hashwert und können ihn
@@ -153,7 +164,56 @@ Die Zuordnung von Postleitzahlen zu Versorgungsgebieten steht unter der ODbL 1.0
 ({config.license_url}). Bitte nennen Sie bei ihrer Verwendung die Quelle:
 {config.attribution["credit"]}
 
+Fragen beantworten wir unter {config.contact}.
+
 Viele Grüße
 {config.operator}
 {config.contact}
 """
+
+
+def approval_email(issued: IssuedKey, config: Config, settings: GateSettings) -> str:
+    """Return a ready-to-send e-mail, with recipient and subject, for the operator to send."""
+    body = approval_body(issued, config, settings)
+    return f"An: {issued.api_key.email}\nBetreff: {APPROVAL_SUBJECT}\n\n{body}"
+
+
+def rejection_body(request: AccessRequest, config: Config) -> str:
+    """Return the short e-mail that tells a requester no key is issued, and why."""
+    return f"""Guten Tag,
+
+vielen Dank für Ihre Anfrage eines API-Schlüssels für Trinkwasserdaten (Anfrage {request.id}).
+Leider können wir Ihnen keinen Schlüssel ausstellen.
+
+Begründung: {request.reason}
+
+Wenn Sie Fragen haben oder Ihren Zweck genauer beschreiben möchten, schreiben Sie uns an
+{config.contact}.
+
+Viele Grüße
+{config.operator}
+{config.contact}
+"""
+
+
+def rejection_email(request: AccessRequest, config: Config) -> str:
+    """Return the rejection with recipient and subject, for the operator to send by hand."""
+    return f"An: {request.email}\nBetreff: {REJECTION_SUBJECT}\n\n{rejection_body(request, config)}"
+
+
+def replace(
+    source: RequestSource, keys: KeyStore, key_id: str, prefix: str
+) -> tuple[IssuedKey, ApiKey]:
+    """Issue a new key for an active key's owner and revoke the old one, in one transaction.
+
+    The way to send a key again: only its hash is stored, so the old key cannot be shown
+    again. Return the new key (with its access request, if any) and the revoked one.
+    """
+    old = keys.get_key(key_id)
+    if not old.active:
+        raise TransitionError(f"key {key_id} is revoked; issue a new one with `keys issue`")
+    request = source.get_request(old.request_id) if old.request_id else None
+    with keys.atomic():
+        issued = issue(keys, old.email, prefix, old.note, old.request_id)
+        revoked = keys.revoke_key(old.id)
+    return IssuedKey(issued.key, issued.api_key, request), revoked

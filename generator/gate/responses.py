@@ -97,14 +97,14 @@ class Manners:
         return headers
 
     def json(self, status: int, value: Any, extra: Sequence[tuple[bytes, bytes]] = ()) -> Response:
-        """An uncacheable JSON answer (errors, 422s, access requests)."""
+        """Answer with uncacheable JSON (errors, 422s, access requests)."""
         headers = [*self.base(http.JSON_TYPE, self.cache["error"]), *extra]
         return Response(status, headers, json_bytes(value))
 
     def message(
         self, name: str, extra: Sequence[tuple[bytes, bytes]] = (), **runtime: object
     ) -> Response:
-        """Answer one of the contract's messages, e.g. message("key_invalid")."""
+        """Answer with one of the contract's messages (`"key_invalid"`, say)."""
         detail = self.settings.message(name, **runtime)
         return self.json(MESSAGES[name].status, {"detail": detail}, extra)
 

@@ -98,7 +98,7 @@ def raise_open_file_limit() -> tuple[int, int]:
 
 
 def event_loop() -> str:
-    """uvloop where it is installed (not on Windows), else asyncio's loop."""
+    """Uvloop where it is installed (not on Windows), else asyncio's loop."""
     try:
         import uvloop  # noqa: F401
     except ImportError:

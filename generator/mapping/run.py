@@ -243,8 +243,11 @@ def _with_population(
     plz_area: np.ndarray,
     report: Report,
 ) -> pl.DataFrame:
-    """Add population_share: 0 where no inhabitant of a populated PLZ lives in the zone,
-    empty where the PLZ has no known inhabitant at all."""
+    """Add population_share.
+
+    0 where no inhabitant of a populated PLZ lives in the zone, empty where the PLZ has no
+    known inhabitant at all.
+    """
     known = (
         totals.filter(pl.col("inhabitants") > 0)
         .select("plz_index")

@@ -41,8 +41,10 @@ def check_areas(geometry: np.ndarray, labels: list[str], path: Path | str) -> No
 def read_layers(
     options: MappingOptions,
 ) -> tuple[read.Layer, read.Layer | None, read.Layer | None]:
-    """Read the PLZ, zone and administrative area files side by side (GDAL and PROJ release
-    the GIL)."""
+    """Read the PLZ, zone and administrative area files side by side.
+
+    GDAL and PROJ release the GIL.
+    """
     with ThreadPoolExecutor(3) as pool:
         plz = pool.submit(
             read.read_layer, options.plz_areas, [options.plz_field], (), options.threads

@@ -130,14 +130,14 @@ def packaged_aliases() -> Path:
 
 @cache
 def default_index() -> AliasIndex:
-    """The index of the packaged register and alias file."""
+    """Return the index of the packaged register and alias file."""
     register = packaged_aliases().with_name("parameters.csv")
     parameters = pl.read_csv(register, infer_schema=False, encoding="utf8")
     return build_index(parameters, read_aliases(packaged_aliases()))
 
 
 def index_for(parameters: pl.DataFrame | None) -> AliasIndex:
-    """The index for a register (a data directory's own, or the packaged one if None)."""
+    """Return the index for a register (a data directory's own, or the packaged one if None)."""
     if parameters is None:
         return default_index()
     return build_index(parameters, read_aliases(packaged_aliases()))

@@ -237,7 +237,7 @@ def _csv_lines(rows: pl.DataFrame, columns: list[str], delimiter: str, newline: 
 
 
 def _needed_columns(frame: pl.DataFrame) -> list[str]:
-    """The declared columns the new rows need: required ones and those they fill."""
+    """Return the declared columns the new rows need: required ones and those they fill."""
     needed = []
     for column in MEASUREMENTS.columns:
         values = frame[column.name]

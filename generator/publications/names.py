@@ -82,7 +82,7 @@ _BRACKETS = re.compile(r"(?:^|(?<=[\s,;]))[\(\[]([^\(\)\[\]]*)[\)\]]")
 
 
 def _marker(text: str) -> str:
-    """The form markers are compared in: lower case, no dots, single spaces, no dashes."""
+    """Return the form markers are compared in: lower case, no dots, single spaces, no dashes."""
     text = unicodedata.normalize("NFKC", text).casefold().replace("-", " ").replace(".", " ")
     return re.sub(r"\s+", " ", text).strip(" ,;:")
 

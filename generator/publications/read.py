@@ -115,7 +115,7 @@ def read_excel(path: Path, sheet: str | None = None) -> RawTable:
 
 
 def _blank_to_null(frame: pl.DataFrame) -> pl.DataFrame:
-    """A cell of only spaces is empty; any other cell is kept exactly as it is."""
+    """Empty a cell of only spaces; keep any other cell exactly as it is."""
     return frame.with_columns(
         pl.when(pl.col(c).str.strip_chars() == "").then(None).otherwise(pl.col(c)).alias(c)
         for c in frame.columns

@@ -69,7 +69,7 @@ def _bounds(ranges: list[dict[str, Any]]) -> list[tuple[bool, bool]]:
 
 
 def hardness_rows(ranges: pl.DataFrame) -> list[dict[str, Any]]:
-    """The ranges in words for the parameter pages: `weniger als 1,5 Millimol` ..."""
+    """Return the ranges in words for the parameter pages: `weniger als 1,5 Millimol` ..."""
     rows = ranges.sort("min_mmol_l").to_dicts()
 
     def words(low: float, high: float | None, has_low: bool, has_high: bool, scale: float) -> str:
@@ -149,7 +149,7 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
 
 
 def explain_link(code: pl.Expr, explained: list[str]) -> pl.Expr:
-    """The URL of a parameter's explanation, null for a parameter without one."""
+    """Return the URL of a parameter's explanation, null for a parameter without one."""
     return pl.when(code.is_in(explained)).then(
         pl.concat_str(urls.url_expr("parameter", code=code), pl.lit("#erklaerung"))
     )
@@ -168,7 +168,7 @@ SUMMARY_ICONS = {
 
 
 def _key_values(fragment: str, badges: dict[str, str], explained: list[str]) -> pl.Expr:
-    """The fragment of one key value (a row of `current_values`), as the PLZ page shows it."""
+    """Render one key value (a row of `current_values`) as the PLZ page shows it."""
     measured = pl.col("value_text").is_not_null()
     return fragments.compile_fragment(
         fragment,

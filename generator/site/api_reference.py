@@ -176,7 +176,7 @@ def _example(value: Any) -> str:
 
 
 def _curl(path: str, method: str, op: Schema, server: str) -> str:
-    """An example request with the document's parameter examples."""
+    """Return an example request with the document's parameter examples."""
     query, headers = [], []
     for p in op.get("parameters", []):
         if p["in"] == "path":

@@ -130,7 +130,7 @@ def plz_points(d: Derived) -> pl.DataFrame:
 
 
 def svg(points: pl.DataFrame, classes: pl.DataFrame) -> str:
-    """The map: per zone one link holding a square per PLZ, classes for every layer."""
+    """Draw the map: per zone one link holding a square per PLZ, classes for every layer."""
     square = pl.format("M{} {}h{}v{}h-{}z", "x", "y", pl.lit(DOT), pl.lit(DOT), pl.lit(DOT))
     links = (
         points.with_columns(square.alias("d"))
@@ -157,7 +157,7 @@ def svg(points: pl.DataFrame, classes: pl.DataFrame) -> str:
 
 
 def _summary(layer: Layer, points: pl.DataFrame, classes: pl.DataFrame) -> dict[str, Any]:
-    """Counts per class (zones, PLZ on the map) and the zones of concern, by name."""
+    """Count per class (zones, PLZ on the map) and name the zones of concern."""
     letter = pl.col(layer.prefix)
     zones = classes.group_by(letter).len("zones")
     on_map = points.join(classes, on="zone_id").group_by(letter).len("plz")

@@ -159,6 +159,7 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             "doc_title": prov("title"),
             "doc_edition": text.date_expr(prov("edition_date")),
             "doc_retrieved": text.date_expr(prov("retrieved_date")),
+            "doc_gone": text.date_expr(prov("link_gone_since")),
             "no_doc": prov("url").is_null(),
         },
     )
@@ -247,6 +248,9 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "zone_api_url": routes.url_expr("zone", zone_id=pl.col("zone_id")),
         "measurements_api_url": routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")),
         "measurement_count": pl.col("measurement_count"),
+        "stale_since": pl.when(pl.col("publication_stale")).then(
+            text.date_expr(pl.col("newest_publication"))
+        ),
     }
 
 
@@ -348,6 +352,7 @@ def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, b
             "title": pl.col("title"),
             "edition": text.date_expr(pl.col("edition_date")),
             "retrieved": text.date_expr(pl.col("retrieved_date")),
+            "gone": text.date_expr(pl.col("link_gone_since")),
         },
     )
 
@@ -453,7 +458,7 @@ def _download(path: str, api_url: str | None, what: str) -> dict[str, str | None
 
 
 def _sources(d: Derived) -> list[dict[str, str | None]]:
-    """The map data the mapping comes from, as the downloads page lists it."""
+    """Return the map data the mapping comes from, as the downloads page lists it."""
     return [
         {
             "title": s.title,

@@ -26,7 +26,7 @@ OTHER = "andere"
 
 
 def fold_expr(name: pl.Expr) -> pl.Expr:
-    """A name as search and sorting compare it: lower case, no accents, `ß` as `ss`.
+    """Fold a name as search and sorting compare it: lower case, no accents, `ß` as `ss`.
 
     `static/site.js` folds what people type the same way (`fold`).
     """
@@ -73,7 +73,7 @@ def place_url(letter: str, slug: str) -> str:
 
 
 def search_index(d: Derived, groups: pl.DataFrame) -> bytes:
-    """The JSON the search loads: compact arrays, the PLZ of a place as indexes into `plz`.
+    """Return the JSON the search loads: compact arrays, a place's PLZ as indexes into `plz`.
 
     `urls` gives the page of each kind with `{}` for the id, so the script builds no URL of
     its own.

@@ -1,5 +1,7 @@
-"""The page of every PLZ: its zones, largest first, and for a PLZ served by several zones
-the streets of each zone (a filter with JavaScript, a plain list per zone without).
+"""The page of every PLZ.
+
+Its zones, largest first, and for a PLZ served by several zones the streets of each zone (a
+filter with JavaScript, a plain list per zone without).
 
 Jinja renders `templates/plz.html` once as a shell; polars fills it for every PLZ at once,
 the zone cards and street lists from `templates/fragments/`.

@@ -30,7 +30,7 @@ assert set(SHARE_OF) == set(NUMERIC_LIMIT_KINDS), "every numeric kind needs its 
 
 
 def _percent(share: pl.Expr, exact: pl.Expr) -> pl.Expr:
-    """A percentage, rounded, never rounded onto or across 100 % (`exact` compares v and L)."""
+    """Round a percentage, never onto or across 100 % (`exact` compares v and L)."""
     pct = share * 100
     rounded = (
         pl.when(exact < 0)
@@ -48,7 +48,7 @@ def _percent(share: pl.Expr, exact: pl.Expr) -> pl.Expr:
 
 
 def _members_assessed() -> pl.Expr:
-    """True where a current value's verdict rests on the sum of its published members.
+    """Tell where a current value's verdict rests on the sum of its published members.
 
     Where the members of a sum add up to more than the published sum, the larger sum is the
     one assessed (`generator/sums.py`); its share must be that sum's, or a value marked
@@ -70,7 +70,7 @@ def current_share_expr(limit: pl.Expr, until: pl.Expr | None = None) -> pl.Expr:
 
 
 def share_expr(limit: pl.Expr, until: pl.Expr | None = None, value: pl.Expr = VALUE) -> pl.Expr:
-    """The value as a share of the value in `limit` (a struct): `53 % des Grenzwerts`.
+    """Return the value as a share of the value in `limit` (a struct): `53 % des Grenzwerts`.
 
     Null where no share says anything: no numeric limit (or a limit of 0, as for E. coli),
     nothing detected, a reporting limit above the limit, a text. `until` follows the words

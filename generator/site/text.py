@@ -187,5 +187,5 @@ STATISTIC_LABELS = {"min": "Minimum", "mean": "Mittelwert", "max": "Maximum"}
 
 
 def statistic_label(statistic: pl.Expr) -> pl.Expr:
-    """The German label of an aggregate, null for a sample (or no value)."""
+    """Return the German label of an aggregate, null for a sample (or no value)."""
     return statistic.replace_strict(STATISTIC_LABELS, default=None, return_dtype=pl.String)

@@ -47,7 +47,7 @@ STATIC_PREFIX = "static"
 
 
 def url(page: str, **values: object) -> str:
-    """Return the URL path of one page, e.g. url("zone", zone_id=101) -> "/gebiete/101/"."""
+    """Return the URL path of one page (`"zone"` with `zone_id=101` gives `/gebiete/101/`)."""
     return PAGES[page].format(**{k: quote(str(v), safe="") for k, v in values.items()})
 
 
@@ -57,7 +57,7 @@ def url_pattern(page: str) -> str:
 
 
 def url_expr(page: str, **columns: pl.Expr) -> pl.Expr:
-    """Return page URLs for every row, e.g. url_expr("parameter", code=pl.col("parameter")).
+    """Return page URLs for every row (`"parameter"` with `code=pl.col("parameter")`, say).
 
     Only for values that need no percent-encoding (ids, codes, PLZ).
     """

@@ -77,13 +77,13 @@ class PythonGate:
 
 @pytest.fixture(scope="session")
 def gate_build(tmp_path_factory):
-    """The golden sample, built once per session (with its `-gate` directory beside it)."""
+    """Build the golden sample once per session (with its `-gate` directory beside it)."""
     return build_sample(tmp_path_factory.mktemp("gate") / "build")
 
 
 @pytest.fixture(scope="session", params=GATES)
 def gate(request, gate_build, tmp_path_factory):
-    """A running gate serving the sample build."""
+    """Run a gate serving the sample build."""
     if request.param == "edge":
         edge_gate = EdgeGate(request.getfixturevalue("edge_server"))
         yield edge_gate

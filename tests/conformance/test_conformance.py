@@ -30,7 +30,7 @@ def portal():
 
 @pytest.fixture(scope="session")
 def reference(portal):
-    """Send a case to the FastAPI reference app in-process: reference(case) -> response."""
+    """Send a case to the FastAPI reference app in-process and return its response."""
     transport = httpx.ASGITransport(app=reference_app())
     client = httpx.AsyncClient(transport=transport, base_url="http://reference")
 

@@ -42,7 +42,7 @@ READY_TIMEOUT = 90  # seconds; the first start compiles the function in Deno
 
 
 def tool_env() -> dict[str, str]:
-    """The environment for node/deno: the virtualenv's scripts (node, npm, deno) first.
+    """Return the environment for node/deno: the virtualenv's scripts (node, npm, deno) first.
 
     Netlify variables of the caller (a real site id, token or Blobs context) are left out:
     the emulator must only ever see its own sandbox.
@@ -95,11 +95,11 @@ class EdgeServer:
     log: Path
 
     def state(self) -> NetlifyBlobsState:
-        """The operator's view of the emulator's Blobs sandbox (as `keys --from netlify`)."""
+        """Return the operator's view of the emulator's Blobs sandbox (as `keys --from netlify`)."""
         return NetlifyBlobsState(self.blobs)
 
     def env(self) -> dict[str, str]:
-        """The variables that point `trinkwasser keys --from netlify` at the sandbox."""
+        """Return the variables that point `trinkwasser keys --from netlify` at the sandbox."""
         return {
             "NETLIFY_SITE_ID": self.blobs.site_id,
             "NETLIFY_AUTH_TOKEN": self.blobs.token,
@@ -175,7 +175,7 @@ _shared: dict = {"users": 0}
 
 @pytest.fixture(scope="session")
 def edge_server(tmp_path_factory) -> Iterator[EdgeServer]:
-    """The emulator on the built sample project, started once per session."""
+    """Start the emulator on the built sample project, once per session."""
     if not _shared["users"]:
         project = make_project(tmp_path_factory.mktemp("netlify-project"))
         _shared["server"], _shared["process"] = _start(project)
@@ -247,7 +247,7 @@ class EdgeGate:
 
 @pytest.fixture(scope="session")
 def edge(edge_server) -> Iterator[httpx.Client]:
-    """An HTTP client for the emulator."""
+    """Return an HTTP client for the emulator."""
     with httpx.Client(base_url=edge_server.url, timeout=60) as client:
         yield client
 

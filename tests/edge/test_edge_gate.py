@@ -26,7 +26,7 @@ HIDDEN = "_data/v1/lookup/76437.json"
 
 @pytest.fixture(scope="module")
 def key(edge_server) -> str:
-    """A fresh active key, issued into the emulator's Blobs sandbox."""
+    """Issue a fresh active key into the emulator's Blobs sandbox."""
     prefix = GateSettings().key_prefix
     return key_tools.issue(edge_server.state(), "tests@example.org", prefix).key
 

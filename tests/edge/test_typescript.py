@@ -38,7 +38,7 @@ MAPS = {"content_types", "messages"}
 
 
 def _code(*folders: str) -> str:
-    """The TypeScript under the folders, comments removed."""
+    """Return the TypeScript under the folders, comments removed."""
     files = sorted(p for folder in folders for p in (ROOT / folder).rglob("*.ts"))
     text = "\n".join(p.read_text(encoding="utf-8") for p in files)
     return re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)

@@ -1,0 +1,118 @@
+"""The archive: every version of every source read, content-addressed, with a manifest.
+
+```
+ARCHIVE/objects/ab/abcdef...      the bytes, named by their SHA-256 (stored once)
+ARCHIVE/sources/SOURCE_ID.json    the manifest: every version, every check, the import state
+```
+
+The archive is the operator's evidence of what a supplier published when; it is never
+published. Every file is written to a temporary name and renamed into place, so an
+interrupted run leaves the previous state, never half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+MANIFEST_VERSION = 1
+
+# Import states of a version.
+PENDING = "pending"
+"""Read, not imported yet (or the import could not take it: tried again on the next run)."""
+IMPORTED = "imported"
+SUPERSEDED = "superseded"
+"""A newer version came before this one was imported; only the newest is imported."""
+
+
+@dataclass
+class Version:
+    """One distinct document a source served."""
+
+    sha256: str
+    url: str
+    final_url: str
+    retrieved_at: str
+    """UTC, ISO 8601, seconds."""
+    status: int
+    etag: str | None
+    last_modified: str | None
+    content_type: str | None
+    size: int
+    import_state: str = PENDING
+    document_id: str | None = None
+    import_note: str | None = None
+
+
+@dataclass
+class Manifest:
+    source_id: str
+    versions: list[Version] = field(default_factory=list)
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    """Every request's outcome (when, URL, final URL, status, result, reason)."""
+
+    @property
+    def latest(self) -> Version | None:
+        return self.versions[-1] if self.versions else None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "manifest_version": MANIFEST_VERSION,
+            "source_id": self.source_id,
+            "versions": [asdict(v) for v in self.versions],
+            "checks": self.checks,
+        }
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same directory and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Archive:
+    def __init__(self, root: Path):
+        self.root = Path(root)
+
+    def object_path(self, sha256: str) -> Path:
+        return self.root / "objects" / sha256[:2] / sha256
+
+    def manifest_path(self, source_id: str) -> Path:
+        return self.root / "sources" / f"{source_id}.json"
+
+    def store(self, body: bytes) -> str:
+        """Keep `body` (once) and return its SHA-256."""
+        digest = hashlib.sha256(body).hexdigest()
+        path = self.object_path(digest)
+        if not path.is_file():
+            write_atomic(path, body)
+        return digest
+
+    def read(self, sha256: str) -> bytes:
+        return self.object_path(sha256).read_bytes()
+
+    def manifest(self, source_id: str) -> Manifest:
+        path = self.manifest_path(source_id)
+        if not path.is_file():
+            return Manifest(source_id)
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        versions = [Version(**v) for v in raw.get("versions", [])]
+        return Manifest(source_id, versions, list(raw.get("checks", [])))
+
+    def save(self, manifest: Manifest) -> None:
+        text = json.dumps(manifest.as_json(), ensure_ascii=False, indent=1, sort_keys=False)
+        write_atomic(self.manifest_path(manifest.source_id), (text + "\n").encode("utf-8"))

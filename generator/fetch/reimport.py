@@ -1,0 +1,220 @@
+"""A new version of a source into the data directory: a `documents` row and its values.
+
+The version is imported with the source's recipe (table, sheet, encoding, sample point)
+through the library of `trinkwasser import`, in a staging copy of the data directory: the
+new documents row and the appended measurements are checked against the whole contract
+together and only then renamed into place. Whatever fails leaves the data directory as it
+was and the version pending, so the next run tries again (for instance once the operator
+added the document's edition date).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
+
+import polars as pl
+
+from generator.contract.check import check_tables
+from generator.contract.model import ROW
+from generator.contract.read import candidates
+from generator.contract.tables import ALL_TABLES, DOCUMENTS, SUPPLIERS
+from generator.errors import SourceDataError, TrinkwasserError
+from generator.fetch import documents as document_files
+from generator.fetch.archive import Archive, Version
+from generator.fetch.edition import document_text, edition_date
+from generator.load import format_problems, reference_dir
+from generator.publications import importer
+from generator.publications.read import EXCEL_SUFFIXES, read_table
+
+STAGING = ".trinkwasser-fetch"
+CSV_SUFFIXES = (".csv", ".txt", ".tsv")
+_TYPES = {
+    "text/csv": ".csv",
+    "text/plain": ".txt",
+    "text/tab-separated-values": ".tsv",
+    "application/vnd.ms-excel": ".xls",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ".xlsx",
+    "application/vnd.oasis.opendocument.spreadsheet": ".ods",
+    "application/pdf": ".pdf",
+    "text/html": ".html",
+    "application/xhtml+xml": ".html",
+}
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A row of the register: where a publication is and how its table is imported."""
+
+    source_id: str
+    supplier_id: int
+    zone_id: int
+    url: str
+    title: str | None = None
+    table: str | None = None
+    sheet: str | None = None
+    encoding: str | None = None
+    sample_point: str | None = None
+
+
+@dataclass
+class ImportOutcome:
+    imported: bool
+    document_id: str
+    message: str
+
+
+def document_id(source_id: str, sha256: str) -> str:
+    """Return the id of a version's documents row: the source's id and its hash's start."""
+    return f"{source_id[:50]}-{sha256[:8]}"
+
+
+def suffix(version: Version) -> str:
+    """Return the file type of a version: the address's suffix, else by its content type."""
+    path_suffix = PurePosixPath(urlsplit(version.final_url).path).suffix.lower()
+    if path_suffix in (*CSV_SUFFIXES, *EXCEL_SUFFIXES, ".pdf", ".html", ".htm"):
+        return path_suffix
+    kind = (version.content_type or "").split(";")[0].strip().lower()
+    return _TYPES.get(kind, path_suffix or ".bin")
+
+
+def importable(kind: str) -> bool:
+    """Whether `trinkwasser import` reads this type of file."""
+    return kind in CSV_SUFFIXES or kind in EXCEL_SUFFIXES
+
+
+def stated_edition(path: Path, recipe: Recipe) -> dt.date | None:
+    """Return the edition date the document states, or None."""
+    kind = path.suffix.lower()
+    if kind in EXCEL_SUFFIXES:
+        raw = read_table(path, recipe.sheet)
+        cells = raw.frame.drop("_row").fill_null("")
+        text = "\n".join(" ".join(str(v) for v in row) for row in cells.iter_rows())
+    else:
+        text = document_text(path.read_bytes(), recipe.encoding or "utf-8")
+    return edition_date(text)
+
+
+def _stage(data_dir: Path) -> Path:
+    staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=data_dir))
+    for path in data_dir.iterdir():
+        if path.is_file() and path.suffix in (".csv", ".parquet", ".json"):
+            (staging / path.name).symlink_to(path.resolve())
+    return staging
+
+
+def _documents(data_dir: Path) -> pl.DataFrame:
+    # Only what the row needs; the import checks the whole directory before it writes.
+    result = check_tables(data_dir, (SUPPLIERS, DOCUMENTS), reference_dir())
+    if result.problems.height:
+        raise SourceDataError(result.problems)
+    return result.tables["documents"].drop(ROW)
+
+
+def import_version(
+    data_dir: Path,
+    archive: Archive,
+    recipe: Recipe,
+    version: Version,
+    fetched_on: dt.date,
+) -> ImportOutcome:
+    """Import `version` of `recipe`'s source; never leaves anything half-written."""
+    doc_id = document_id(recipe.source_id, version.sha256)
+    kind = suffix(version)
+    if not importable(kind):
+        return ImportOutcome(
+            False, doc_id, f"archived; `trinkwasser import` cannot read {kind} documents"
+        )
+    staging = _stage(data_dir)
+    try:
+        table = staging / f"{recipe.source_id}{kind}"
+        table.write_bytes(archive.read(version.sha256))
+        known = _documents(data_dir).filter(pl.col("document_id") == doc_id)
+        if known.height:
+            edition = known["edition_date"][0]
+        else:
+            edition = stated_edition(table, recipe)
+            if edition is None:
+                return ImportOutcome(
+                    False,
+                    doc_id,
+                    f"the document states no edition date (Stand); add the documents row "
+                    f"{doc_id!r} with it (url {version.final_url}, retrieved "
+                    f"{fetched_on.isoformat()}), and the next run imports it",
+                )
+            if edition > fetched_on:
+                return ImportOutcome(
+                    False,
+                    doc_id,
+                    f"the stated edition date {edition} is after the retrieval; add the "
+                    f"documents row {doc_id!r} by hand, and the next run imports it",
+                )
+            row = {
+                "document_id": doc_id,
+                "supplier_id": str(recipe.supplier_id),
+                "title": recipe.title or recipe.source_id,
+                "url": version.final_url,
+                "edition_date": edition.isoformat(),
+                "retrieved_date": fetched_on.isoformat(),
+            }
+            source = document_files.documents_file(data_dir)
+            staged = staging / source.name
+            data = document_files.with_row(source, row)
+            staged.unlink()
+            staged.write_bytes(data)
+        target = importer.Target(
+            staging, recipe.zone_id, doc_id, sampled_at=edition, sample_point=recipe.sample_point
+        )
+        result = _plan(table, target, recipe)
+        table.unlink()
+        if result.new.height:
+            importer.write(result, target)
+        else:
+            check = check_tables(staging, ALL_TABLES, reference_dir())
+            if check.problems.height:
+                raise SourceDataError(check.problems)
+        _commit(staging, data_dir)
+        notes = [f"{result.new.height} value(s) appended", f"{result.present.height} present"]
+        if result.withheld.height:
+            notes.append(f"{result.withheld.height} need a decision (trinkwasser import)")
+        if result.conflicts.height:
+            notes.append(f"{result.conflicts.height} conflict(s)")
+        return ImportOutcome(True, doc_id, "; ".join(notes))
+    except SourceDataError as exc:
+        return ImportOutcome(
+            False,
+            doc_id,
+            "with it the data directory breaks the contract; nothing was written:\n"
+            + format_problems(exc.problems, 5),
+        )
+    except TrinkwasserError as exc:
+        return ImportOutcome(False, doc_id, str(exc))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _plan(path: Path, target: importer.Target, recipe: Recipe) -> importer.ImportResult:
+    """Plan the import with the recipe's options (the import's own defaults otherwise)."""
+    if recipe.table is not None:
+        # `import --table` (a document with several tables) is not in this import yet.
+        raise TrinkwasserError(
+            f"the recipe names table {recipe.table!r}, and `trinkwasser import` cannot "
+            "choose a table yet; archived"
+        )
+    return importer.plan(path, target, recipe.sheet, recipe.encoding or "utf-8")
+
+
+def _commit(staging: Path, data_dir: Path) -> None:
+    """Rename the staged real files (documents first, then measurements) into place."""
+    staged = [p for p in staging.iterdir() if p.is_file() and not p.is_symlink()]
+    order = sorted(staged, key=lambda p: (not p.name.startswith("documents"), p.name))
+    for path in order:
+        for old in candidates(data_dir, path.stem):
+            if old.name != path.name:  # the import never changes a table's format
+                raise TrinkwasserError(f"{old} would be replaced by {path.name}")
+        os.replace(path, data_dir / path.name)

@@ -1,0 +1,58 @@
+"""What `trinkwasser fetch` prints: one line per source, the imports, the stale suppliers."""
+
+from __future__ import annotations
+
+from generator import staleness
+from generator.fetch.run import CHANGED, FAILED, NEW, UNCHANGED, RunResult, SourceResult
+
+
+def _line(r: SourceResult, width: int) -> str:
+    if r.status == FAILED:
+        what = r.reason or "failed"
+        if r.gone:
+            what += " (the link no longer answers)"
+    elif r.status == UNCHANGED:
+        what = "not modified (304)" if r.http_status == 304 else "same bytes as before"
+    else:
+        what = f"archived as {r.sha256[:12] if r.sha256 else '?'}"
+    if r.moved:
+        what += f"; moved to {r.final_url} (put the new address in sources)"
+    return f"  {r.source_id:<{width}}  {r.status:<9}  {what}"
+
+
+def format_run(result: RunResult) -> str:
+    counts = {s: sum(r.status == s for r in result.sources) for s in (NEW, CHANGED, UNCHANGED)}
+    failed = sum(r.status == FAILED for r in result.sources)
+    moved = sum(r.moved for r in result.sources)
+    lines = [
+        f"Fetched {len(result.sources)} source(s) with {result.requests} request(s) on "
+        f"{result.fetched_on.isoformat()}: {counts[NEW]} new, {counts[CHANGED]} changed, "
+        f"{counts[UNCHANGED]} unchanged, {moved} moved, {failed} failed."
+    ]
+    width = max((len(r.source_id) for r in result.sources), default=0)
+    lines += [_line(r, width) for r in result.sources]
+    tried = [r for r in result.sources if r.imported is not None]
+    if tried:
+        done = sum(bool(r.imported) for r in tried)
+        lines.append(f"Imported {done} of {len(tried)} version(s) waiting for import:")
+        for r in tried:
+            head = f"document {r.document_id}" if r.imported else "not imported"
+            note = (r.import_note or "").replace("\n", "\n      ")
+            lines.append(f"  {r.source_id:<{width}}  {head}: {note}")
+    if result.waiting:
+        lines.append(f"{result.waiting} version(s) wait for import: run again with --import.")
+    if result.links_written:
+        lines.append("Updated link_gone_since in the documents table.")
+    since = staleness.cutoff(result.fetched_on, result.cadence_months)
+    if result.stale:
+        lines.append(
+            f"{len(result.stale)} supplier(s) without a publication in the last "
+            f"{result.cadence_months} month(s) (none since {since.isoformat()}):"
+        )
+        for s in result.stale:
+            newest = f"newest {s.newest.isoformat()}" if s.newest else "no document"
+            where = "" if s.registered else "; no source registered"
+            lines.append(f"  {s.supplier_id}  {s.name}: {newest}{where}")
+    else:
+        lines.append(f"Every supplier published within the last {result.cadence_months} month(s).")
+    return "\n".join(lines)
