@@ -106,8 +106,9 @@ def people_files(root: Path) -> list[tuple[str, str]]:
 
 
 def one_supplier_changed(data: Path, changed: Path) -> tuple[int, int, int]:
-    """Copy the dataset to `changed` as it reads after one supplier's new publication: a new
-    document, and for each of its zones the newest sample of every parameter measured
+    """Copy the dataset to `changed` as it reads after one supplier's new publication.
+
+    A new document, and for each of its zones the newest sample of every parameter measured
     again three days before the build date (the same texts, so the new rows are current
     values). The other tables are hard links. Return (supplier, zones, rows appended).
 

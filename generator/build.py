@@ -34,8 +34,11 @@ class BuildResult:
 
 
 def code_digest(as_of: dt.date, config: Config) -> str:
-    """Hash what every file of a build depends on besides the data: the code, templates and
-    assets, the packaged reference data, the settings and the date."""
+    """Hash what every file of a build depends on besides the data.
+
+    That is the code, templates and assets, the packaged reference data, the settings and
+    the date.
+    """
     h = hashlib.sha256()
     h.update(f"{__version__}|{API_VERSION}|{as_of.isoformat()}|{config!r}".encode())
     # The code and templates count as inputs too: a changed generator means new output.
@@ -54,7 +57,8 @@ def code_digest(as_of: dt.date, config: Config) -> str:
 def input_digest(data_dir: Path, as_of: dt.date, config: Config, code: str | None = None) -> str:
     """Hash everything a build depends on: source files, reference data, options, code version.
 
-    `code` is `code_digest(as_of, config)` when the caller has it already."""
+    `code` is `code_digest(as_of, config)` when the caller has it already.
+    """
     h = hashlib.sha256((code or code_digest(as_of, config)).encode())
     _hash_files(
         h,

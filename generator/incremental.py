@@ -39,7 +39,7 @@ SEEDS = (0x5EED, 0xC0FFEE)
 
 
 def zone_paths(zone_id: int) -> tuple[str, str, str]:
-    """The files of one zone: its API document, its series, its page."""
+    """Return the files of one zone: its API document, its series, its page."""
     return (
         routes.file_path("zone", zone_id=zone_id),
         routes.file_path("zone_measurements", zone_id=zone_id),
@@ -199,6 +199,9 @@ def write_state(out: Path, p: Plan) -> None:
 
 
 def forget_state(out: Path) -> None:
-    """Drop the fingerprints before the tree changes: a crash between the swap and
-    `write_state` then means a full render next time, never files of another tree."""
+    """Drop the fingerprints before the tree changes.
+
+    A crash between the swap and `write_state` then means a full render next time, never
+    files of another tree.
+    """
     state_path(out).unlink(missing_ok=True)

@@ -19,8 +19,11 @@ T = TypeVar("T")
 
 
 def workers() -> int:
-    """Threads for rendering: the CPUs this process may use, at most 4 (memory grows with
-    every batch in flight), or `TRINKWASSER_THREADS`."""
+    """Return how many threads render.
+
+    The CPUs this process may use, at most 4 (memory grows with every batch in flight), or
+    `TRINKWASSER_THREADS`.
+    """
     configured = os.environ.get("TRINKWASSER_THREADS")
     if configured:
         return max(1, int(configured))

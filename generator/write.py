@@ -143,8 +143,10 @@ class TreeWriter:
         self.report.written.append(rel)
 
     def keep(self, rel: str) -> None:
-        """Stage the published copy of a file that was not rendered again (its digest is the
-        previous manifest's); `BuildError` if the previous tree does not have it."""
+        """Stage the published copy of a file that was not rendered again.
+
+        Its digest is the previous manifest's; `BuildError` if the previous tree lacks it.
+        """
         path = self._check_path(rel)
         self._count_entries(path)
         digest = self.previous.get(rel)

@@ -1,5 +1,7 @@
-"""Incremental builds: only the zones whose data changed are rendered again, and the tree is
-byte for byte the tree a full build makes of the same inputs."""
+"""Incremental builds: only the zones whose data changed are rendered again.
+
+The tree is byte for byte the tree a full build makes of the same inputs.
+"""
 
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ def _copy_build(src: Path, dst: Path) -> None:
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A full build of the golden input, with its state."""
+    """Build the golden input in full, with its state."""
     root = tmp_path_factory.mktemp("base")
     shutil.copytree(INPUT, root / "data")
     result = build(root / "data", root / "build", AS_OF, Config())
@@ -60,7 +62,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @st.composite
 def change_sets(draw: st.DrawFn) -> list[tuple[str, int, str]]:
-    """A few edits of the source tables: (kind, row, new text)."""
+    """Draw a few edits of the source tables: (kind, row, new text)."""
     measurements = _csv(INPUT / "measurements.csv").height
     kinds = st.sampled_from(["value", "drop", "append", "title", "zone_name", "plz", "point"])
     edit = st.tuples(
