@@ -27,6 +27,7 @@ from pathlib import Path
 import polars as pl
 
 from generator.api import routes
+from generator.contract.tables import MEASUREMENTS
 from generator.derive import Derived
 from generator.site import urls as site_urls
 from generator.write import state_dir
@@ -34,6 +35,7 @@ from generator.write import state_dir
 STATE = "zones.parquet"
 """Per zone its fingerprint, beside the manifest (`build-state/`); never published."""
 HASH_ROWS = 500_000
+SOURCE_COLUMNS = [c.name for c in MEASUREMENTS.columns]
 SEEDS = (0x5EED, 0xC0FFEE)
 """Two independent 64-bit row hashes make a 128-bit fingerprint."""
 
@@ -88,7 +90,9 @@ def fingerprints(d: Derived) -> pl.DataFrame:
     )
     parts = [
         _per_zone(d.current_values, "_values"),
-        _per_zone(d.measurements, "_series"),
+        # A series row is the source row read with the register (in the render key): the
+        # source columns say all, in half the hashing of all derived columns.
+        _per_zone(d.measurements.select(SOURCE_COLUMNS), "_series"),
         _per_zone(cited, "_cited"),
     ]
     frame = _per_zone(d.zones, "_zone")
