@@ -308,6 +308,25 @@ existing_file = click.Path(exists=False, dir_okay=False, path_type=Path)
     default=None,
     help="Threads for the geometry work (default: twice the CPUs, at most 8).",
 )
+@click.option(
+    "--shapes-out",
+    type=existing_file,
+    metavar="FILE",
+    help="Where to write the PLZ areas simplified for the map (default: plz_shapes.csv "
+    "beside --out).",
+)
+@click.option(
+    "--shape-tolerance",
+    type=click.FloatRange(min=0, min_open=True),
+    default=400.0,
+    show_default=True,
+    help="Metres the map's PLZ areas are simplified by (neighbours keep shared edges).",
+)
+@click.option(
+    "--plz-land-field",
+    default=None,
+    help="Property of PLZ_AREAS naming the Land (state): the map then draws Länder outlines.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but the summary and errors.")
 @handle_errors
 def mapping(
@@ -327,14 +346,18 @@ def mapping(
     streets_out: Path | None,
     report_path: Path | None,
     threads: int | None,
+    shapes_out: Path | None,
+    shape_tolerance: float,
+    plz_land_field: str | None,
     quiet: bool,
 ) -> None:
     """Compute the plz_zones table from PLZ areas and zone areas.
 
     PLZ_AREAS and ZONE_AREAS are files GDAL reads (GeoJSON, GeoPackage, Shapefile,
     FlatGeobuf) or GeoParquet, in the CRS they declare. Shares are measured in
-    ETRS89-LAEA (EPSG:3035). Writes --out, mapping.json (inputs and rules) and a report of
-    everything that needs a person's look; exit status 1 and no output on bad input.
+    ETRS89-LAEA (EPSG:3035). Writes --out, mapping.json (inputs and rules), plz_shapes.csv
+    (the PLZ areas simplified for the national map) and a report of everything that needs a
+    person's look; exit status 1 and no output on bad input.
     Needs the optional `geo` extra: pip install 'trinkwasserdaten[geo]'. See docs/mapping.md.
     """
     _require_geo_extra("mapping")
@@ -358,6 +381,9 @@ def mapping(
         streets_out=streets_out,
         report=report_path,
         threads=threads or min(8, 2 * (os.cpu_count() or 1)),
+        shapes_out=shapes_out,
+        shape_tolerance=shape_tolerance,
+        plz_land_field=plz_land_field,
     )
     result = run_mapping(options, progress=StepPrinter(enabled=not quiet))
     click.echo(
@@ -366,6 +392,7 @@ def mapping(
     )
     if result.street_rows is not None:
         click.echo(f"streets: {result.street_rows:,} rows -> {streets_out}")
+    click.echo(f"plz_shapes: {result.plz:,} PLZ areas for the map -> {options.shapes_path}")
     click.echo(f"To look at ({options.report_path}):")
     click.echo(result.report.summary())
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -57,6 +57,12 @@ class Derived:
     hardness_ranges: pl.DataFrame
     sources: tuple[MapSource, ...] = ()
     """The map data the mapping comes from, with credits (mapping.json, else the defaults)."""
+    plz_shapes: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(
+            schema={"plz": pl.String, "land": pl.String, "shape": pl.String}
+        )
+    )
+    """The PLZ areas for the national map (no rows without a plz_shapes table)."""
 
 
 def _round(expr: pl.Expr) -> pl.Expr:
@@ -577,6 +583,7 @@ def derive(data: SourceData, as_of: dt.date, cadence_months: int = 12) -> Derive
         export=export,
         documents=data.documents.sort("document_id"),
         places=data.places.sort("plz", "name"),
+        plz_shapes=data.plz_shapes.sort("plz"),
         explanations=explanations(data),
         hardness_ranges=data.hardness_ranges.sort("min_mmol_l"),
         streets=street_rows,

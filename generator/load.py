@@ -46,6 +46,8 @@ class SourceData:
     """Sorted by MEASUREMENT_ORDER; `value_text` exactly as published."""
     places: pl.DataFrame
     """Optional: no rows when the data directory has no places table."""
+    plz_shapes: pl.DataFrame
+    """Optional: the PLZ areas for the map (no rows without a plz_shapes table)."""
     sources: pl.DataFrame
     """The register of publications `trinkwasser fetch` reads; the build does not use it."""
     parameters: pl.DataFrame

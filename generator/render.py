@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from generator import API_VERSION, openapi, parallel, site
+from generator import API_VERSION, catalog, openapi, parallel, site
 from generator.api import fields, resources, routes, series
 from generator.config import Config
 from generator.contract import provenance
@@ -370,7 +370,7 @@ def datapackage(
 def api_file_count(d: Derived) -> int:
     """Return how many files `render_all` yields for the API (the site's come on top)."""
     one_per_zone = 2  # the zone and its series
-    export = 4  # JSON, CSV, Parquet, datapackage.json
+    export = 6  # JSON, CSV, Parquet, the streets, datapackage.json, the DCAT catalogue
     register_and_openapi = 2
     return (
         d.lookups.height
@@ -393,6 +393,7 @@ def render_all(
     zones = d if zones is None else zones
     yield from parameter_files(d)
     yield from export_files(d, config)
+    yield routes.open_file("catalog"), catalog.turtle(d, config)
     yield from lookup_files(d, config)
     yield from supplier_files(d)
     yield from zone_files(zones, as_of, config)

@@ -221,3 +221,42 @@ def test_print_shows_content_without_controls(
             assert printed["details"] > 0
             # Where a link leads off the site, the paper says where.
             assert printed["external_href"] in printed["external_after"]
+
+
+@pytest.fixture(scope="module")
+def areas_server(golden_site, tmp_path_factory):
+    """Serve the golden build, whose data has PLZ areas (`plz_shapes`), through the gate."""
+    import subprocess
+    import sys
+
+    from tests.browser_harness import free_port, wait_for
+
+    state = tmp_path_factory.mktemp("gate-state-areas")
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", "--build-dir", str(golden_site),
+         "--state", str(state), "--port", str(port), "--no-access-log"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    wait_for(base + "/", proc)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("layer", ["", "haerte"])
+def test_the_map_of_areas_passes_axe(layer, variant, browser, watch, areas_server, request):
+    width, script = VARIANTS[variant]
+    path = urls.url("map_layer", layer=layer) if layer else urls.url("map")
+    for page in open_page(browser, watch, request, width=width):
+        if not script:
+            page.route("**/static/site.js*", lambda route: route.abort())
+        assert page.goto(areas_server + path).status == 200
+        assert page.locator("svg.map-areas a").count() == 4  # the golden PLZ with a page
+        serious = run_axe(page)
+        assert not serious, f"axe-core at {width}px:\n{axe_report(serious)}"
+        scroll = page.evaluate("() => document.documentElement.scrollWidth")
+        assert scroll <= width, f"the page is {scroll}px wide at {width}px"

@@ -371,7 +371,12 @@ def test_same_input_same_bytes(tmp_path):
         assert mapping(plz, zone_path, "--out", out, "--threads", threads).exit_code == 0
         outputs.append({p.name: p.read_bytes() for p in out.parent.iterdir()})
     assert outputs[0] == outputs[1]
-    assert sorted(outputs[0]) == ["mapping-report.csv", "mapping.json", "plz_zones.csv"]
+    assert sorted(outputs[0]) == [
+        "mapping-report.csv",
+        "mapping.json",
+        "plz_shapes.csv",
+        "plz_zones.csv",
+    ]
 
 
 def test_shares_of_a_plz_never_add_up_to_more_than_one_after_rounding(tmp_path):

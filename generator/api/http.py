@@ -28,6 +28,8 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".md": "text/markdown; charset=utf-8",
     ".xml": "application/xml; charset=utf-8",
+    ".ttl": "text/turtle; charset=utf-8",
+    ".atom": "application/atom+xml; charset=utf-8",
     ".webmanifest": "application/manifest+json; charset=utf-8",
     ".png": "image/png",
     ".jpg": "image/jpeg",

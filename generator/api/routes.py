@@ -306,7 +306,8 @@ ROUTES: tuple[Route, ...] = (
         file="v1/export/plz-zonen.{format}",
         license="odbl",
         description="Every PLZ-zone pair with area share and confidence; never measured "
-        "values. Also as Parquet and with a Frictionless datapackage.json.",
+        "values. Also as Parquet, with a Frictionless datapackage.json, and described for "
+        "open-data portals in the DCAT-AP.de catalogue /v1/export/katalog.ttl.",
     ),
     Route(
         "access_request",
@@ -398,6 +399,7 @@ OPEN_FILES: dict[str, str] = {
     "export_parquet": "v1/export/plz-zonen.parquet",
     "export_streets": "v1/export/strassen.csv",
     "datapackage": "v1/export/datapackage.json",
+    "catalog": "v1/export/katalog.ttl",
 }
 """Open files of the tree that back no route: served as they are, at `/` + their path."""
 

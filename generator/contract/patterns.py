@@ -21,4 +21,8 @@ CODE = Pattern(CODE_PATTERN, rules.MALFORMED_CODE, "ASCII lower_snake_case")
 # `title | url`, several joined by ` ;; ` (a title holds no `|`, a URL no space).
 SOURCES_PATTERN = r"^[^|]+ \| https?://\S+( ;; [^|]+ \| https?://\S+)*$"
 SOURCES = Pattern(SOURCES_PATTERN, rules.MALFORMED_SOURCES, "`title | URL` pairs joined by ` ;; `")
+_PAIR = r"-?\d+(\.\d+)? -?\d+(\.\d+)?"
+_RING = rf"{_PAIR}(,{_PAIR}){{2,}}"
+SHAPE_PATTERN = rf"^{_RING}(;{_RING})*$"
+SHAPE = Pattern(SHAPE_PATTERN, rules.MALFORMED_SHAPE, "rings of `lon lat` pairs (`,` and `;`)")
 EXPLAINED_FIELDS = ("what", "origin", "limit_protects", "what_to_do")

@@ -69,6 +69,11 @@ MALFORMED_SOURCES = Rule(
     "Give each source as its title and its http(s) address, separated by a vertical bar; "
     "separate two sources by ` ;; `.",
 )
+MALFORMED_SHAPE = Rule(
+    "malformed_shape",
+    "Write an area as rings of `lon lat` pairs in decimal degrees, pairs separated by commas, "
+    "rings by semicolons, as `trinkwasser mapping` writes plz_shapes.csv.",
+)
 NOT_POSITIVE = Rule("not_positive", "Ids are whole numbers greater than 0.")
 NEGATIVE = Rule("negative", "The value cannot be negative.")
 OUT_OF_RANGE = Rule("out_of_range", "Keep the value inside the range the contract gives.")

@@ -23,6 +23,7 @@ from generator.contract.model import DATE, EMPTY, FLOAT, INT, STR, Column, Table
 from generator.contract.patterns import (
     DOCUMENT_ID,
     PLZ,
+    SHAPE,
     URL,
 )
 from generator.contract.reference_tables import REFERENCE_TABLES
@@ -353,6 +354,38 @@ PLACES = Table(
     if_absent=EMPTY,
 )
 
+PLZ_SHAPES = Table(
+    name="plz_shapes",
+    meaning=(
+        "The PLZ areas simplified for the national map, as `trinkwasser mapping` writes them "
+        "(`plz_shapes.csv`; neighbours share their simplified edges). Without it the map "
+        "draws each PLZ as a dot at its places' coordinates."
+    ),
+    columns=(
+        Column("plz", STR, True, "German postal code, five digits.", "04103", (PLZ,)),
+        Column(
+            "land",
+            STR,
+            False,
+            "The Land (state) of the PLZ where the PLZ areas name it; the map draws the "
+            "outlines of the Länder from it.",
+            "Sachsen",
+        ),
+        Column(
+            "shape",
+            STR,
+            True,
+            "The area in WGS84: rings of `lon lat` pairs (decimal degrees) separated by "
+            "commas, rings by semicolons, each ring without its closing point; holes are "
+            "rings too (the map fills even-odd).",
+            "12.3731 51.3397,12.3812 51.3401,12.3790 51.3350",
+            (SHAPE,),
+        ),
+    ),
+    key=("plz",),
+    if_absent=EMPTY,
+)
+
 SOURCES = Table(
     name="sources",
     meaning=(
@@ -443,6 +476,7 @@ TABLES: tuple[Table, ...] = (
     DOCUMENTS,
     MEASUREMENTS,
     PLACES,
+    PLZ_SHAPES,
     SOURCES,
 )
 

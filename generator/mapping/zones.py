@@ -46,8 +46,9 @@ def read_layers(
     GDAL and PROJ release the GIL.
     """
     with ThreadPoolExecutor(3) as pool:
+        land = [options.plz_land_field] if options.plz_land_field else []
         plz = pool.submit(
-            read.read_layer, options.plz_areas, [options.plz_field], (), options.threads
+            read.read_layer, options.plz_areas, [options.plz_field], land, options.threads
         )
         zones: Future[read.Layer] | None = None
         admin: Future[read.Layer] | None = None

@@ -1,14 +1,18 @@
-"""The national map: every PLZ as a dot, coloured by the verdict of its zone, drawn at build time.
+"""The national map, drawn at build time: the PLZ areas coloured by the verdict of their zone.
 
-One SVG serves three views (PFAS-20, nitrate, hardness): each zone's dots are one link with
-three classes, one per view, and the stylesheet colours the view the page shows. Without
-JavaScript the three views are three pages (`/karte/`, `/karte/nitrat/`, `/karte/haerte/`);
-with it, the view switches in place. Nothing comes from another host: no tiles, no fonts,
-no outline of Germany (the dots draw it). A table of counts per colour, and links to the
-zones above a limit, say the same in text.
+With the `plz_shapes` table (`trinkwasser mapping` writes it) every PLZ is its simplified
+area, one link to its PLZ page, with the outline of the covered area and, where the shapes
+name their Land, the outlines of the Länder: both are the edges the areas do not share with
+a neighbour of the same Land (the shapes are a coverage, so shared edges coincide). Without
+shapes every PLZ is a small square at the mean of its places' coordinates (the optional
+`places` table), grouped into one link per zone; a PLZ with neither is left off the map and
+counted as such.
 
-A PLZ sits at the mean of its places' coordinates (the optional `places` table); a PLZ
-without one is left off the map and counted as such.
+One SVG serves three views (PFAS-20, nitrate, hardness): each link has three classes, one
+per view, and the stylesheet colours the view the page shows. Without JavaScript the three
+views are three pages (`/karte/`, `/karte/nitrat/`, `/karte/haerte/`); with it, the view
+switches in place. Nothing comes from another host. A table of counts per colour, and links
+to the zones above a limit, say the same in text.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ X_SCALE = SCALE * math.cos(math.radians((SOUTH + NORTH) / 2))
 WIDTH = round((EAST - WEST) * X_SCALE)
 HEIGHT = round((NORTH - SOUTH) * SCALE)
 DOT = 4  # side of a PLZ's square, in map units
+FINE = 4
+"""Units of a shape per map unit (about 280 m): coordinates of areas are whole numbers."""
 MAX_LINKS = 300  # zones listed by name per colour of concern; the rest are counted
 
 
@@ -111,14 +117,19 @@ def zone_classes(d: Derived) -> pl.DataFrame:
     )
 
 
+def plz_zone(d: Derived) -> pl.DataFrame:
+    """Every PLZ with a page: `plz` and `zone_id`, the zone its page names first."""
+    return d.lookups.select(
+        "plz", pl.col("zones").list.first().struct.field("zone_id").alias("zone_id")
+    )
+
+
 def plz_points(d: Derived) -> pl.DataFrame:
     """Every PLZ with coordinates: `plz`, `zone_id` (the zone its page names first), x, y."""
     centre = d.places.group_by("plz").agg(pl.col("lat").mean(), pl.col("lon").mean())
-    first = d.lookups.select(
-        "plz", pl.col("zones").list.first().struct.field("zone_id").alias("zone_id")
-    )
     return (
-        first.join(centre, on="plz")
+        plz_zone(d)
+        .join(centre, on="plz")
         .select(
             "plz",
             "zone_id",
@@ -126,6 +137,169 @@ def plz_points(d: Derived) -> pl.DataFrame:
             ((NORTH - pl.col("lat")) * SCALE).round(0).cast(pl.Int64).alias("y"),
         )
         .sort("plz")
+    )
+
+
+def _num(expr: pl.Expr) -> pl.Expr:
+    """Write a whole number as path data wants it: a space before it unless it is negative."""
+    text = expr.cast(pl.String)
+    return pl.when(expr < 0).then(text).otherwise(pl.concat_str(pl.lit(" "), text))
+
+
+def shape_points(shapes: pl.DataFrame) -> pl.DataFrame:
+    """Every vertex of every ring in map units: `plz`, `land`, `r` (ring), `x`, `y`.
+
+    Consecutive vertices that round to the same point are one.
+    """
+    rings = (
+        shapes.select("plz", "land", pl.col("shape").str.split(";").alias("ring"))
+        .explode("ring")
+        .with_row_index("r")
+    )
+    pair = pl.col("p").str.split_exact(" ", 1)
+    points = (
+        rings.select("plz", "land", "r", pl.col("ring").str.split(",").alias("p"))
+        .explode("p")
+        .select(
+            "plz",
+            "land",
+            "r",
+            ((pair.struct.field("field_0").cast(pl.Float64) - WEST) * X_SCALE * FINE)
+            .round(0)
+            .cast(pl.Int64)
+            .alias("x"),
+            ((NORTH - pair.struct.field("field_1").cast(pl.Float64)) * SCALE * FINE)
+            .round(0)
+            .cast(pl.Int64)
+            .alias("y"),
+        )
+    )
+    same = (pl.col("x") == pl.col("x").shift(1).over("r")) & (
+        pl.col("y") == pl.col("y").shift(1).over("r")
+    )
+    return points.filter(~same.fill_null(False))
+
+
+def shape_paths(points: pl.DataFrame) -> pl.DataFrame:
+    """`plz` and `d`, the path data of its area: per ring a move and relative lines.
+
+    A ring that rounds to fewer than three points (a PLZ smaller than the map's grid) is
+    drawn as the smallest square, so every PLZ with a shape stays on the map.
+    """
+    first = pl.int_range(pl.len()).over("r") == 0
+    dx = pl.col("x") - pl.col("x").shift(1).over("r")
+    dy = pl.col("y") - pl.col("y").shift(1).over("r")
+    step = (
+        pl.when(first)
+        .then(pl.format("M{} {}l", "x", "y"))
+        .otherwise(pl.concat_str(_num(dx), _num(dy)))
+    )
+    rings = points.group_by("r", maintain_order=True).agg(
+        pl.col("plz").first(),
+        step.str.join("").alias("d"),
+        pl.len().alias("n"),
+        pl.col("x").first(),
+        pl.col("y").first(),
+    )
+    ring = (
+        pl.when(pl.col("n") >= 3)
+        .then(pl.concat_str(pl.col("d").str.replace("l ", "l", literal=True), pl.lit("z")))
+        .otherwise(pl.format("M{} {}h2v2h-2z", "x", "y"))
+    )
+    return rings.group_by("plz", maintain_order=True).agg(ring.str.join("").alias("d"))
+
+
+def outlines(points: pl.DataFrame) -> str:
+    """Return the path data of the edges that no two areas of one Land share.
+
+    That is the outline of the covered area and, where the shapes name their Land, the
+    borders between Länder.
+
+    Each edge is taken from one side only, and consecutive edges of a ring are one line.
+    """
+    nxt_x = pl.col("x").shift(-1).over("r").fill_null(pl.col("x").first().over("r"))
+    nxt_y = pl.col("y").shift(-1).over("r").fill_null(pl.col("y").first().over("r"))
+    edges = points.with_columns(
+        nxt_x.alias("x2"), nxt_y.alias("y2"), pl.int_range(pl.len()).alias("_i")
+    ).with_columns(
+        # The same edge seen from both sides: its ends in one order.
+        pl.min_horizontal("x", "x2").alias("_a"),
+        pl.when(pl.col("x") < pl.col("x2"))
+        .then(pl.col("y"))
+        .when(pl.col("x") > pl.col("x2"))
+        .then(pl.col("y2"))
+        .otherwise(pl.min_horizontal("y", "y2"))
+        .alias("_b"),
+        pl.max_horizontal("x", "x2").alias("_c"),
+        pl.when(pl.col("x") < pl.col("x2"))
+        .then(pl.col("y2"))
+        .when(pl.col("x") > pl.col("x2"))
+        .then(pl.col("y"))
+        .otherwise(pl.max_horizontal("y", "y2"))
+        .alias("_d"),
+        pl.col("land").fill_null(""),
+    )
+    key = ["_a", "_b", "_c", "_d"]
+    sides = edges.group_by(key).agg(
+        pl.len().alias("_n"), pl.col("land").min().alias("_lo"), pl.col("land").max().alias("_hi")
+    )
+    border = (
+        edges.join(sides, on=key, how="left")
+        .sort("_i")
+        .with_columns(
+            (
+                (pl.col("_n") == 1)
+                | ((pl.col("_lo") != pl.col("_hi")) & (pl.col("land") == pl.col("_lo")))
+            ).alias("_keep")
+        )
+    )
+    run = (pl.col("_keep") != pl.col("_keep").shift(1).over("r")).fill_null(True).cum_sum()
+    lines = (
+        border.with_columns(run.alias("_run"))
+        .filter("_keep")
+        .group_by("_run", maintain_order=True)
+        .agg(
+            pl.col("x").first(),
+            pl.col("y").first(),
+            pl.concat_str(_num(pl.col("x2") - pl.col("x")), _num(pl.col("y2") - pl.col("y")))
+            .str.join("")
+            .alias("l"),
+        )
+        .select(pl.format("M{} {}l{}", "x", "y", pl.col("l").str.strip_chars_start(" ")))
+        .to_series()
+    )
+    return "".join(lines)
+
+
+def shape_svg(shapes: pl.DataFrame, plz_zone: pl.DataFrame, classes: pl.DataFrame) -> str:
+    """Draw the map of areas: per PLZ one link to its page, with the classes of its zone."""
+    points = shape_points(shapes)
+    paths = shape_paths(points)
+    linked = (
+        paths.join(plz_zone, on="plz", how="left")
+        .join(classes, on="zone_id", how="left")
+        .sort("plz")
+        .select(
+            pl.when(pl.col("zone_id").is_not_null())
+            .then(
+                pl.format(
+                    '<a href="{}" class="p{} n{} h{}" tabindex="-1"><path d="{}"/></a>',
+                    urls.url_expr("plz", plz=pl.col("plz")),
+                    "p",
+                    "n",
+                    "h",
+                    "d",
+                )
+            )
+            .otherwise(pl.format('<path class="nz" d="{}"/>', "d"))
+        )
+        .to_series()
+    )
+    width, height = (WIDTH + DOT) * FINE, (HEIGHT + DOT) * FINE
+    return (
+        f'<svg class="map map-areas" viewBox="0 0 {width} {height}" aria-hidden="true" '
+        f'focusable="false">{"".join(linked)}'
+        f'<path class="outline" d="{outlines(points)}"/></svg>'
     )
 
 
@@ -191,8 +365,13 @@ def _summary(layer: Layer, points: pl.DataFrame, classes: pl.DataFrame) -> dict[
 def map_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
     """Yield the map page of every layer: the same SVG, the layer's view shown."""
     classes = zone_classes(d)
-    points = plz_points(d)
-    drawing = svg(points, classes)
+    if d.plz_shapes.height:
+        # Counted like the dots: a PLZ with a page and a shape is on the map.
+        points = plz_zone(d).join(d.plz_shapes.select("plz"), on="plz")
+        drawing = shape_svg(d.plz_shapes, plz_zone(d), classes)
+    else:
+        points = plz_points(d)
+        drawing = svg(points, classes)
     summaries = [_summary(layer, points, classes) for layer in LAYERS]
     template = env.get_template("map.html")
     for layer, current in zip(LAYERS, summaries, strict=True):
@@ -204,5 +383,7 @@ def map_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]
             plz_total=d.lookups.height,
             plz_drawn=points.height,
             zones_total=d.zones.height,
+            areas=d.plz_shapes.height > 0,
+            lands=d.plz_shapes["land"].drop_nulls().n_unique() > 1,
         )
         yield path, html.encode()

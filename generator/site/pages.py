@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import json
 import re
 from collections.abc import Iterator
 from typing import Any, cast
@@ -18,7 +19,7 @@ from typing import Any, cast
 import jinja2
 import polars as pl
 
-from generator import API_VERSION, __version__, openapi, parallel, site_assets
+from generator import API_VERSION, __version__, catalog, openapi, parallel, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.api.settings import GateSettings
 from generator.config import Config
@@ -27,10 +28,12 @@ from generator.site import (
     answer,
     api_reference,
     charts,
+    feeds,
     fragments,
     maps,
     places,
     readings,
+    seo,
     text,
     urls,
 )
@@ -248,6 +251,8 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "zone_api_url": routes.url_expr("zone", zone_id=pl.col("zone_id")),
         "measurements_api_url": routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")),
         "measurement_count": pl.col("measurement_count"),
+        "description": pl.col("description"),
+        "feed_url": urls.url_expr("zone_feed", zone_id=pl.col("zone_id")),
         "stale_since": pl.when(pl.col("publication_stale")).then(
             text.date_expr(pl.col("newest_publication"))
         ),
@@ -282,6 +287,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         starts[zone_id] = offset
         offset += n
     order = {code: i for i, code in enumerate(charts.ALWAYS)}
+    descriptions = seo.zone_descriptions(d)
 
     def render(batch: list[int]) -> list[tuple[str, bytes]]:
         present = [z for z in batch if z in per_zone]
@@ -311,6 +317,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .join(check_items(zones, badges), on="zone_id", how="left")
             .join(figures, on="zone_id", how="left")
             .join(counts, on="zone_id", how="left")
+            .join(descriptions, on="zone_id", how="left")
             .with_columns(pl.col("measurement_count").fill_null(0))
             .select("zone_id", page.alias("html"))
         )
@@ -510,7 +517,16 @@ def simple_pages(
         "access": ("zugang.html", {"quota": GateSettings.from_config(config).daily_quota}),
         "downloads": (
             "downloads.html",
-            {"downloads": downloads, "stats": stats, "sources": _sources(d)},
+            {
+                "downloads": downloads,
+                "stats": stats,
+                "sources": _sources(d),
+                # `</` cannot end the script early: JSON may escape the slash.
+                "json_ld": json.dumps(
+                    catalog.schema_org(d, config), ensure_ascii=False, sort_keys=True
+                ).replace("</", "<\\/"),
+                "catalog_url": routes.file_url(routes.open_file("catalog")),
+            },
         ),
         "api": (
             "api.html",
@@ -547,8 +563,37 @@ def site_files(
 ) -> Iterator[tuple[str, bytes]]:
     """Yield (path, bytes) for every page and asset of the human site.
 
-    Zone pages are rendered for the zones of `zones` (`d` restricted, see `render_all`).
+    Then its feeds, robots.txt and the sitemap of the pages. Zone pages are rendered for
+    the zones of `zones` (`d` restricted, see `render_all`); the sitemap lists every zone's.
     """
+    pages: list[str] = []
+    zone_at = None
+    zone_page = urls.file_path("zone", zone_id=0).replace("/0/", "/{}/")
+    for path, data in _pages_and_assets(d, as_of, config, zones):
+        page = seo.page_url(path)
+        if _is_zone_page(path, zone_page):
+            zone_at = len(pages) if zone_at is None else zone_at
+        elif page is not None:
+            pages.append(page)
+        yield path, data
+    # Zone pages come as one run, in the order of d.zones: listed all, rendered or kept.
+    every_zone = [seo.page_url(urls.file_path("zone", zone_id=z)) for z in d.zones["zone_id"]]
+    at = len(pages) if zone_at is None else zone_at
+    pages[at:at] = [p for p in every_zone if p is not None]
+    yield from feeds.feed_files(d, as_of, config)
+    yield urls.file_path("robots"), seo.robots_txt(config)
+    yield from seo.sitemap_files(pages, seo.page_dates(d, as_of), config)
+
+
+def _is_zone_page(path: str, pattern: str) -> bool:
+    head, _, tail = pattern.partition("{}")
+    middle = path[len(head) : len(path) - len(tail)]
+    return path.startswith(head) and path.endswith(tail) and middle.isdigit()
+
+
+def _pages_and_assets(
+    d: Derived, as_of: dt.date, config: Config, zones: Derived | None
+) -> Iterator[tuple[str, bytes]]:
     assets, versions = static_files()
     yield from assets
     groups = places.place_groups(d.places)
@@ -562,6 +607,6 @@ def site_files(
     yield from maps.map_pages(d, env)
     yield from simple_pages(d, env, config)
     yield from parameter_pages(d, env, as_of)
-    yield from plz_pages(d, env, _badges(env))
+    yield from plz_pages(d, env, _badges(env), seo.plz_descriptions(d))
     yield from supplier_pages(d, env)
     yield from zone_pages(d if zones is None else zones, env, as_of)

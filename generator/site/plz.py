@@ -17,7 +17,7 @@ import polars as pl
 from generator import site_assets
 from generator.contract import provenance
 from generator.derive import MATERIAL_SHARE, Derived
-from generator.site import answer, fragments, text, urls
+from generator.site import answer, feeds, fragments, seo, text, urls
 
 BOUNDARY_WORDS = {
     "supplier": "Grenze nach der Karte des Versorgers",
@@ -73,13 +73,19 @@ def _street_lists(d: Derived) -> pl.DataFrame:
 
 
 def plz_pages(
-    d: Derived, env: jinja2.Environment, badges: dict[str, str]
+    d: Derived,
+    env: jinja2.Environment,
+    badges: dict[str, str],
+    descriptions: pl.DataFrame | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """Yield every PLZ page, all filled by one polars expression.
 
     Each zone's card leads with the answer (`answer.zone_answers`); `badges` are the
-    rendered verdict badges by state.
+    rendered verdict badges by state; `descriptions` the meta description per PLZ
+    (`seo.plz_descriptions`).
     """
+    if descriptions is None:
+        descriptions = seo.plz_descriptions(d)
     templates = site_assets.templates_dir()
     share = pl.col("area_share")
     population = pl.col("population_share")
@@ -135,6 +141,8 @@ def plz_pages(
         d.lookups.join(cards, on="plz", maintain_order="left")
         .join(_street_lists(d), on="plz", how="left", maintain_order="left")
         .join(names.rename({"name": "places"}), on="plz", how="left", maintain_order="left")
+        .join(descriptions, on="plz", how="left", maintain_order="left")
+        .join(feeds.plz_feed_links(d), on="plz", how="left", maintain_order="left")
         .select(
             "plz",
             fragments.fill(
@@ -142,6 +150,9 @@ def plz_pages(
                 {
                     "plz": pl.col("plz"),
                     "places": pl.col("places"),
+                    "description": pl.col("description"),
+                    "feed_heads": pl.col("feed_heads"),
+                    "feed_list": pl.col("feed_list"),
                     "single": pl.col("n_zones") == 1,
                     "several": pl.col("n_zones") > 1,
                     "by_population": pl.col("by_population"),

@@ -40,6 +40,10 @@ PAGES: dict[str, str] = {
     "map": "/karte/",
     "map_layer": "/karte/{layer}/",
     "search_index": "/suchindex.json",
+    "feed": "/feeds/neuigkeiten.atom",
+    "zone_feed": "/feeds/gebiete/{zone_id}.atom",
+    "sitemap": "/sitemap.xml",
+    "robots": "/robots.txt",
     "not_found": "/404.html",
 }
 

@@ -607,6 +607,17 @@ CASES: list[Case] = [
         expect_headers={"content-type": JSON, "link": LICENSE},
     ),
     Case(
+        "file-dcat-catalogue",
+        "GET",
+        "/v1/export/katalog.ttl",
+        200,
+        expect_headers={
+            **OPEN_OK,
+            "content-type": "text/turtle; charset=utf-8",
+        },
+        absent_headers=("link",),
+    ),
+    Case(
         "file-csv-export",
         "GET",
         "/v1/export/plz-zonen.csv",

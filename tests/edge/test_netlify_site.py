@@ -32,3 +32,17 @@ def test_pages_carry_the_security_headers(edge):
     assert answer.headers["x-frame-options"] == "DENY"
     assert answer.headers["referrer-policy"] == "strict-origin-when-cross-origin"
     assert "x-nf-edge-functions" not in answer.headers  # the site is not gated
+
+
+def test_feeds_robots_and_sitemap_are_served_by_the_cdn(edge, edge_server):
+    build = edge_server.project / "build"
+    for path, kind in (
+        ("/feeds/neuigkeiten.atom", "application/atom+xml"),
+        ("/robots.txt", "text/plain"),
+        ("/sitemap.xml", "xml"),
+    ):
+        answer = edge.get(path)
+        assert answer.status_code == 200, path
+        assert kind in answer.headers["content-type"], (path, answer.headers["content-type"])
+        assert answer.content == (build / path.lstrip("/")).read_bytes()
+        assert "x-nf-edge-functions" not in answer.headers  # not gated

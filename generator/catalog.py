@@ -1,0 +1,386 @@
+"""The open datasets described for open-data portals: DCAT-AP.de (Turtle) and schema.org.
+
+GovData harvests DCAT-AP.de catalogues; Google Dataset Search reads schema.org `Dataset`
+markup. Both describe the same three open datasets of the tree: the PLZ-to-zone mapping
+(JSON, CSV, Parquet and its Frictionless description), the street table, and the parameter
+register. Measured values are not open (see `/lizenz/`) and are not in the catalogue.
+
+Every date comes from the data (the mapping's source dates, the register's validity
+periods), never from the clock. The Turtle is written here, not through an RDF library, so
+the build needs none; the tests parse it with rdflib.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from generator import API_VERSION
+from generator.api import routes
+from generator.config import Config
+from generator.contract import provenance
+from generator.derive import Derived
+from generator.site import urls as site_urls
+
+LICENCES = {
+    "ODbL-1.0": "http://dcat-ap.de/def/licenses/odbl",
+    "officialWork": "http://dcat-ap.de/def/licenses/officialWork",
+}
+"""Licences in the DCAT-AP.de vocabulary (dcat-ap.de/def/licenses)."""
+FILE_TYPES = {
+    "json": ("http://publications.europa.eu/resource/authority/file-type/JSON", "application/json"),
+    "csv": ("http://publications.europa.eu/resource/authority/file-type/CSV", "text/csv"),
+    "parquet": (
+        "http://publications.europa.eu/resource/authority/file-type/PARQUET",
+        "application/vnd.apache.parquet",
+    ),
+}
+THEME = "http://publications.europa.eu/resource/authority/data-theme/"
+GERMANY = "http://publications.europa.eu/resource/authority/country/DEU"
+GERMAN = "http://publications.europa.eu/resource/authority/language/DEU"
+FEDERAL = "http://dcat-ap.de/def/politicalGeocoding/Level/federal"
+REGISTER_RIGHTS = (
+    "Werte, Namen und Anlagen stammen aus der Trinkwasserverordnung 2023; Gesetze und "
+    "Verordnungen sind amtliche Werke ohne urheberrechtlichen Schutz (§ 5 Abs. 1 UrhG)."
+)
+
+PREFIXES = {
+    "dcat": "http://www.w3.org/ns/dcat#",
+    "dct": "http://purl.org/dc/terms/",
+    "dcatde": "http://dcat-ap.de/def/dcatde/",
+    "foaf": "http://xmlns.com/foaf/0.1/",
+    "vcard": "http://www.w3.org/2006/vcard/ns#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+}
+
+
+@dataclass(frozen=True)
+class Distribution:
+    key: str
+    title: str
+    path: str
+    """Build path of the file (its URL is `/` + path)."""
+    fmt: str
+    api_url: str | None = None
+    """The route that answers the same file, if any."""
+
+
+@dataclass(frozen=True)
+class Dataset:
+    key: str
+    title: str
+    description: str
+    keywords: tuple[str, ...]
+    themes: tuple[str, ...]
+    licence: str
+    attribution: str | None
+    distributions: tuple[Distribution, ...]
+    start: dt.date | None
+    end: dt.date | None
+    modified: dt.date | None
+    rights: str | None = None
+
+
+def _day(value: object) -> dt.date | None:
+    return value if isinstance(value, dt.date) else None
+
+
+def _source_dates(d: Derived) -> list[dt.date]:
+    return sorted(dt.date.fromisoformat(s.date[:10]) for s in d.sources if s.date)
+
+
+def datasets(d: Derived, config: Config) -> list[Dataset]:
+    """Return the open datasets of the tree, with their dates from the data."""
+    mapped = _source_dates(d)
+    credit = config.attribution["credit"]
+    zensus = any(s.license == provenance.ZENSUS_LICENCE for s in d.sources)
+    credits = credit + (
+        "; Einwohneranteile: Zensus 2022, Statistische Ämter des Bundes und der Länder "
+        "(dl-de/by-2-0)"
+        if zensus
+        else ""
+    )
+    limits = d.limits["valid_from"]
+    until = d.limits["valid_until"].drop_nulls()
+    first = _day(limits.min())
+    ends = [v for v in (_day(limits.max()), _day(until.max())) if v is not None]
+    register_end = max(ends) if ends else None
+    return [
+        Dataset(
+            "plz-zonen",
+            "Zuordnung Postleitzahl zu Trinkwasser-Versorgungsgebiet",
+            f"Alle {d.export.height} Paare aus Postleitzahl und Versorgungsgebiet in "
+            "Deutschland mit Wasserversorger, Flächenanteil, Einwohneranteil und "
+            "Zuverlässigkeit der Zuordnung. Abgeleitet aus OpenStreetMap-Daten; enthält "
+            "keine Messwerte.",
+            ("Trinkwasser", "Postleitzahl", "Versorgungsgebiet", "Wasserversorger"),
+            ("HEAL", "REGI"),
+            "ODbL-1.0",
+            credits,
+            (
+                Distribution(
+                    "json",
+                    "PLZ-Versorgungsgebiete als JSON",
+                    routes.file_path("export", format="json"),
+                    "json",
+                    routes.url("export", format="json"),
+                ),
+                Distribution(
+                    "csv",
+                    "PLZ-Versorgungsgebiete als CSV",
+                    routes.file_path("export", format="csv"),
+                    "csv",
+                    routes.url("export", format="csv"),
+                ),
+                Distribution(
+                    "parquet",
+                    "PLZ-Versorgungsgebiete als Parquet",
+                    routes.open_file("export_parquet"),
+                    "parquet",
+                ),
+                Distribution(
+                    "datapackage",
+                    "Beschreibung als Frictionless Data Package (Schema, Prüfsummen)",
+                    routes.open_file("datapackage"),
+                    "json",
+                ),
+            ),
+            mapped[0] if mapped else None,
+            mapped[-1] if mapped else None,
+            mapped[-1] if mapped else None,
+        ),
+        Dataset(
+            "strassen",
+            "Straßen der Postleitzahlen mit mehreren Versorgungsgebieten",
+            f"{d.streets.height} Zeilen: für jede Postleitzahl, die von mehreren "
+            "Versorgungsgebieten beliefert wird, in welchem Gebiet jede benannte Straße "
+            "liegt, mit dem Anteil ihrer Länge. Straßennamen aus OpenStreetMap.",
+            ("Trinkwasser", "Postleitzahl", "Straße", "Versorgungsgebiet"),
+            ("HEAL", "REGI"),
+            "ODbL-1.0",
+            credit,
+            (
+                Distribution(
+                    "csv", "Straßentabelle als CSV", routes.open_file("export_streets"), "csv"
+                ),
+            ),
+            mapped[0] if mapped else None,
+            mapped[-1] if mapped else None,
+            mapped[-1] if mapped else None,
+        ),
+        Dataset(
+            "stoffregister",
+            "Stoffregister der Trinkwasserverordnung",
+            f"Die {d.parameters.height} Parameter mit Anlage der Trinkwasserverordnung 2023, "
+            "Einheit, CAS-Nummer und Gruppe; die Grenzwerte mit ihren Geltungszeiträumen "
+            "stehen auf der Website bei jedem Stoff.",
+            ("Trinkwasser", "Trinkwasserverordnung", "Grenzwert", "Parameter"),
+            ("HEAL", "GOVE"),
+            "officialWork",
+            None,
+            (
+                Distribution(
+                    "json",
+                    "Stoffregister als JSON",
+                    routes.file_path("parameters"),
+                    "json",
+                    routes.url("parameters"),
+                ),
+            ),
+            first,
+            register_end,
+            None,  # when the register last changed is not in the data
+            REGISTER_RIGHTS,
+        ),
+    ]
+
+
+# ---------------------------------------------------------------------------- Turtle
+
+
+def _lit(text: str) -> str:
+    escaped = (
+        text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    )
+    return f'"{escaped}"'
+
+
+def _iri(iri: str) -> str:
+    for bad in '<>"{}|^`\\ ':
+        if bad in iri:
+            raise ValueError(f"not an IRI for Turtle: {iri!r}")
+    return f"<{iri}>"
+
+
+def _date(day: dt.date) -> str:
+    return f'"{day.isoformat()}"^^xsd:date'
+
+
+def _block(subject: str, pairs: list[tuple[str, str]]) -> str:
+    body = " ;\n".join(f"    {p} {o}" for p, o in pairs)
+    return f"{subject}\n{body} .\n"
+
+
+def _agent(config: Config) -> str:
+    return (
+        "[ a foaf:Organization ; foaf:name "
+        + _lit(config.operator)
+        + " ; foaf:mbox "
+        + _iri(f"mailto:{config.contact}")
+        + " ]"
+    )
+
+
+def _contact(config: Config) -> str:
+    return (
+        "[ a vcard:Organization ; vcard:fn "
+        + _lit(config.operator)
+        + " ; vcard:hasEmail "
+        + _iri(f"mailto:{config.contact}")
+        + " ]"
+    )
+
+
+def catalog_url(config: Config) -> str:
+    return config.base_url + routes.file_url(routes.open_file("catalog"))
+
+
+def turtle(d: Derived, config: Config) -> bytes:
+    """Return the DCAT-AP.de catalogue of the open datasets, as Turtle."""
+    base = config.base_url
+    homepage = base + site_urls.url("downloads")
+    sets = datasets(d, config)
+    blocks = ["".join(f"@prefix {p}: <{iri}> .\n" for p, iri in PREFIXES.items())]
+    modified = [s.modified for s in sets if s.modified]
+    catalog: list[tuple[str, str]] = [
+        ("a", "dcat:Catalog"),
+        ("dct:title", _lit("Trinkwasserdaten: offene Daten") + "@de"),
+        (
+            "dct:description",
+            _lit(
+                "Offene Datensätze von Trinkwasserdaten: die Zuordnung der Postleitzahlen zu "
+                "Trinkwasser-Versorgungsgebieten, die Straßen geteilter Postleitzahlen und das "
+                "Stoffregister der Trinkwasserverordnung."
+            )
+            + "@de",
+        ),
+        ("dct:publisher", _agent(config)),
+        ("foaf:homepage", _iri(base + site_urls.url("home"))),
+        ("dct:language", _iri(GERMAN)),
+        ("dct:spatial", _iri(GERMANY)),
+    ]
+    if modified:
+        catalog.append(("dct:modified", _date(max(modified))))
+    catalog.append(("dcat:dataset", ", ".join(_iri(f"{homepage}#{s.key}") for s in sets)))
+    blocks.append(_block(_iri(catalog_url(config)), catalog))
+    for s in sets:
+        pairs: list[tuple[str, str]] = [
+            ("a", "dcat:Dataset"),
+            ("dct:title", _lit(s.title) + "@de"),
+            ("dct:description", _lit(s.description) + "@de"),
+            ("dct:identifier", _lit(f"{homepage}#{s.key}")),
+            ("dct:publisher", _agent(config)),
+            ("dcat:contactPoint", _contact(config)),
+            ("dcat:landingPage", _iri(homepage)),
+            ("dcat:keyword", ", ".join(_lit(k) + "@de" for k in s.keywords)),
+            ("dcat:theme", ", ".join(_iri(THEME + t) for t in s.themes)),
+            ("dct:spatial", _iri(GERMANY)),
+            ("dcatde:politicalGeocodingLevelURI", _iri(FEDERAL)),
+            ("dct:language", _iri(GERMAN)),
+            ("dct:license", _iri(LICENCES[s.licence])),
+            ("owl:versionInfo", _lit(API_VERSION)),
+        ]
+        if s.start is not None:
+            period = "[ a dct:PeriodOfTime ; dcat:startDate " + _date(s.start)
+            if s.end is not None and s.end != s.start:
+                period += " ; dcat:endDate " + _date(s.end)
+            pairs.append(("dct:temporal", period + " ]"))
+        if s.modified is not None:
+            pairs.append(("dct:modified", _date(s.modified)))
+        pairs.append(
+            (
+                "dcat:distribution",
+                ", ".join(_iri(f"{homepage}#{s.key}-{x.key}") for x in s.distributions),
+            )
+        )
+        blocks.append(_block(_iri(f"{homepage}#{s.key}"), pairs))
+        for x in s.distributions:
+            file_type, media = FILE_TYPES[x.fmt]
+            url = base + routes.file_url(x.path)
+            dist: list[tuple[str, str]] = [
+                ("a", "dcat:Distribution"),
+                ("dct:title", _lit(x.title) + "@de"),
+                ("dcat:accessURL", _iri(base + x.api_url if x.api_url else url)),
+                ("dcat:downloadURL", _iri(url)),
+                ("dct:format", _iri(file_type)),
+                ("dcat:mediaType", _iri(f"https://www.iana.org/assignments/media-types/{media}")),
+                ("dct:license", _iri(LICENCES[s.licence])),
+            ]
+            if s.attribution:
+                dist.append(("dcatde:licenseAttributionByText", _lit(s.attribution) + "@de"))
+            if s.rights:
+                dist.append(("dct:rights", _lit(s.rights) + "@de"))
+            if s.modified is not None:
+                dist.append(("dct:modified", _date(s.modified)))
+            blocks.append(_block(_iri(f"{homepage}#{s.key}-{x.key}"), dist))
+    blocks[0] += "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
+    return "\n".join(blocks).encode()
+
+
+# ---------------------------------------------------------------------------- schema.org
+
+
+def schema_org(d: Derived, config: Config) -> list[dict[str, Any]]:
+    """Return schema.org `Dataset` objects for the downloads page (Google Dataset Search)."""
+    base = config.base_url
+    homepage = base + site_urls.url("downloads")
+    licence_urls = {
+        "ODbL-1.0": config.license_url,
+        "officialWork": "https://www.gesetze-im-internet.de/urhg/__5.html",
+    }
+    out = []
+    for s in datasets(d, config):
+        item: dict[str, Any] = {
+            "@context": "https://schema.org",
+            "@type": "Dataset",
+            "@id": f"{homepage}#{s.key}",
+            "name": s.title,
+            "description": s.description,
+            "url": homepage,
+            "keywords": list(s.keywords),
+            "inLanguage": "de",
+            "isAccessibleForFree": True,
+            "license": licence_urls[s.licence],
+            "creator": {"@type": "Organization", "name": config.operator, "email": config.contact},
+            "publisher": {
+                "@type": "Organization",
+                "name": config.operator,
+                "email": config.contact,
+            },
+            "spatialCoverage": {"@type": "Country", "name": "Deutschland"},
+            "includedInDataCatalog": {
+                "@type": "DataCatalog",
+                "name": "Trinkwasserdaten: offene Daten",
+                "url": catalog_url(config),
+            },
+            "distribution": [
+                {
+                    "@type": "DataDownload",
+                    "name": x.title,
+                    "encodingFormat": FILE_TYPES[x.fmt][1],
+                    "contentUrl": base + routes.file_url(x.path),
+                }
+                for x in s.distributions
+            ],
+        }
+        if s.start is not None:
+            item["temporalCoverage"] = s.start.isoformat() + (
+                f"/{s.end.isoformat()}" if s.end is not None and s.end != s.start else "/.."
+            )
+        if s.modified is not None:
+            item["dateModified"] = s.modified.isoformat()
+        if s.attribution:
+            item["creditText"] = s.attribution
+        out.append(item)
+    return out

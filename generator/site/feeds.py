@@ -1,0 +1,342 @@
+"""Atom feeds: one per zone and one for the whole country, so people need not come back to look.
+
+A zone's feed has an entry for
+- every publication its values come from (dated by the document's edition),
+- every parameter whose verdict changed with its latest sample (dated by that sample): the
+  previous sample is assessed against the same limits as the latest, so only the water
+  changed, not the yardstick,
+- every limit of its parameters that comes into force after the ordinance did: dated by the
+  day it applies when that day has come; an announced one by the day the ordinance that
+  announces it came into force (the earliest `valid_from` of the register).
+
+The national feed has the exceedances of Grenzwerte (dated by their sample) and, per zone
+and publication, the zones with new values (dated by the edition). Every date comes from
+the data, so the same input gives the same bytes. Feeds keep the newest `MAX_ENTRIES`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from xml.sax.saxutils import escape
+
+import polars as pl
+
+from generator.api import verdicts
+from generator.classify import classify
+from generator.config import Config
+from generator.derive import Derived, _latest
+from generator.site import readings, text, urls
+
+MAX_ENTRIES = 50
+"""Entries of a zone's feed (the newest)."""
+MAX_NATIONAL = 200
+"""Entries of the national feed (the newest)."""
+TITLE = "Trinkwasserdaten: Neuigkeiten"
+
+_CATEGORY = {s: v.category for s, v in verdicts.STATES.items()}
+_CATEGORY_WORDS = {
+    verdicts.EXCEEDS_LIMIT: "über dem Grenzwert",
+    verdicts.EXCEEDS_OTHER: "über einem anderen Wert (kein Grenzwert)",
+    verdicts.COMPLIES: "eingehalten",
+    verdicts.NOT_ASSESSABLE: "nicht bewertbar",
+    verdicts.NO_COMPARISON: "ohne Vergleichswert",
+    verdicts.NOT_MEASURED: "nicht gemessen",
+}
+_ENTRY = ("zone_id", "key", "day", "title", "summary")
+
+
+def _stamp(day: dt.date) -> str:
+    return f"{day.isoformat()}T00:00:00Z"
+
+
+def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
+    docs = d.documents.select("document_id", "title", "edition_date")
+    return (
+        d.measurements.filter(pl.col("sampled_at") <= as_of)
+        .group_by("zone_id", "document_id")
+        .agg(pl.len().alias("n"))
+        .join(docs, on="document_id")
+        .select(
+            "zone_id",
+            pl.format("dokument-{}", "document_id").alias("key"),
+            pl.col("edition_date").alias("day"),
+            pl.format("Neue Veröffentlichung: {}", "title").alias("title"),
+            pl.format(
+                "{} mit {} Werten für dieses Versorgungsgebiet, Stand {}.",
+                "title",
+                "n",
+                text.date_expr(pl.col("edition_date")),
+            ).alias("summary"),
+        )
+    )
+
+
+def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
+    """Return where the latest sample's verdict differs from the previous sample's.
+
+    Zone, parameter, dates and categories; both samples assessed against the limits valid
+    on `as_of`.
+    """
+    # Only what choosing and assessing a sample needs: the series is the largest frame.
+    series = ["zone_id", "parameter"]
+    earlier = (
+        d.measurements.select(
+            *series,
+            "sampled_at",
+            "statistic",
+            "sample_point",
+            "qualifier",
+            "normalized_value",
+            "normalized_reporting_limit",
+        )
+        .filter(pl.col("sampled_at") <= as_of)
+        .filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(series))
+    )
+    previous = classify(_latest(earlier), d.limits, d.parameters, as_of).select(
+        "zone_id",
+        "parameter",
+        pl.col("state").replace_strict(_CATEGORY, default=None).alias("before"),
+        pl.col("sampled_at").alias("before_at"),
+    )
+    now = readings.with_readings(
+        d.current_values.filter(
+            (pl.col("origin") == "published") & pl.col("value_text").is_not_null()
+        )
+    ).with_columns(pl.col("state").replace_strict(_CATEGORY, default=None).alias("after"))
+    return now.join(previous, on=["zone_id", "parameter"]).filter(
+        (pl.col("before") != pl.col("after"))
+        & pl.col("before").is_in([verdicts.NOT_MEASURED, verdicts.NO_COMPARISON]).not_()
+    )
+
+
+def _changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
+    words = pl.col("after").replace_strict(_CATEGORY_WORDS)
+    name = pl.col("name_de").fill_null(pl.col("parameter"))
+    return verdict_changes(d, as_of).select(
+        "zone_id",
+        pl.format("bewertung-{}-{}", "parameter", text.date_expr(pl.col("sampled_at"))).alias(
+            "key"
+        ),
+        pl.col("sampled_at").alias("day"),
+        pl.format("{}: jetzt {}", name, words).alias("title"),
+        pl.format(
+            "Probe vom {}: {} ({}). Die Probe davor vom {} war {}.",
+            text.date_expr(pl.col("sampled_at")),
+            name,
+            pl.col(readings.SHOWN),
+            text.date_expr(pl.col("before_at")),
+            pl.col("before").replace_strict(_CATEGORY_WORDS),
+        ).alias("summary"),
+    )
+
+
+def _limits(d: Derived, as_of: dt.date) -> pl.DataFrame:
+    start = d.limits["valid_from"].min()
+    if start is None:
+        return pl.DataFrame(schema=dict.fromkeys(_ENTRY, pl.String)).cast(
+            {"zone_id": pl.Int64, "day": pl.Date}
+        )
+    later = d.limits.filter(pl.col("valid_from") > start).select(
+        pl.col("code").alias("parameter"),
+        "valid_from",
+        "kind",
+        "value",
+        "value_min",
+        "value_max",
+        "requirement",
+        "unit",
+    )
+    values = readings.with_readings(
+        d.current_values.filter(pl.col("value_text").is_not_null())
+    ).select("zone_id", "parameter", "name_de", readings.SHOWN, "sampled_at")
+    announced = pl.col("valid_from") > as_of
+    limit_words = text.limit_expr(
+        pl.struct("kind", "value", "value_min", "value_max", "requirement", "unit")
+    )
+    return values.join(later, on="parameter").select(
+        "zone_id",
+        pl.format("grenzwert-{}-{}", "parameter", pl.col("valid_from").cast(pl.String)).alias(
+            "key"
+        ),
+        pl.when(announced).then(pl.lit(start)).otherwise(pl.col("valid_from")).alias("day"),
+        pl.format(
+            "{}: {} {} {}",
+            pl.col("name_de"),
+            limit_words,
+            pl.when(announced).then(pl.lit("gilt ab")).otherwise(pl.lit("gilt seit")),
+            text.date_expr(pl.col("valid_from")),
+        ).alias("title"),
+        pl.format(
+            "Der jüngste Wert dieses Versorgungsgebiets vom {}: {}.",
+            text.date_expr(pl.col("sampled_at")),
+            pl.col(readings.SHOWN),
+        ).alias("summary"),
+    )
+
+
+def zone_entries(d: Derived, as_of: dt.date) -> pl.DataFrame:
+    """Every entry of every zone's feed: `zone_id`, `key`, `day`, `title`, `summary`."""
+    parts = [_publications(d, as_of), _changes(d, as_of), _limits(d, as_of)]
+    return (
+        pl.concat([p.select(_ENTRY) for p in parts], how="vertical_relaxed")
+        .sort("zone_id", "day", "key", descending=[False, True, False])
+        .group_by("zone_id", maintain_order=True)
+        .head(MAX_ENTRIES)
+    )
+
+
+def national_entries(d: Derived, as_of: dt.date) -> pl.DataFrame:
+    """Exceedances of Grenzwerte and zones with new publications, newest first."""
+    name = pl.col("name_de").fill_null(pl.col("parameter"))
+    zones = d.zones.select("zone_id", pl.col("name").alias("zone_name"))
+    exceedances = (
+        readings.with_readings(d.current_values.filter(pl.col("state") == verdicts.EXCEEDS_LIMIT))
+        .join(zones, on="zone_id")
+        .select(
+            "zone_id",
+            pl.format(
+                "ueberschreitung-{}-{}-{}",
+                "zone_id",
+                "parameter",
+                text.date_expr(pl.col("sampled_at")),
+            ).alias("key"),
+            pl.col("sampled_at").alias("day"),
+            pl.format("Grenzwert überschritten: {} in {}", name, "zone_name").alias("title"),
+            pl.format(
+                "Probe vom {}: {} ({}), {}.",
+                text.date_expr(pl.col("sampled_at")),
+                name,
+                pl.col(readings.SHOWN),
+                text.limit_expr(pl.col("limit")),
+            ).alias("summary"),
+        )
+    )
+    news = (
+        _publications(d, as_of)
+        .join(zones, on="zone_id")
+        .select(
+            "zone_id",
+            pl.format("neu-{}-{}", "zone_id", "key").alias("key"),
+            "day",
+            pl.format("Neue Werte: {}", "zone_name").alias("title"),
+            "summary",
+        )
+    )
+    return (
+        pl.concat([exceedances.select(_ENTRY), news.select(_ENTRY)], how="vertical_relaxed")
+        .sort("day", "key", descending=[True, False])
+        .head(MAX_NATIONAL)
+    )
+
+
+def _entry(config: Config, url: str, key: str, day: dt.date, title: str, summary: str) -> str:
+    link = escape(config.base_url + url, {'"': "&quot;"})
+    return (
+        "<entry>\n"
+        f"<id>{escape(config.base_url + url)}#{escape(key)}</id>\n"
+        f"<title>{escape(title)}</title>\n"
+        f"<updated>{_stamp(day)}</updated>\n"
+        f'<link rel="alternate" type="text/html" href="{link}"/>\n'
+        f"<summary>{escape(summary)}</summary>\n"
+        "</entry>\n"
+    )
+
+
+def atom(
+    config: Config,
+    feed_url: str,
+    page_url: str,
+    title: str,
+    entries: list[str],
+    updated: dt.date,
+) -> bytes:
+    """One Atom document (RFC 4287): id, title, updated, author, self and page links."""
+    base = config.base_url
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="de">\n'
+        f"<id>{escape(base + feed_url)}</id>\n"
+        f"<title>{escape(title)}</title>\n"
+        f"<updated>{_stamp(updated)}</updated>\n"
+        f"<author><name>{escape(config.operator)}</name><email>{escape(config.contact)}</email>"
+        "</author>\n"
+        f'<link rel="self" type="application/atom+xml" href="{escape(base + feed_url)}"/>\n'
+        f'<link rel="alternate" type="text/html" href="{escape(base + page_url)}"/>\n'
+        f"<rights>{escape(config.attribution['credit'])}</rights>\n"
+        + "".join(entries)
+        + "</feed>\n"
+    ).encode()
+
+
+def feed_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
+    """Yield the national feed and one feed per zone.
+
+    A zone without entries gets an empty one, dated by the newest entry of any zone, so its
+    address never answers 404.
+    """
+    national = national_entries(d, as_of)
+    entries = [
+        _entry(config, urls.url("zone", zone_id=z), k, day, t, s)
+        for z, k, day, t, s in national.iter_rows()
+    ]
+    yield (
+        urls.file_path("feed"),
+        atom(
+            config,
+            urls.url("feed"),
+            urls.url("home"),
+            TITLE,
+            entries,
+            national["day"].max() or as_of,  # type: ignore[arg-type]
+        ),
+    )
+    per_zone: dict[int, list[tuple[str, dt.date, str, str]]] = {}
+    entries_of_zones = zone_entries(d, as_of)
+    # A feed without entries is as new as the newest data, which `as_of` is only without any.
+    newest = entries_of_zones["day"].max()
+    quiet = newest if isinstance(newest, dt.date) else as_of
+    for z, k, day, t, s in entries_of_zones.iter_rows():
+        per_zone.setdefault(z, []).append((k, day, t, s))
+    for zone_id, name in d.zones.select("zone_id", "name").iter_rows():
+        page = urls.url("zone", zone_id=zone_id)
+        rows = per_zone.get(zone_id, [])
+        yield (
+            urls.file_path("zone_feed", zone_id=zone_id),
+            atom(
+                config,
+                urls.url("zone_feed", zone_id=zone_id),
+                page,
+                f"Trinkwasser im Versorgungsgebiet {name}: Neuigkeiten",
+                [_entry(config, page, k, day, t, s) for k, day, t, s in rows],
+                max((day for _, day, _, _ in rows), default=quiet),
+            ),
+        )
+
+
+def plz_feed_links(d: Derived) -> pl.DataFrame:
+    """Return the feeds of a PLZ's zones, in the order of its zones.
+
+    `plz`, `feed_heads` (`<link rel="alternate">` per zone) and `feed_list` (visible links).
+    """
+    url = urls.url_expr("zone_feed", zone_id=pl.col("zone_id"))
+    name = text.esc(pl.col("zone_name"))
+    return (
+        d.lookups.select("plz", "zones")
+        .explode("zones")
+        .select("plz", pl.col("zones").struct.field("zone_id", "zone_name"))
+        .group_by("plz", maintain_order=True)
+        .agg(
+            pl.format(
+                '<link rel="alternate" type="application/atom+xml" title="Neuigkeiten: {}" '
+                'href="{}">',
+                name,
+                url,
+            )
+            .str.join("\n")
+            .alias("feed_heads"),
+            pl.format('<a href="{}" type="application/atom+xml">{}</a>', url, name)
+            .str.join(", ")
+            .alias("feed_list"),
+        )
+    )

@@ -1,0 +1,369 @@
+"""Findable and followable: what search engines, portals and feed readers get.
+
+Sitemap, robots.txt, canonical links and descriptions, the DCAT-AP.de catalogue, schema.org
+Dataset, Atom feeds, and the map of PLZ areas.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import urllib.robotparser
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import feedparser
+import pytest
+import rdflib
+from rdflib.namespace import DCAT, DCTERMS, FOAF, RDF
+
+from generator.api import routes
+from generator.config import Config
+from generator.site import feeds, seo, urls
+from tests.conftest import GOLDEN_INPUT, read_rows
+
+BASE = Config().base_url
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+DCATDE_LICENCES = "http://dcat-ap.de/def/licenses/"
+VCARD = rdflib.Namespace("http://www.w3.org/2006/vcard/ns#")
+
+
+def pages(build: Path) -> set[str]:
+    """Return the URL of every HTML page of a build, the 404 page left out."""
+    out = set()
+    for f in build.rglob("*.html"):
+        rel = f.relative_to(build).as_posix()
+        if rel == "404.html" or rel.startswith(("_data/", "static/")):
+            continue
+        out.add("/" + rel.removesuffix("index.html"))
+    return out
+
+
+def sitemap_entries(build: Path) -> dict[str, str | None]:
+    index = ET.parse(build / "sitemap.xml").getroot()
+    assert index.tag == f"{SM}sitemapindex"
+    entries: dict[str, str | None] = {}
+    for sm in index.findall(f"{SM}sitemap"):
+        loc = sm.findtext(f"{SM}loc")
+        assert loc and loc.startswith(BASE + "/")
+        urlset = ET.parse(build / loc.removeprefix(BASE + "/")).getroot()
+        listed = urlset.findall(f"{SM}url")
+        assert 0 < len(listed) <= seo.SITEMAP_LIMIT
+        days = [u.findtext(f"{SM}lastmod") for u in listed if u.findtext(f"{SM}lastmod")]
+        assert sm.findtext(f"{SM}lastmod") == max(days)
+        for u in listed:
+            url = u.findtext(f"{SM}loc")
+            assert url not in entries, f"{url} listed twice"
+            entries[url] = u.findtext(f"{SM}lastmod")
+    return entries
+
+
+# ---------------------------------------------------------------------------- sitemap, robots
+
+
+@pytest.mark.parametrize("which", ["golden_site", "sample_build"])
+def test_the_sitemap_lists_every_page_and_only_pages(which, request):
+    build = request.getfixturevalue(which)
+    entries = sitemap_entries(build)
+    assert set(entries) == {BASE + p for p in pages(build)}
+
+
+def test_lastmod_comes_from_the_data(golden_site):
+    entries = sitemap_entries(golden_site)
+    # Zone 11: samples up to 2026-03-10 from documents edited up to 2026-06-30.
+    assert entries[BASE + urls.url("zone", zone_id=11)] == "2026-06-30"
+    # A PLZ page changes with its zones; the PFAS-20 limit applies from 2026-01-12.
+    assert entries[BASE + urls.url("parameter", code="pfas_summe_20")] == "2026-01-12"
+    assert entries[BASE + urls.url("api")] is None and entries[BASE + urls.url("access")] is None
+    dates = {r["edition_date"] for r in read_rows(GOLDEN_INPUT / "documents.csv")}
+    assert entries[BASE + urls.url("home")] in dates  # the data's latest, never the build day
+
+
+def test_sitemaps_are_split_at_the_limit(monkeypatch):
+    monkeypatch.setattr(seo, "SITEMAP_LIMIT", 2)
+    files = dict(seo.sitemap_files(["/a/", "/b/", "/c/"], {"": dt.date(2026, 1, 2)}, Config()))
+    assert sorted(files) == ["sitemap.xml", "sitemaps/seiten-1.xml", "sitemaps/seiten-2.xml"]
+    index = files["sitemap.xml"].decode()
+    assert index.count("<sitemap>") == 2 and "<lastmod>2026-01-02</lastmod>" in index
+    assert files["sitemaps/seiten-2.xml"].decode().count("<url>") == 1
+
+
+def test_robots_keeps_crawlers_out_of_hidden_and_keyed_paths(golden_site):
+    text = (golden_site / "robots.txt").read_text()
+    assert f"Sitemap: {BASE}/sitemap.xml" in text.splitlines()
+    robots = urllib.robotparser.RobotFileParser()
+    robots.parse(text.splitlines())
+    for path in (
+        "/_data/v1/zones/11.json",
+        routes.url("lookup", plz="76437"),
+        routes.url("zone", zone_id=11),
+        routes.url("zone_measurements", zone_id=11),
+        routes.url("supplier", supplier_id=1),
+        routes.url("parameter_limits", code="blei"),
+        "/suche?plz=76437",
+    ):
+        assert not robots.can_fetch("*", BASE + path), path
+    for path in (
+        *pages(golden_site),
+        routes.url("parameters"),
+        routes.url("export", format="csv"),
+        "/" + routes.open_file("catalog"),
+        "/sitemap.xml",
+        urls.url("feed"),
+    ):
+        assert robots.can_fetch("*", BASE + path), path
+
+
+# ---------------------------------------------------------------------------- pages
+
+
+def test_every_page_has_a_canonical_link_and_a_description(golden_site):
+    for page in pages(golden_site):
+        html = (golden_site / urls.file_path_for_url(page)).read_text()
+        canonical = re.findall(r'<link rel="canonical" href="([^"]*)">', html)
+        assert canonical == [BASE + page], page
+        description = re.findall(r'<meta name="description" content="([^"]*)">', html)
+        assert len(description) == 1 and len(description[0]) > 40, page
+        assert "{" not in description[0], page  # no placeholder left unfilled
+        assert f'href="{urls.url("feed")}"' in html and "Neuigkeiten als Feed" in html
+    not_found = (golden_site / "404.html").read_text()
+    assert 'rel="canonical"' not in not_found and 'content="noindex"' in not_found
+
+
+def test_descriptions_are_written_from_the_content(golden_site):
+    plz = (golden_site / urls.file_path("plz", plz="04109")).read_text()
+    assert (
+        '<meta name="description" content="Trinkwasser in 04109 Leipzig: Versorgungsgebiet '
+        "Seeland Nord und ein weiteres (1 Wert über dem Grenzwert, Nitrat 52 mg/l)."
+    ) in plz
+    zone = (golden_site / urls.file_path("zone", zone_id=11)).read_text()
+    assert re.search(
+        r'<meta name="description" content="Trinkwasser im Versorgungsgebiet Kleinstadt Mitte '
+        r"\(Wasserwerke Kleinstadt \(Testdaten\)\): [^\"]*Nitrat 24,6 mg/l",
+        zone,
+    )
+
+
+# ---------------------------------------------------------------------------- catalogue
+
+
+def test_the_catalogue_carries_what_dcat_ap_de_makes_mandatory(golden_site):
+    g = rdflib.Graph().parse(golden_site / routes.open_file("catalog"), format="turtle")
+    catalogs = list(g.subjects(RDF.type, DCAT.Catalog))
+    assert len(catalogs) == 1
+    cat = catalogs[0]
+    for prop in (DCTERMS.title, DCTERMS.description, DCTERMS.publisher, DCAT.dataset):
+        assert g.value(cat, prop) is not None, prop
+    assert g.value(g.value(cat, DCTERMS.publisher), FOAF.name) is not None
+    datasets = set(g.objects(cat, DCAT.dataset))
+    assert datasets == set(g.subjects(RDF.type, DCAT.Dataset)) and len(datasets) == 3
+    downloads = set()
+    for ds in datasets:
+        for prop in (
+            DCTERMS.title,
+            DCTERMS.description,
+            DCTERMS.publisher,
+            DCAT.contactPoint,
+            DCAT.distribution,
+            DCTERMS.spatial,
+            DCTERMS.temporal,
+            DCTERMS.license,
+        ):
+            assert g.value(ds, prop) is not None, (ds, prop)
+        assert g.value(g.value(ds, DCAT.contactPoint), VCARD.hasEmail) is not None
+        assert g.value(g.value(ds, DCTERMS.temporal), DCAT.startDate) is not None
+        for dist in g.objects(ds, DCAT.distribution):
+            assert (dist, RDF.type, DCAT.Distribution) in g
+            assert g.value(dist, DCAT.accessURL) is not None
+            licence = str(g.value(dist, DCTERMS.license))
+            assert licence.startswith(DCATDE_LICENCES), licence
+            assert g.value(dist, DCTERMS.format) is not None
+            downloads.add(str(g.value(dist, DCAT.downloadURL)))
+    files = {
+        routes.file_path("export", format="json"),
+        routes.file_path("export", format="csv"),
+        routes.open_file("export_parquet"),
+        routes.open_file("export_streets"),
+        routes.file_path("parameters"),
+    }
+    assert {f"{BASE}/{f}" for f in files} <= downloads
+    for url in downloads:
+        assert (golden_site / url.removeprefix(BASE + "/")).is_file(), url
+    # Licence and credit of the mapping on every one of its distributions.
+    odbl = rdflib.URIRef(DCATDE_LICENCES + "odbl")
+    attributed = rdflib.URIRef("http://dcat-ap.de/def/dcatde/licenseAttributionByText")
+    for dist in g.subjects(DCTERMS.license, odbl):
+        if (dist, RDF.type, DCAT.Distribution) in g:
+            assert "OpenStreetMap" in str(g.value(dist, attributed))
+
+
+def test_the_downloads_page_describes_the_datasets_for_search_engines(golden_site):
+    html = (golden_site / urls.file_path("downloads")).read_text()
+    block = re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S)
+    assert block is not None
+    items = json.loads(block.group(1))
+    assert [i["@type"] for i in items] == ["Dataset"] * 3
+    for item in items:
+        assert item["@context"] == "https://schema.org"
+        assert item["name"] and len(item["description"]) >= 50 and item["license"]
+        for d in item["distribution"]:
+            assert d["@type"] == "DataDownload"
+            assert (golden_site / d["contentUrl"].removeprefix(BASE + "/")).is_file()
+    assert f'href="/{routes.open_file("catalog")}"' in html
+
+
+# ---------------------------------------------------------------------------- feeds
+
+
+def parse_feed(path: Path):
+    feed = feedparser.parse(path.read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert feed.version == "atom10"
+    assert feed.feed.id and feed.feed.title and feed.feed.updated
+    assert any(link.rel == "self" for link in feed.feed.links)
+    ids = [e.id for e in feed.entries]
+    assert len(ids) == len(set(ids))
+    for e in feed.entries:
+        assert e.title and e.updated and e.link and e.summary
+    if feed.entries:
+        assert feed.feed.updated == max(e.updated for e in feed.entries)
+    return feed
+
+
+def test_every_feed_is_valid_atom_with_dates_from_the_data(golden_site):
+    zone_ids = {int(r["zone_id"]) for r in read_rows(GOLDEN_INPUT / "zones.csv")}
+    for zone_id in zone_ids:
+        parse_feed(golden_site / urls.file_path("zone_feed", zone_id=zone_id))
+    national = parse_feed(golden_site / urls.file_path("feed"))
+    titles = [e.title for e in national.entries]
+    assert any(t.startswith("Grenzwert überschritten: ") for t in titles)
+    assert any(t.startswith("Neue Werte: ") for t in titles)
+    editions = {r["edition_date"] for r in read_rows(GOLDEN_INPUT / "documents.csv")}
+    assert national.feed.updated[:10] in editions
+
+
+def test_a_zone_feed_tells_publications_changed_verdicts_and_limits(golden_site):
+    feed = parse_feed(golden_site / urls.file_path("zone_feed", zone_id=11))
+    by_title = {e.title: e for e in feed.entries}
+    assert "Neue Veröffentlichung: Trinkwasseranalyse 1. Halbjahr 2026" in by_title
+    changed = by_title["Summe PFAS-20: jetzt über dem Grenzwert"]
+    assert changed.updated.startswith("2026-03-10")  # the sample that changed it
+    assert "davor vom 10.09.2025 war eingehalten" in changed.summary
+    assert by_title["Summe PFAS-20: Grenzwert 0,1 µg/l gilt seit 12.01.2026"].updated.startswith(
+        "2026-01-12"
+    )
+    assert "Blei: Grenzwert 5 µg/l gilt ab 12.01.2028" in by_title
+
+
+def test_pages_link_their_feeds(golden_site):
+    zone = (golden_site / urls.file_path("zone", zone_id=11)).read_text()
+    feed = urls.url("zone_feed", zone_id=11)
+    head = 'rel="alternate" type="application/atom+xml" title="Neuigkeiten: Kleinstadt Mitte"'
+    assert f'<link {head} href="{feed}">' in zone
+    assert f'<a href="{feed}" type="application/atom+xml">Neuigkeiten als Feed</a>' in zone
+    plz = (golden_site / urls.file_path("plz", plz="04109")).read_text()
+    export = read_rows(GOLDEN_INPUT / "plz_zones.csv")
+    for zone_id in {r["zone_id"] for r in export if r["plz"] == "04109"}:
+        href = urls.url("zone_feed", zone_id=zone_id)
+        assert 'rel="alternate" type="application/atom+xml"' in plz
+        assert plz.count(f'href="{href}"') == 2  # in the head and visible
+
+
+def test_the_feeds_cap_their_entries(golden_site, monkeypatch):
+    from generator.derive import derive
+    from generator.load import load
+
+    d = derive(load(GOLDEN_INPUT), dt.date(2026, 11, 23))
+    monkeypatch.setattr(feeds, "MAX_ENTRIES", 1)
+    entries = feeds.zone_entries(d, dt.date(2026, 11, 23))
+    assert entries.group_by("zone_id").len()["len"].max() == 1
+    newest = entries.filter(entries["zone_id"] == 11)["day"][0]
+    assert newest == dt.date(2026, 6, 30)
+
+
+# ---------------------------------------------------------------------------- gates
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type"),
+    [
+        ("/robots.txt", "text/plain"),
+        ("/sitemap.xml", "application/xml"),
+        ("/sitemaps/seiten-1.xml", "application/xml"),
+        ("/feeds/neuigkeiten.atom", "application/atom+xml"),
+        ("/feeds/gebiete/11.atom", "application/atom+xml"),
+        ("/v1/export/katalog.ttl", "text/turtle"),
+    ],
+)
+def test_the_python_gate_serves_the_new_files_without_a_key(
+    golden_site, tmp_path, path, content_type
+):  # noqa: E501
+    import httpx
+
+    from generator.gate.app import create_app
+    from generator.gate.sqlite_state import open_state
+    from tests.conformance.support import event_loop_thread
+
+    state = open_state(tmp_path / "state")
+    with event_loop_thread() as portal:
+        client = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=create_app(golden_site, state)),
+            base_url="http://gate",
+        )
+        got = portal.call(client.get, path)
+        portal.call(client.aclose)
+    assert got.status_code == 200
+    assert got.headers["content-type"].startswith(content_type)
+    assert got.content == (golden_site / path.lstrip("/")).read_bytes()
+
+
+def test_netlify_gives_feeds_their_type():
+    toml = Path(__file__).parent.parent.joinpath("netlify.toml").read_text()
+    assert 'for = "/feeds/*"' in toml and "application/atom+xml" in toml
+
+
+# ---------------------------------------------------------------------------- the map
+
+
+def test_the_map_draws_every_plz_that_has_a_shape(golden_site):
+    html = (golden_site / urls.file_path("map")).read_text()
+    svg = re.search(r'<svg class="map map-areas".*?</svg>', html, re.S)
+    assert svg is not None
+    shapes = {r["plz"] for r in read_rows(GOLDEN_INPUT / "plz_shapes.csv")}
+    with_page = {r["plz"] for r in read_rows(GOLDEN_INPUT / "plz_zones.csv")}
+    linked = set(re.findall(r'<a href="/plz/(\d{5})/" class="p. n. h."', svg.group(0)))
+    assert linked == shapes & with_page
+    # A shape without a page is drawn, unlinked; holes are filled even-odd.
+    assert svg.group(0).count('<path class="nz"') == len(shapes - with_page)
+    # Outline and the border between Sachsen and its neighbours, not the edge two Saxon
+    # PLZ share (x 1807 from y 1440 to 1560).
+    outline = re.search(r'<path class="outline" d="([^"]+)"/>', svg.group(0))
+    assert outline is not None and outline.group(1).startswith("M")
+    assert "M1807 1440l0 120" not in outline.group(1)
+    assert "die Grenzen der Länder" in html
+
+
+def test_the_map_falls_back_to_points_without_shapes(sample_build):
+    html = (sample_build / urls.file_path("map")).read_text()
+    assert '<svg class="map"' in html and "map-areas" not in html
+    assert 'href="/gebiete/' in html and "Jeder Punkt ist eine Postleitzahl" in html
+
+
+def test_shape_paths_keep_tiny_areas_and_close_rings():
+    import polars as pl
+
+    from generator.site import maps
+
+    shapes = pl.DataFrame(
+        {
+            "plz": ["00001", "00002"],
+            "land": [None, None],
+            "shape": ["10.0 50.0,10.5 50.0,10.5 50.5", "10.0001 50.0,10.0002 50.0,10.0001 50.0001"],
+        },
+        schema={"plz": pl.String, "land": pl.String, "shape": pl.String},
+    )
+    paths = dict(maps.shape_paths(maps.shape_points(shapes)).iter_rows())
+    # East 0.5 degrees, then north 0.5 degrees (up: y falls), closed by `z`.
+    assert re.fullmatch(r"M\d+ \d+l\d+ 0 0-\d+z", paths["00001"])
+    assert paths["00002"].endswith("h2v2h-2z")  # smaller than the grid: the smallest square
