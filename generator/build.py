@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from generator import API_VERSION, __version__, derive, incremental, load, render, site_assets
-from generator.api import routes
-from generator.api.settings import write_gate_dir
+from generator.api import routes, series
+from generator.api.settings import GateSettings, gate_dir, routes_json
 from generator.config import Config
 from generator.contract import provenance
 from generator.progress import StepPrinter
 from generator.site import places
-from generator.write import TreeWriter, WriteReport, read_manifest
+from generator.write import TreeWriter, WriteReport, atomic_write, read_manifest
 
 API_PREFIXES = routes.api_dirs()
 """Rendered files under these count as the API in the timings, all others as the site."""
@@ -161,6 +161,23 @@ def build(
         f"removed {len(report.deleted)} stale; {report.files} files in {out}"
     )
     return BuildResult(out, report, timings, zones.zones.height, len(plan.keep))
+
+
+def write_gate_dir(out: Path, config: Config) -> Path:
+    """Write routes.json for the gates next to the build (never into the published tree).
+
+    The register's codes come from the tree's own `v1/parameters.json`, so routes.json
+    always describes the tree beside it (also after a build that had nothing to do).
+    """
+    target = gate_dir(out)
+    try:
+        register = (Path(out) / routes.file_path("parameters")).read_bytes()
+    except FileNotFoundError:
+        register = b'{"parameters":[]}'
+    codes = series.register_codes(register)
+    text = routes_json(GateSettings.from_config(config), codes)
+    atomic_write(target / "routes.json", text.encode("utf-8"))
+    return target
 
 
 def _stage(name: str, start: float, timings: dict[str, float], peaks: dict[str, float]) -> float:

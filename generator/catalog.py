@@ -18,6 +18,7 @@ from typing import Any
 
 from generator import API_VERSION
 from generator.api import routes
+from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
 from generator.contract import provenance
 from generator.derive import Derived
@@ -93,7 +94,7 @@ def _source_dates(d: Derived) -> list[dt.date]:
 def datasets(d: Derived, config: Config) -> list[Dataset]:
     """Return the open datasets of the tree, with their dates from the data."""
     mapped = _source_dates(d)
-    credit = config.attribution["credit"]
+    credit = odbl_attribution(config.operator, config.license_url)["credit"]
     zensus = any(s.license == provenance.ZENSUS_LICENCE for s in d.sources)
     credits = credit + (
         "; Einwohneranteile: Zensus 2022, Statistische Ämter des Bundes und der Länder "

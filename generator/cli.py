@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from generator import __version__
 from generator.cli_options import config_option, handle_errors, verbose_option
+from generator.mapping import options as mapping_options
 
 # polars allocates through jemalloc, which keeps freed pages for a while by default. A build
 # frees gigabytes between stages; returning them at once keeps the peak memory down. It must
@@ -145,14 +146,13 @@ def validate(data_dir: Path | None, max_problems: int) -> None:
     Exit status 0 when the data is clean, 1 when there are problems.
     Without DATA_DIR the bundled sample is checked.
     """
-    from generator.load import check, format_problems, sample_data_dir
+    from generator.errors import SourceDataError
+    from generator.load import check, sample_data_dir
 
     data_dir = data_dir or sample_data_dir()
     _, problems = check(data_dir)
     if problems.height:
-        click.echo(format_problems(problems, max_problems))
-        click.echo(f"Error: {problems.height} problem(s) in {data_dir}", err=True)
-        sys.exit(1)
+        raise SourceDataError(problems, f"{problems.height} problem(s) in {data_dir}")
     click.echo(f"{data_dir}: no problems found")
 
 
@@ -215,142 +215,11 @@ def demo_data(out: Path, scale: str, seed: int, geometries: bool, quiet: bool) -
                 click.echo(f"geo/{name}: {count}")
 
 
-existing_file = click.Path(exists=False, dir_okay=False, path_type=Path)
-
-
 @cli.command()
-@click.argument("plz_areas", type=existing_file)
-@click.argument("zone_areas", type=existing_file, required=False)
-@click.option(
-    "--out",
-    type=existing_file,
-    required=True,
-    help="The plz_zones table to write (CSV); mapping.json goes beside it.",
-)
-@click.option(
-    "--plz-field",
-    default="plz",
-    show_default=True,
-    help="Property of PLZ_AREAS holding the five-digit PLZ.",
-)
-@click.option(
-    "--zone-field",
-    default="zone_id",
-    show_default=True,
-    help="Property of ZONE_AREAS holding the integer zone id.",
-)
-@click.option(
-    "--zone-source",
-    type=click.Choice(["supplier", "operator"]),
-    default="supplier",
-    show_default=True,
-    help="Who drew the ZONE_AREAS polygons (a feature's boundary_source overrides).",
-)
-@click.option(
-    "--zone-admin",
-    type=existing_file,
-    metavar="CSV",
-    help="Zones given as the administrative areas they serve: zone_id,area_key.",
-)
-@click.option(
-    "--admin-areas",
-    type=existing_file,
-    metavar="FILE",
-    help="Municipality or district areas whose key --zone-admin lists.",
-)
-@click.option(
-    "--admin-field",
-    default="AGS",
-    show_default=True,
-    help="Property of --admin-areas holding the key.",
-)
-@click.option(
-    "--min-share",
-    type=click.FloatRange(0, 0.5),
-    default=0.005,
-    show_default=True,
-    help="Intersections below this share of a PLZ are boundary noise: dropped.",
-)
-@click.option(
-    "--population",
-    type=existing_file,
-    metavar="GRID",
-    help="Zensus 2022 population grid (CSV): adds population_share.",
-)
-@click.option(
-    "--population-edition",
-    default="Zensus 2022",
-    show_default=True,
-    help="Edition of the grid, recorded in mapping.json.",
-)
-@click.option(
-    "--streets",
-    type=existing_file,
-    metavar="OSM_FILE",
-    help="OpenStreetMap extract (.osm.pbf or .osm) for the streets of shared PLZ.",
-)
-@click.option(
-    "--streets-out",
-    type=existing_file,
-    metavar="FILE",
-    help="The streets table to write (CSV); needs --streets.",
-)
-@click.option(
-    "--report",
-    "report_path",
-    type=existing_file,
-    metavar="FILE",
-    help="Where to write the findings (default: mapping-report.csv beside --out).",
-)
-@click.option(
-    "--threads",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Threads for the geometry work (default: twice the CPUs, at most 8).",
-)
-@click.option(
-    "--shapes-out",
-    type=existing_file,
-    metavar="FILE",
-    help="Where to write the PLZ areas simplified for the map (default: plz_shapes.csv "
-    "beside --out).",
-)
-@click.option(
-    "--shape-tolerance",
-    type=click.FloatRange(min=0, min_open=True),
-    default=400.0,
-    show_default=True,
-    help="Metres the map's PLZ areas are simplified by (neighbours keep shared edges).",
-)
-@click.option(
-    "--plz-land-field",
-    default=None,
-    help="Property of PLZ_AREAS naming the Land (state): the map then draws Länder outlines.",
-)
+@mapping_options.click_params
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but the summary and errors.")
 @handle_errors
-def mapping(
-    plz_areas: Path,
-    zone_areas: Path | None,
-    out: Path,
-    plz_field: str,
-    zone_field: str,
-    zone_source: str,
-    zone_admin: Path | None,
-    admin_areas: Path | None,
-    admin_field: str,
-    min_share: float,
-    population: Path | None,
-    population_edition: str,
-    streets: Path | None,
-    streets_out: Path | None,
-    report_path: Path | None,
-    threads: int | None,
-    shapes_out: Path | None,
-    shape_tolerance: float,
-    plz_land_field: str | None,
-    quiet: bool,
-) -> None:
+def mapping(quiet: bool, **values: Any) -> None:
     """Compute the plz_zones table from PLZ areas and zone areas.
 
     PLZ_AREAS and ZONE_AREAS are files GDAL reads (GeoJSON, GeoPackage, Shapefile,
@@ -361,38 +230,17 @@ def mapping(
     Needs the optional `geo` extra: pip install 'trinkwasserdaten[geo]'. See docs/mapping.md.
     """
     _require_geo_extra("mapping")
-    from generator.mapping import MappingOptions, run_mapping
+    from generator.mapping.run import run_mapping
     from generator.progress import StepPrinter
 
-    options = MappingOptions(
-        plz_areas=plz_areas,
-        zone_areas=zone_areas,
-        out=out,
-        plz_field=plz_field,
-        zone_field=zone_field,
-        zone_source=zone_source,
-        zone_admin=zone_admin,
-        admin_areas=admin_areas,
-        admin_field=admin_field,
-        min_share=min_share,
-        population=population,
-        population_edition=population_edition,
-        streets=streets,
-        streets_out=streets_out,
-        report=report_path,
-        threads=threads or min(8, 2 * (os.cpu_count() or 1)),
-        shapes_out=shapes_out,
-        shape_tolerance=shape_tolerance,
-        plz_land_field=plz_land_field,
-    )
+    options = mapping_options.MappingOptions.from_cli(values)
     result = run_mapping(options, progress=StepPrinter(enabled=not quiet))
     click.echo(
         f"plz_zones: {result.rows:,} rows for {result.plz:,} PLZ and {result.zones:,} "
-        f"zones -> {out}"
+        f"zones -> {options.out}"
     )
     if result.street_rows is not None:
-        click.echo(f"streets: {result.street_rows:,} rows -> {streets_out}")
-    click.echo(f"plz_shapes: {result.plz:,} PLZ areas for the map -> {options.shapes_path}")
+        click.echo(f"streets: {result.street_rows:,} rows -> {options.streets_out}")
     click.echo(f"To look at ({options.report_path}):")
     click.echo(result.report.summary())
 
@@ -428,16 +276,30 @@ def parameters_match(file: Path, data_dir: Path | None) -> None:
 
 
 @cli.command("import")
-@click.argument("table", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.argument("source", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option(
+    "--list-tables",
+    is_flag=True,
+    help="List every table of the document (number, heading, size, layout) and the tables "
+    "ignored with the reason; import nothing.",
+)
+@click.option(
+    "--table",
+    "table_choice",
+    metavar="N|TEXT",
+    default=None,
+    help="The table to import: its number in --list-tables, or a part of its heading "
+    "(any case). Not needed when the document has one data table.",
+)
 @click.option(
     "--data",
     "data_dir",
     type=click.Path(file_okay=False, exists=True, path_type=Path),
-    required=True,
+    default=None,
     help="Data directory to append to (its zones and documents must hold the target).",
 )
-@click.option("--zone", "zone_id", type=int, required=True, help="Zone the values are for.")
-@click.option("--document", "document_id", required=True, help="Document they are taken from.")
+@click.option("--zone", "zone_id", type=int, default=None, help="Zone the values are for.")
+@click.option("--document", "document_id", default=None, help="Document they are taken from.")
 @click.option(
     "--sampled-at",
     callback=_parse_date,
@@ -445,8 +307,12 @@ def parameters_match(file: Path, data_dir: Path | None) -> None:
     help="Sample date (or the date of the aggregates); not needed when columns are dates.",
 )
 @click.option("--sample-point", default=None, help="Sampling point of every value, if one.")
-@click.option("--sheet", default=None, help="Sheet of an Excel workbook (default: the first).")
-@click.option("--encoding", default="utf-8", show_default=True, help="Encoding of a CSV table.")
+@click.option("--sheet", default=None, help="Sheet of an Excel workbook (default: every sheet).")
+@click.option(
+    "--encoding",
+    default=None,
+    help="Encoding of a CSV table (default UTF-8) or a web page (default: as it declares).",
+)
 @click.option("--dry-run", is_flag=True, help="Report what would be imported; write nothing.")
 @click.option(
     "--strict",
@@ -456,19 +322,26 @@ def parameters_match(file: Path, data_dir: Path | None) -> None:
 @max_problems_option
 @handle_errors
 def import_table(
-    table: Path,
-    data_dir: Path,
-    zone_id: int,
-    document_id: str,
+    source: Path,
+    list_tables: bool,
+    table_choice: str | None,
+    data_dir: Path | None,
+    zone_id: int | None,
+    document_id: str | None,
     sampled_at: dt.date | None,
     sample_point: str | None,
     sheet: str | None,
-    encoding: str,
+    encoding: str | None,
     dry_run: bool,
     strict: bool,
     max_problems: int,
 ) -> None:
-    """Import one supplier table (CSV or Excel) into the data directory's measurements.
+    """Import one table of a supplier's publication into the data directory's measurements.
+
+    SOURCE is the publication as published: a saved web page (HTML), a PDF report with a
+    text layer, an Excel workbook or a CSV table; the format is recognised from the content.
+    A document with several data tables needs --table (see --list-tables); without it the
+    list is printed and the exit status is 2.
 
     Finds the header and the layout (one value column, one column per statistic, date or
     sampling point, a reporting-limit column), matches every name and unit to the
@@ -476,13 +349,39 @@ def import_table(
     exactly as published. Rows already present are skipped; a value that would replace
     another is a conflict and is not written. Prints what it matched, what it did not and
     why; the result is checked against the data contract before anything is written.
-    Exit status 0 when it ran; 1 with --strict when some value could not be imported.
+    Exit status 0 when it ran; 1 for a file that cannot be read (nothing is written) and
+    with --strict when some value could not be imported; 2 when no table was chosen.
     """
-    from generator.publications.commands import run_import
+    from generator.publications.commands import run_import, run_list_tables
     from generator.publications.importer import Target
 
+    if list_tables:
+        run_list_tables(source, sheet, encoding)
+        return
+    missing = [
+        option
+        for option, value in (
+            ("--data", data_dir),
+            ("--zone", zone_id),
+            ("--document", document_id),
+        )
+        if value is None
+    ]
+    if missing:
+        raise click.UsageError(
+            f"missing option(s) {', '.join(missing)} (needed unless --list-tables)"
+        )
+    assert data_dir is not None and zone_id is not None and document_id is not None
     target = Target(data_dir, zone_id, document_id, sampled_at, sample_point)
-    run_import(table, target, sheet=sheet, encoding=encoding, dry_run=dry_run, strict=strict)
+    run_import(
+        source,
+        target,
+        sheet=sheet,
+        encoding=encoding,
+        dry_run=dry_run,
+        strict=strict,
+        table=table_choice,
+    )
 
 
 # The gate's commands live with the gate; the module imports nothing heavy at load time.

@@ -69,9 +69,7 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
 
             click.echo(format_problems(exc.problems, ctx.params.get("max_problems", 200)), err=True)
             _traceback_if_verbose(ctx)
-            raise click.ClickException(
-                f"the source data has {exc.problems.height} problem(s); nothing was written"
-            ) from None
+            raise click.ClickException(exc.summary) from None
         except TrinkwasserError as exc:
             _traceback_if_verbose(ctx)
             raise click.ClickException(str(exc)) from None

@@ -12,7 +12,6 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from generator.api import odbl
 from generator.errors import ConfigError
 
 DEFAULT_FILE = "trinkwasser.toml"
@@ -54,19 +53,6 @@ class Config:
     requires the consumers to be informed at least once a year)."""
     smtp: SmtpConfig | None = None
     """`[smtp]`: send key e-mails; None prints them for the operator to send by hand."""
-
-    @property
-    def attribution(self) -> dict[str, Any]:
-        """The ODbL credit that travels with every representation of the PLZ mapping."""
-        return {
-            "obligations": [o.as_json() for o in odbl.OBLIGATIONS],
-            "license": "ODbL-1.0",
-            "license_name": "Open Data Commons Open Database License (ODbL) 1.0",
-            "license_url": self.license_url,
-            "credit": f"© {self.operator}, Kartendaten © OpenStreetMap-Mitwirkende (ODbL)",
-            "operator": self.operator,
-            "source": "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
-        }
 
 
 # The settings given as text, each with its check and what the check wants.

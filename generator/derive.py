@@ -15,6 +15,7 @@ import polars as pl
 
 from generator import staleness, summary, sums, units
 from generator.api import resources, routes, verdicts
+from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER
 from generator.api.resources import SAMPLE
 from generator.classify import SIG_FIGS, classify
 from generator.contract import provenance
@@ -510,9 +511,47 @@ def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> 
         .join(pairs, on=["unit", "parameter"], how="left", maintain_order="left")
         .get_column("factor")
     )
+    # The contract's `reporting_limit` is the text of a reporting-limit column; the number
+    # `reporting_limit` below is the x of `< x` (or, see `_published_limit`, that column's).
+    measurements = measurements.rename({"reporting_limit": "reporting_limit_text"}, strict=False)
+    if "reporting_limit_text" not in measurements.columns:
+        measurements = measurements.with_columns(
+            pl.lit(None, dtype=pl.String).alias("reporting_limit_text")
+        )
+    derived = _published_limit(derived, measurements.get_column("reporting_limit_text"))
     return measurements.hstack(derived.drop("value_text")).with_columns(
         (pl.col("value") * factor).alias("value_std"),
         (pl.col("reporting_limit") * factor).alias("reporting_limit_std"),
+    )
+
+
+def _published_limit(derived: pl.DataFrame, published: pl.Series) -> pl.DataFrame:
+    """Give `< BG` the reporting limit its supplier printed in a column of its own.
+
+    A value below the reporting limit without a number (`< BG`, `< NWG`) says only "less
+    than the limit in the reporting-limit column": that column's number is then its
+    reporting limit. A value with its own number (`< 0,05`) keeps it.
+    """
+    if published.null_count() == published.len():
+        return derived
+    limits = parse_values(pl.DataFrame({"value_text": published.unique()}), "value_text").select(
+        "value_text",
+        pl.when(pl.col("qualifier").is_in([NUMBER, BELOW_REPORTING_LIMIT]))
+        .then(pl.coalesce("value", "reporting_limit"))
+        .alias("_published"),
+    )
+    numbers = (
+        pl.DataFrame({"value_text": published})
+        .join(limits, on="value_text", how="left", nulls_equal=True, maintain_order="left")
+        .get_column("_published")
+    )
+    return derived.with_columns(
+        pl.when(
+            (pl.col("qualifier") == BELOW_REPORTING_LIMIT) & pl.col("reporting_limit").is_null()
+        )
+        .then(numbers)
+        .otherwise(pl.col("reporting_limit"))
+        .alias("reporting_limit")
     )
 
 

@@ -6,6 +6,7 @@ a resource's fields from the columns of a frame, so nothing else lists them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import TypeVar
@@ -73,3 +74,8 @@ def object_bytes(resource: Resource, **parts: bytes) -> bytes:
     """Join members already encoded as JSON into one document of `resource` (a line)."""
     members = [json_text(k).encode() + b":" + v for k, v in _members(resource, parts)]
     return b"{" + b",".join(members) + b"}\n"
+
+
+def file_digest(data: bytes) -> str:
+    """Return the SHA-256 of a file's bytes, in hex (the manifest, versioned asset URLs)."""
+    return hashlib.sha256(data).hexdigest()

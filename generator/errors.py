@@ -19,8 +19,12 @@ class ConfigError(TrinkwasserError):
 class SourceDataError(TrinkwasserError):
     """The source data breaks the data contract; `problems` lists every problem."""
 
-    def __init__(self, problems: pl.DataFrame):
+    def __init__(self, problems: pl.DataFrame, summary: str | None = None):
         self.problems = problems
+        self.summary = summary or (
+            f"the source data has {problems.height} problem(s); nothing was written"
+        )
+        """The last line the CLI prints, after the problems."""
         super().__init__(f"the source data has {problems.height} problem(s)")
 
 

@@ -59,6 +59,20 @@ class SourceData:
     mapping: MappingProvenance | None = None
 
 
+def _check_fields() -> None:
+    """SourceData has one field per declared table: a table is never dropped silently."""
+    declared = {t.name for t in ALL_TABLES}
+    held = {f.name for f in fields(SourceData)} - {"mapping"}
+    if declared != held:
+        raise TypeError(
+            "SourceData and the declared tables differ: "
+            f"not held {sorted(declared - held)}, not declared {sorted(held - declared)}"
+        )
+
+
+_check_fields()
+
+
 def sample_data_dir() -> Path:
     """Return the directory of the bundled (synthetic) sample data."""
     return Path(str(resources.files("generator") / "sample"))
@@ -92,8 +106,7 @@ def check(
         if table.sorted_by:
             frame = frame.sort(list(table.sorted_by), nulls_last=False)
         frames[table.name] = frame
-    tables = {f.name: frames[f.name] for f in fields(SourceData) if f.name in frames}
-    return SourceData(**tables, mapping=mapping), problems
+    return SourceData(**frames, mapping=mapping), problems
 
 
 def load(data_dir: Path, tick: Callable[[], None] | None = None) -> SourceData:

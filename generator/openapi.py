@@ -16,24 +16,14 @@ import polars as pl
 
 from generator import API_VERSION
 from generator.api import fields, resources, routes
-from generator.api.http import KEY_HEADER, REQUEST_ID
+from generator.api.http import DOWNLOAD_SUFFIXES, KEY_HEADER, MEDIA_TYPES, REQUEST_ID
 from generator.api.messages import MESSAGES, ErrorRecord, Message, fill, validation_error
 from generator.api.settings import TIMEZONE, GateSettings
 from generator.config import Config
 
 REF = fields.REF
+JSON = MEDIA_TYPES[".json"]
 SECURITY_SCHEME = "ApiKey"
-RESPONSE_SCHEMAS = {
-    "lookup": "Lookup",
-    "zone": "Zone",
-    "zone_measurements": "Measurements",
-    "supplier": "Supplier",
-    "parameters": "ParameterRegister",
-    "parameter_limits": "ParameterLimits",
-    "export": "Export",
-    "access_request": "AccessRequestAccepted",
-}
-"""Schema of each operation's success body."""
 Schema = dict[str, Any]
 """A JSON Schema, or any other object of the OpenAPI document."""
 EXAMPLE_KEY_TAIL = "DcfP3tSVPSeIOEAuikqR5I7bpNNTb1Gy"
@@ -155,7 +145,7 @@ def _error_response(
     about = " ".join(m.about for m in messages.values())
     response: dict[str, Any] = {
         "description": about,
-        "content": {"application/json": media},
+        "content": {JSON: media},
     }
     if headers:
         response["headers"] = headers
@@ -212,7 +202,7 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
     op: dict[str, Any] = {
         "operationId": route.operation_id,
         "summary": route.summary,
-        "tags": ["Keys" if route.operation_id == "access_request" else "Data"],
+        "tags": [route.tag],
         "security": [{SECURITY_SCHEME: []}] if keyed else [],
     }
     if route.description:
@@ -241,7 +231,7 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
         op["requestBody"] = {
             "required": True,
             "content": {
-                "application/json": {
+                JSON: {
                     "schema": _ref("AccessRequest"),
                     "example": {p.name: p.example for p in body_params},
                 }
@@ -255,14 +245,13 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
         ok_headers.update(rate_headers)
     if route.license == "odbl":
         ok_headers["Link"] = _h("Link")
-    schema_name = RESPONSE_SCHEMAS[route.operation_id]
-    example = examples[schema_name]
-    content = {"application/json": {"schema": _ref(schema_name), "example": example}}
-    if route.operation_id == "export":
-        ok_headers["Content-Disposition"] = _h("Content-Disposition")
-        content["text/csv"] = {
+    content = {JSON: {"schema": _ref(route.response), "example": examples[route.response]}}
+    for download in route.downloads:
+        if download.suffix in DOWNLOAD_SUFFIXES:
+            ok_headers["Content-Disposition"] = _h("Content-Disposition")
+        content[MEDIA_TYPES[download.suffix]] = {
             "schema": {"type": "string"},
-            "example": _csv_example(examples["ExportRow"]),
+            "example": _rows_example(download, examples[download.rows]),
         }
     responses: dict[str, Any] = {}
     if route.method == "POST":
@@ -295,7 +284,7 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
         responses["422"] = {
             "description": "Invalid parameters: every problem, in FastAPI's format.",
             "content": {
-                "application/json": {
+                JSON: {
                     "schema": _ref("HTTPValidationError"),
                     "example": _validation_example(route),
                 }
@@ -317,9 +306,11 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
     return op
 
 
-def _csv_example(row: dict[str, Any]) -> str:
-    """Return the export's CSV: header and example row, written as the export writes them."""
-    return pl.DataFrame([row]).select(resources.EXPORT_ROW.names).write_csv()
+def _rows_example(download: routes.Download, row: dict[str, Any]) -> str:
+    """Return a file of rows: the header and the example row, as the render stage writes them."""
+    if download.suffix != ".csv":
+        raise ValueError(f"no example for rows of {download.suffix} files")
+    return pl.DataFrame([row]).select(resources.RESOURCES[download.rows].names).write_csv()
 
 
 def document(config: Config) -> Schema:
@@ -354,10 +345,7 @@ def document(config: Config) -> Schema:
             "license": {"name": "ODbL-1.0 (PLZ-to-zone mapping)", "url": config.license_url},
         },
         "servers": [{"url": config.base_url}],
-        "tags": [
-            {"name": "Data", "description": "Precomputed resources."},
-            {"name": "Keys", "description": "Access to the keyed resources."},
-        ],
+        "tags": [{"name": name, "description": about} for name, about in routes.TAGS.items()],
         "paths": paths,
         "components": {
             "schemas": schemas(),

@@ -78,6 +78,9 @@ ALIASES: dict[str, str] = {
     "°dh": "°dH",
     "°d": "°dH",
     "dh": "°dH",
+    # The degree sign after the letters, or typed as a letter o.
+    "dh°": "°dH",
+    "odh": "°dH",
     "°dgh": "°dH",
     # A degree of carbonate hardness is a degree of German hardness (1 °dH = 10 mg/l CaO),
     # applied to the hydrogen carbonate share.
@@ -90,12 +93,17 @@ ALIASES: dict[str, str] = {
     "anzahl/ml": "count/ml",
     "n/ml": "count/ml",
     "/ml": "count/ml",
+    "z/ml": "count/ml",
+    "in 1 ml": "count/ml",
     "kbe/100 ml": "count/100 ml",
     "anzahl/100 ml": "count/100 ml",
     "mpn/100 ml": "count/100 ml",
     "cfu/100 ml": "count/100 ml",
     "n/100 ml": "count/100 ml",
     "/100 ml": "count/100 ml",
+    "z/100 ml": "count/100 ml",
+    "zahl/100 ml": "count/100 ml",
+    "in 100 ml": "count/100 ml",
     "kbe/250 ml": "count/250 ml",
     "mpn/250 ml": "count/250 ml",
     "anzahl/250 ml": "count/250 ml",
@@ -126,6 +134,9 @@ ALIASES: dict[str, str] = {
     "ph-einheiten": "",
     "ph-wert": "",
     "ohne": "",
+    # Odour, taste, colour judged by a person: no unit.
+    "qualitativ": "",
+    "organoleptisch": "",
 }
 
 # Hardness is also published as an amount of calcium carbonate (1 mmol/l = 5.6 °dH).
@@ -137,6 +148,9 @@ _CROSS: dict[tuple[str, str], float] = {
 PARAMETER_CROSS: dict[tuple[str, str], tuple[float, frozenset[str]]] = {
     # DOC and TOC are masses of carbon: "mg/l C" says so explicitly, and is mg/l for them.
     ("mg/l C", "mg/l"): (1.0, frozenset({"doc", "toc"})),
+    # The ordinance gives the calcite dissolution capacity as mg/l CaCO3 (Anlage 3): a
+    # value of it in plain "mg/l" is that quantity.
+    ("mg/l", "mg/l CaCO3"): (1.0, frozenset({"calcitloesekapazitaet"})),
 }
 """Conversions that hold only for the named parameter codes: (from, to) -> (factor, codes)."""
 

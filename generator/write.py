@@ -15,16 +15,18 @@ leaves no manifest (the next build writes everything) rather than one of another
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import json
 import os
 import shutil
+import tempfile
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import Any
 
+from generator.encode import file_digest
 from generator.errors import BuildError
 
 MANIFEST = "manifest.json"
@@ -60,10 +62,6 @@ def read_manifest(out: Path) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return manifest
-
-
-def file_digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 class TreeWriter:
@@ -173,16 +171,53 @@ class TreeWriter:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.unlink(missing_ok=True)
         _swap(self.staging, self.out)
-        _atomic_write(target, text.encode("utf-8"))
+        atomic_write(target, text.encode("utf-8"))
         shutil.rmtree(self.staging, ignore_errors=True)  # now holds the previous tree
         return self.report
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
+Content = bytes | Callable[[Path], object]
+"""What `atomic_write` puts into a file: its bytes, or a function that writes the given path."""
+
+
+def atomic_write(path: Path, content: Content, mode: int = 0o644) -> None:
+    """Replace `path` in one step: a reader sees the old file or the new one, never half.
+
+    The one way the project writes a file outside the published tree (the tree itself is
+    swapped in whole by `TreeWriter`): the manifest, the gates' inputs, the demo key, the
+    mapping's outputs and imported measurements. The content goes to a unique temporary
+    name beside the target (two writers never share one), gets `mode`, and is renamed over
+    the target; on any failure the temporary file is removed and the target is untouched.
+    """
+    atomic_write_all([(Path(path), content)], mode)
+
+
+def atomic_write_all(files: Sequence[tuple[Path, Content]], mode: int = 0o644) -> None:
+    """Write every file to its temporary name first, then rename them all.
+
+    A failure while writing any of them leaves every target as it was (the renames, done
+    last, do not fail in practice: same directory, same file system).
+    """
+    temporary: list[Path] = []
+    try:
+        for path, content in files:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            tmp = Path(name)
+            temporary.append(tmp)
+            os.fchmod(fd, mode)  # mkstemp makes it private (0600); most files are no secret
+            with os.fdopen(fd, "wb") as fh:
+                if isinstance(content, bytes):
+                    fh.write(content)
+            if not isinstance(content, bytes):
+                content(tmp)
+            with open(tmp, "rb") as fh:
+                os.fsync(fh.fileno())  # on disk before the rename makes it the file
+        for (path, _), tmp in zip(files, temporary, strict=True):
+            os.replace(tmp, path)
+    finally:
+        for tmp in temporary:
+            tmp.unlink(missing_ok=True)
 
 
 def _swap(staging: Path, out: Path) -> None:

@@ -37,3 +37,30 @@ def test_it_maps_every_module_of_the_contract_and_the_gate():
 
 def test_the_readme_links_it():
     assert "](docs/architecture.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_no_file_cites_the_design_outside_the_repository():
+    """What the code relies on from the design is in docs/, cited by its section there."""
+    # Spelled in parts, so this test does not find itself.
+    outside = ("DESIGN" + " §", "/work/" + "shared", "../" + "shared/")
+    folders = ("generator", "netlify", "tests", "docs", "tools", "scripts", "templates", "static")
+    suffixes = {".py", ".ts", ".js", ".md", ".html", ".sh", ".toml", ".css"}
+    files = [ROOT / "README.md", ROOT / "pyproject.toml"]
+    for folder in folders:
+        files += [
+            p
+            for p in (ROOT / folder).rglob("*")
+            if p.suffix in suffixes and "golden" not in p.parts and "node_modules" not in p.parts
+        ]
+    citing = sorted(
+        p.relative_to(ROOT).as_posix()
+        for p in files
+        if p.is_file() and any(word in p.read_text(encoding="utf-8") for word in outside)
+    )
+    assert not citing
+
+
+def test_the_cited_sections_exist():
+    text = PAGE.read_text(encoding="utf-8")
+    for section in ("### The order of checks", "### Codes are plain strings"):
+        assert section in text

@@ -16,11 +16,10 @@ from generator.build import build
 from generator.config import Config
 from generator.site import urls
 from tests.browser_harness import no_console_errors
+from tests.helpers import GOLDEN_INPUT
 
 pytestmark = pytest.mark.browser
 pytest_plugins = ["tests.browser_harness"]
-
-GOLDEN_INPUT = Path(__file__).parent / "golden" / "input"
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 from pathlib import Path
@@ -11,13 +10,12 @@ import pytest
 
 from generator import render
 from generator.api import series
+from generator.api.licence_resources import odbl_attribution
 from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
 from generator.write import MANIFEST, TreeWriter, manifest_path, read_manifest
-from tests.conftest import edit
-
-AS_OF = dt.date(2026, 11, 23)
+from tests.helpers import AS_OF, edit
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -79,7 +77,7 @@ def test_a_crash_between_swap_and_manifest_leaves_no_stale_manifest(
     def crash(path, data):
         raise OSError("disk full")
 
-    monkeypatch.setattr("generator.write._atomic_write", crash)
+    monkeypatch.setattr("generator.write.atomic_write", crash)
     with pytest.raises(OSError):
         run(tiny_data, out)
     # The new tree is published, and no manifest claims digests of the old one.
@@ -236,7 +234,7 @@ def test_odbl_attribution_on_lookup_and_json_export(tiny_build):
     for rel in ("_data/v1/lookup/01067.json", "v1/export/plz-zonen.json"):
         attribution = load_json(tiny_build, rel)["attribution"]
         sources = attribution.pop("sources")
-        assert attribution == config.attribution
+        assert attribution == odbl_attribution(config.operator, config.license_url)
         # From the data directory's mapping.json: each credited source with its date.
         assert [(s["title"], s["license"], s["date"]) for s in sources] == [
             ("PLZ-Gebiete", "ODbL-1.0", "2026-10-30"),
@@ -365,3 +363,47 @@ def test_parameters_and_limits(tiny_build):
         (0.1, "µg/l", "2026-01-12")
     ]
     assert load_json(tiny_build, "_data/v1/parameters/temperatur/limits.json")["limits"] == []
+
+
+def test_atomic_write_replaces_in_one_step_and_leaves_no_temporary_file(tmp_path):
+    from generator.write import atomic_write, atomic_write_all
+
+    target = tmp_path / "sub" / "file.txt"
+    atomic_write(target, b"one")
+    atomic_write(target, lambda tmp: tmp.write_bytes(b"two"), mode=0o600)
+    assert target.read_bytes() == b"two"
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in target.parent.iterdir()) == ["file.txt"]
+
+    def broken(tmp):
+        tmp.write_bytes(b"half")
+        raise OSError("disk full")
+
+    other = tmp_path / "sub" / "other.txt"
+    with pytest.raises(OSError, match="disk full"):
+        atomic_write_all([(other, b"new"), (target, broken)])
+    # Nothing was renamed: the first file is not there, the second is as it was.
+    assert not other.exists() and target.read_bytes() == b"two"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["file.txt"]
+
+
+def test_the_planned_api_files_are_the_api_files_a_build_writes(golden_site, golden_derived):
+    from generator.build import API_PREFIXES
+
+    d = golden_derived
+    written = [
+        path for path in read_manifest(golden_site)["files"] if path.startswith(API_PREFIXES)
+    ]
+    assert render.api_file_count(d) == len(written)
+
+
+def test_only_the_writer_replaces_files():
+    """One I/O helper: no other module of the package renames a file into place."""
+    package = Path(__file__).resolve().parents[1] / "generator"
+    calls = ("os.replace(", "os.rename(", "mkstemp(")
+    writing = sorted(
+        p.relative_to(package).as_posix()
+        for p in package.rglob("*.py")
+        if any(call in p.read_text(encoding="utf-8") for call in calls)
+    )
+    assert writing == ["write.py"]

@@ -5,16 +5,20 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import html5lib
 import polars as pl
 import pytest
 
 from generator import derive, load, site_assets
 from generator.site import charts, fragments
-from tests.conftest import append
+from tests.helpers import AS_OF, append
 
 
 def chart_rows(data_dir, as_of: dt.date) -> dict[tuple[int, str], str]:
-    d = derive.derive(load.load(data_dir), as_of)
+    return derived_chart_rows(derive.derive(load.load(data_dir), as_of), as_of)
+
+
+def derived_chart_rows(d: derive.Derived, as_of: dt.date) -> dict[tuple[int, str], str]:
     templates = site_assets.templates_dir()
     inputs = charts.ChartInputs.prepare(
         d.limits,
@@ -64,9 +68,27 @@ def later_data(tiny_data):
     return tiny_data
 
 
+def svg_elements(html: str, tag: str, cls: str | None = None) -> list:
+    """Return the chart's SVG elements of one tag (and class), parsed: attribute order is free."""
+    root = html5lib.parseFragment(html, treebuilder="etree", namespaceHTMLElements=False)
+    return [
+        e
+        for e in root.iter()
+        if isinstance(e.tag, str)
+        and e.tag.rsplit("}", 1)[-1] == tag
+        and (cls is None or e.get("class") == cls)
+    ]
+
+
 def polyline(html: str, cls: str) -> list[tuple[int, int]]:
-    m = re.search(rf'<polyline class="{cls}" points="([^"]*)"', html)
-    return [tuple(map(int, p.split(","))) for p in m.group(1).split()] if m else []
+    lines = svg_elements(html, "polyline", cls)
+    return [tuple(map(int, p.split(","))) for p in lines[0].get("points").split()] if lines else []
+
+
+def limit_path(html: str) -> str | None:
+    """Return the `d` of the limit line, or None when the chart has none."""
+    paths = svg_elements(html, "path", "limit")
+    return paths[0].get("d") if paths else None
 
 
 def test_which_series_get_a_chart(later_data):
@@ -98,7 +120,7 @@ def test_which_series_get_a_chart(later_data):
 def test_limit_is_a_step_line_over_time(later_data):
     measure(later_data, "blei", ("2027-06-10", "8"), ("2028-06-10", "4"), ("2029-06-10", "3"))
     html = chart_rows(later_data, dt.date(2029, 12, 31))[(11, "blei")]
-    d = re.search(r'<path class="limit" d="([^"]*)"', html).group(1)
+    d = limit_path(html)
     # 10 µg/l until 2028-01-11, then a vertical step down to 5 µg/l, one continuous path
     step = re.fullmatch(r"M\d+,(\d+)H(\d+)V(\d+)H\d+", d)
     assert step, d
@@ -110,17 +132,18 @@ def test_limit_is_a_step_line_over_time(later_data):
     assert "Grenzwert ab 12.01.2028" in html
 
 
-def test_limit_starts_where_it_came_into_force(tiny_data):
-    html = chart_rows(tiny_data, dt.date(2026, 11, 23))[(11, "pfas_summe_20")]
-    start = int(re.search(r'class="limit" d="M(\d+),', html).group(1))
+def test_limit_starts_where_it_came_into_force(golden_derived):
+    found = derived_chart_rows(golden_derived, AS_OF)
+    html = found[(11, "pfas_summe_20")]
+    start = int(re.match(r"M(\d+),", limit_path(html)).group(1))
     xs = [x for x, _ in polyline(html, "sv")]
     assert xs[1] < start < xs[2]  # samples 2025-03, 2025-09, 2026-03; limit from 2026-01-12
     # no limit line at all where none is in force inside the window (PFAS-4 starts 2028)
-    assert 'class="limit"' not in chart_rows(tiny_data, dt.date(2026, 11, 23))[(11, "pfas_summe_4")]
+    assert limit_path(found[(11, "pfas_summe_4")]) is None
 
 
-def test_values_below_the_reporting_limit_are_drawn_apart(tiny_data):
-    found = chart_rows(tiny_data, dt.date(2026, 11, 23))
+def test_values_below_the_reporting_limit_are_drawn_apart(golden_derived):
+    found = derived_chart_rows(golden_derived, AS_OF)
     pfas4 = found[(21, "pfas_summe_4")]  # '<0,02'
     assert polyline(pfas4, "sb") and not polyline(pfas4, "sv")
     pfas20 = found[(21, "pfas_summe_20")]  # 40 ng/l and '< BG'
@@ -128,7 +151,7 @@ def test_values_below_the_reporting_limit_are_drawn_apart(tiny_data):
     ((x_v, y_v),) = polyline(pfas20, "sv")
     assert y_nd == charts.BOTTOM and y_v < y_nd  # not detected sits on the zero line
     # the 40 ng/l are converted: 0.04 µg/l, below the 0.1 limit line
-    y_limit = int(re.search(r'class="limit" d="M\d+,(\d+)', pfas20).group(1))
+    y_limit = int(re.match(r"M\d+,(\d+)", limit_path(pfas20)).group(1))
     assert y_v > y_limit
     # The table reads each value in the limit's unit, in words where the supplier printed
     # signs (no unit after a word), and shows the published text beside it.
@@ -136,10 +159,11 @@ def test_values_below_the_reporting_limit_are_drawn_apart(tiny_data):
     assert '<td>unter der Bestimmungsgrenze<td class="verbatim">&lt; BG<' in pfas20
 
 
-def test_axis_covers_values_and_limit(tiny_data):
-    html = chart_rows(tiny_data, dt.date(2026, 11, 23))[(11, "pfas_summe_20")]
-    labels = re.findall(r'<g class="yt">(.*?)</g>', html)[0]
-    ticks = [float(t.replace(",", ".")) for t in re.findall(r">([\d,]+)<", labels)]
+def test_axis_covers_values_and_limit(golden_derived):
+    html = derived_chart_rows(golden_derived, AS_OF)[(11, "pfas_summe_20")]
+    (labels,) = svg_elements(html, "g", "yt")
+    texts = [(e.text or "").strip() for e in labels.iter()]
+    ticks = [float(t.replace(",", ".")) for t in texts if re.fullmatch(r"[\d,]+", t)]
     assert ticks[0] == 0 and ticks == sorted(ticks) and 0.14 <= ticks[-1] <= 0.3
     assert 3 <= len(ticks) <= 5
 

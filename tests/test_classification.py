@@ -10,10 +10,9 @@ import pytest
 from generator.api.resources import STATES
 from generator.derive import classify, with_values
 from generator.load import load
-from tests.conftest import GOLDEN_INPUT
+from tests.helpers import AS_OF, GOLDEN_INPUT
 
 D = dt.date
-AS_OF = D(2026, 11, 23)
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -12,7 +13,7 @@ from click.testing import CliRunner
 
 from generator import __version__
 from generator.cli import cli
-from tests.conftest import edit
+from tests.helpers import AS_OF_TEXT, edit
 
 
 def walk(group: click.Group, prefix=()):
@@ -105,7 +106,7 @@ def test_config_values_reach_the_attribution(tiny_data, tmp_path):
             "--config",
             str(config),
             "--as-of",
-            "2026-11-23",
+            AS_OF_TEXT,
         ],
     )
     assert result.exit_code == 0, result.output
@@ -117,7 +118,7 @@ def test_config_values_reach_the_attribution(tiny_data, tmp_path):
 def test_build_shows_progress_and_summary(tiny_data, tmp_path):
     result = CliRunner().invoke(
         cli,
-        ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "--as-of", "2026-11-23"],
+        ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "--as-of", AS_OF_TEXT],
     )
     assert result.exit_code == 0
     assert "Loading and checking source data done" in result.output
@@ -125,7 +126,7 @@ def test_build_shows_progress_and_summary(tiny_data, tmp_path):
     assert "Build complete:" in result.output
     again = CliRunner().invoke(
         cli,
-        ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "--as-of", "2026-11-23"],
+        ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "--as-of", AS_OF_TEXT],
     )
     assert "nothing to do" in again.output
 
@@ -182,7 +183,7 @@ def test_demo_data_without_the_extra_says_how_to_install_it(tmp_path):
 def test_build_and_validate_run_without_the_demo_extra(tiny_data, tmp_path):
     out = tmp_path / "b"
     build = trinkwasser_without_demo_extra(
-        "build", "--data", str(tiny_data), "--out", str(out), "--as-of", "2026-11-23", "-q",
+        "build", "--data", str(tiny_data), "--out", str(out), "--as-of", AS_OF_TEXT, "-q",
         cwd=tmp_path,
     )  # fmt: skip
     assert build.returncode == 0, build.stderr
@@ -252,3 +253,28 @@ def test_every_command_shares_one_config_and_verbose_option():
     names = {" ".join(p) for p, c in COMMANDS if any("--config" in q.opts for q in c.params)}
     assert names == {"build", "serve", "fetch", "keys requests", "keys approve", "keys reject",
                      "keys resend", "keys issue", "keys revoke", "keys list"}  # fmt: skip
+
+
+def test_the_mapping_options_are_declared_once():
+    """Each field of MappingOptions is one argument or option, with the field's default."""
+    import dataclasses
+
+    from generator.mapping.options import MappingOptions, default_threads
+
+    params = {p.name: p for p in cli.commands["mapping"].params}
+    fields = dataclasses.fields(MappingOptions)
+    assert set(params) - {"quiet", "verbose"} == {f.name for f in fields}
+    for f in fields:
+        if f.default is not dataclasses.MISSING and f.default is not None:
+            assert params[f.name].default == f.default, f.name
+    assert [p.name for p in params.values() if isinstance(p, click.Argument)] == [
+        "plz_areas",
+        "zone_areas",
+    ]
+    # Left out on the command line: the declaration's default, computed ones included.
+    options = MappingOptions.from_cli(
+        {name: None for name in params if name not in ("quiet", "verbose")}
+        | {"plz_areas": Path("plz.geojson"), "out": Path("out/plz_zones.csv")}
+    )
+    assert options.min_share == 0.005 and options.threads == default_threads()
+    assert options.report_path == Path("out/mapping-report.csv")

@@ -12,13 +12,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from generator.api import routes
 from generator.contract import docs, rules
 from generator.contract.check import check_tables
 from generator.contract.constraints import NotBefore
 from generator.contract.model import DATE, FLOAT, ROW, STR, Column, RowConstraint, Table
 from generator.contract.tables import ALL_TABLES, MEASUREMENTS, PLZ_ZONES, TABLES
 from generator.load import SourceData, check, reference_dir
-from tests.conftest import edit, read_rows, write_rows
+from tests.helpers import edit, read_rows, write_rows
 
 DOC = Path(__file__).parents[1] / "docs" / "data-contract.md"
 
@@ -101,10 +102,13 @@ def test_unit_validity_stays_a_load_rule_and_values_are_read_in_derive(tiny_data
         ("40", 40.0, "number", pytest.approx(0.04)),
         ("< BG", None, "below_reporting_limit", None),
     ]
-    # Reading adds columns and changes nothing else.
+    # Reading adds columns and changes nothing else; the published reporting-limit text
+    # keeps its place as `reporting_limit_text` beside the number read from `< x`.
     added = ["value", "qualifier", "reporting_limit", "value_std", "reporting_limit_std"]
-    assert read.measurements.columns == [*MEASUREMENTS.names, *added]
-    assert read.measurements.drop(added).equals(data.measurements)
+    source = ["reporting_limit_text" if c == "reporting_limit" else c for c in MEASUREMENTS.names]
+    assert read.measurements.columns == [*source, *added]
+    renamed = read.measurements.drop(added).rename({"reporting_limit_text": "reporting_limit"})
+    assert renamed.equals(data.measurements)
     limit = (
         read.limits.filter(pl.col("code") == "pfas_summe_20").sort("valid_from").row(0, named=True)
     )
@@ -241,3 +245,30 @@ def test_the_api_describes_every_boundary_source_of_the_contract():
     from generator.contract.tables import BOUNDARY_SOURCES
 
     assert tuple(resources.BOUNDARY_SOURCES) == BOUNDARY_SOURCES
+
+
+def test_the_plz_and_code_patterns_are_declared_once():
+    """`generator/contract/patterns.py` is the only module that spells them out."""
+    from generator.contract import patterns
+
+    root = Path(__file__).resolve().parents[1] / "generator"
+    for pattern in (patterns.PLZ_PATTERN, patterns.CODE_PATTERN):
+        spelled = sorted(
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*.py")
+            if pattern in p.read_text(encoding="utf-8")
+        )
+        assert spelled == ["contract/patterns.py"], pattern
+    assert routes.route("lookup").param("plz").pattern == patterns.PLZ_PATTERN
+
+
+def test_source_data_holds_exactly_the_declared_tables(monkeypatch):
+    from generator import load
+
+    assert {f.name for f in dataclasses.fields(SourceData)} - {"mapping"} == {
+        t.name for t in ALL_TABLES
+    }
+    extra = Table("unlisted", "A table SourceData has no field for.", PLZ_ZONES.columns, ())
+    monkeypatch.setattr(load, "ALL_TABLES", (*ALL_TABLES, extra))
+    with pytest.raises(TypeError, match=r"not held \['unlisted'\]"):
+        load._check_fields()

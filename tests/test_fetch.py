@@ -32,8 +32,8 @@ from generator.fetch.polite import Politeness, retry_after, user_agent
 from generator.fetch.report import format_run
 from generator.fetch.run import run
 from generator.load import check
+from tests.helpers import GOLDEN_INPUT
 
-GOLDEN_INPUT = Path(__file__).parent / "golden" / "input"
 CONFIG = Config(operator="Wasserdaten Prüfbetrieb", contact="abruf@pruef.example")
 RULES = Politeness(delay=0.05, timeout=1.0, max_bytes=20_000, retries=2, max_retry_wait=5)
 DAY = dt.datetime(2026, 11, 26, 6, 0, tzinfo=dt.UTC)
@@ -380,9 +380,9 @@ def test_import_makes_documents_rows_and_values_and_picks_up_later(data, tmp_pat
     umzug = docs.filter(pl.col("document_id") == got["kleinstadt-umzug"].document_id)
     assert umzug["url"][0].endswith("/neu.csv") and umzug["edition_date"][0] == "2026-06-30"
     assert got["seeland-busy"].imported
-    # a PDF is archived, not imported (yet): reported, and the rest went on
+    # a PDF that is no real PDF is archived, not imported: reported, and the rest went on
     assert got["kleinstadt-bericht"].imported is False
-    assert "cannot read .pdf documents" in got["kleinstadt-bericht"].import_note
+    assert "the PDF is damaged or not a PDF" in got["kleinstadt-bericht"].import_note
     # no edition date stated: left to the operator, reported, the version stays pending
     ohne = got["seeland-ohne-stand"]
     assert ohne.imported is False
@@ -580,8 +580,8 @@ def test_retry_after_takes_seconds_and_http_dates():
 
 
 def test_the_recipe_reaches_the_import(data, tmp_path, kleinstadt):
-    # sample_point and encoding go to `trinkwasser import`; a table choice it cannot make
-    # yet is reported and the version waits.
+    # sample_point and encoding go to `trinkwasser import`, and so does the table choice:
+    # a CSV table has one table only, so table 2 is refused and the version waits.
     (data / "sources.csv").write_text(
         "source_id,supplier_id,zone_id,url,sample_point,encoding,table\n"
         f"punkt,1,11,{kleinstadt.url}/analyse.csv,Hochbehälter Nord,utf-8,\n"
@@ -594,7 +594,7 @@ def test_the_recipe_reaches_the_import(data, tmp_path, kleinstadt):
     points = rows.filter(pl.col("document_id") == got["punkt"].document_id)["sample_point"]
     assert points.unique().to_list() == ["Hochbehälter Nord"]
     assert got["tabelle"].imported is False
-    assert "names table '2'" in got["tabelle"].import_note
+    assert "there is no table 2 (the document has 1)" in got["tabelle"].import_note
 
 
 def test_an_excel_source_is_imported_from_its_sheet(data, tmp_path, kleinstadt):

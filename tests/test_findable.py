@@ -21,7 +21,7 @@ from rdflib.namespace import DCAT, DCTERMS, FOAF, RDF
 from generator.api import routes
 from generator.config import Config
 from generator.site import feeds, seo, urls
-from tests.conftest import GOLDEN_INPUT, read_rows
+from tests.helpers import GOLDEN_INPUT, read_rows
 
 BASE = Config().base_url
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"

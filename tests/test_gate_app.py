@@ -16,7 +16,7 @@ from generator.gate.app import create_app
 from generator.gate.files import STREAM_ABOVE
 from generator.gate.responses import split_path
 from generator.gate.sqlite_state import open_state
-from tests.conformance.support import build_sample, event_loop_thread
+from tests.conformance.support import event_loop_thread
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -30,8 +30,8 @@ class Clock:
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory):
-    return build_sample(tmp_path_factory.mktemp("app") / "build")
+def sample(golden_site):
+    return golden_site
 
 
 @pytest.fixture

@@ -59,6 +59,9 @@ def test_the_contract_imports_neither_build_nor_site_nor_gate():
         "generator.errors",
         *contract,
         "generator.api",
+        # The patterns of the data: a leaf of plain strings the API shares with the contract.
+        "generator.contract",
+        "generator.contract.patterns",
     }
 
 
@@ -167,7 +170,10 @@ def test_keyed_routes_declare_the_optional_key_header():
 
 
 def test_codes_are_plain_strings():
-    """DESIGN §1: an unknown code is a 404, never a 422, whatever it looks like."""
+    """An unknown code is a 404, never a 422, whatever it looks like.
+
+    docs/architecture.md, "Codes are plain strings".
+    """
     code = routes.route("parameter_limits").params[0]
     parameter = routes.route("zone_measurements").params[1]
     for param in (code, parameter):

@@ -21,14 +21,14 @@ import pytest
 
 from generator.api import routes, series
 from generator.gate import compress
-from tests.conformance.support import Server, build_sample, start_server
+from tests.conformance.support import Server, start_server
 
 TIMEOUT = 1.0  # --timeout-request of the servers here
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return build_sample(tmp_path_factory.mktemp("http") / "build")
+def built(golden_site):
+    return golden_site
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +97,9 @@ def test_idle_and_slow_clients_are_closed_and_others_still_served(server):
         started = time.monotonic()
         status, _, _ = get(server, "/v1/parameters", Accept_Encoding="identity")
         assert status == 200
-        assert time.monotonic() - started < 0.5  # not queued behind the idle ones
+        # Not queued behind the idle ones: answered while they are all still open (the
+        # server closes them only after TIMEOUT). An order of events, not a time bound.
+        assert not any(closed_by_server(sock, 0.01) for sock in idle)
         # The slow ones keep sending a header line now and then: still closed in time.
         deadline = started + TIMEOUT + 2.0
         while time.monotonic() < started + TIMEOUT + 0.2:
@@ -147,10 +149,10 @@ def test_more_idle_connections_than_file_descriptors_do_not_stop_the_server(buil
             with contextlib.suppress(OSError):
                 socks.append(socket.create_connection(("127.0.0.1", port(running)), timeout=2))
         time.sleep(TIMEOUT + 0.5)
-        started = time.monotonic()
+        # `get` gives up after its own timeout; pytest-timeout guards against a hang.
         status, _, _ = get(running, "/v1/parameters", Accept_Encoding="identity")
         assert status == 200
-        assert time.monotonic() - started < 3.0
+        assert running.process.poll() is None  # the server is still up, not crashed
     finally:
         for sock in socks:
             sock.close()

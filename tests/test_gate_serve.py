@@ -14,14 +14,14 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from tests.conformance.support import build_sample, start_server
+from tests.conformance.support import start_server
 
 CURL = re.compile(r"^\s*(curl .*)$", re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory):
-    return build_sample(tmp_path_factory.mktemp("serve") / "build")
+def sample(golden_site):
+    return golden_site
 
 
 def run_curl(line: str) -> tuple[int, str]:

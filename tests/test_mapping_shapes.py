@@ -8,7 +8,7 @@ from shapely.geometry import Polygon
 
 from generator.cli import cli
 from generator.load import load
-from tests.conftest import GOLDEN_INPUT
+from tests.helpers import GOLDEN_INPUT
 from tests.mapping_helpers import X0, Y0, mapping, rows, sq, write_layer
 
 KM = 1000.0

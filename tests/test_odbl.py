@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import json
 from fnmatch import fnmatchcase
@@ -15,18 +14,15 @@ import pytest
 
 from generator import render
 from generator.api import odbl, routes
-from generator.build import build
+from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
-from tests.conftest import AS_OF, GOLDEN_INPUT
 
 CONFIG = Config()
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("odbl") / "build"
-    build(GOLDEN_INPUT, out, dt.date.fromisoformat(AS_OF), CONFIG, force=True)
-    return out
+def tree(golden_site) -> Path:
+    return golden_site  # built with the default configuration, CONFIG
 
 
 def export(tree: Path) -> dict:
@@ -39,7 +35,10 @@ def test_csv_rows_carry_the_credit_and_still_read_as_rows(tree):
     pairs = export(tree)["rows"]
     assert len(rows) == len(pairs) == export(tree)["count"]
     credit = render.credit_line(export(tree)["attribution"])
-    assert credit.startswith(CONFIG.attribution["credit"]) and CONFIG.license_url in credit
+    assert (
+        credit.startswith(odbl_attribution(CONFIG.operator, CONFIG.license_url)["credit"])
+        and CONFIG.license_url in credit
+    )
     for row, pair in zip(rows, pairs, strict=True):
         assert row["attribution"] == credit
         assert (row["plz"], int(row["zone_id"])) == (pair["plz"], pair["zone_id"])
@@ -53,7 +52,7 @@ def test_parquet_metadata_carries_licence_credit_and_duties(tree):
     path = tree / "v1/export/plz-zonen.parquet"
     meta = {k.decode(): v.decode() for k, v in pq.read_metadata(path).metadata.items()}
     assert meta["license"] == "ODbL-1.0" and meta["license_url"] == CONFIG.license_url
-    assert meta["attribution"] == CONFIG.attribution["credit"]
+    assert meta["attribution"] == odbl_attribution(CONFIG.operator, CONFIG.license_url)["credit"]
     assert "OpenStreetMap" in meta["source"]
     duties = json.loads(meta["obligations"])
     assert [d["section"] for d in duties] == ["4.4", "4.6", "4.7"]
@@ -70,7 +69,9 @@ def test_datapackage_zone_and_lookup_state_the_duties(tree):
     # The zone republishes the mapping (its `plz`): the same credit, duties and map sources.
     lookup = json.loads((tree / "_data/v1/lookup/76437.json").read_text(encoding="utf-8"))
     assert zone["plz"] and zone["attribution"] == lookup["attribution"]
-    assert {k: v for k, v in zone["attribution"].items() if k != "sources"} == CONFIG.attribution
+    assert {k: v for k, v in zone["attribution"].items() if k != "sources"} == odbl_attribution(
+        CONFIG.operator, CONFIG.license_url
+    )
     assert zone["attribution"]["sources"]
 
 

@@ -15,17 +15,15 @@ from generator.api.routes import ROUTES
 from generator.api.settings import GateSettings, routes_document
 from generator.config import Config
 from generator.gate.validation import validate
-from generator.openapi import RESPONSE_SCHEMAS
 from generator.write import read_manifest
-from tests.conformance.support import build_sample
 
 NOT_ROUTED = set(routes.OPEN_FILES.values())
 """Open files that are no route's backing file (served as plain files)."""
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return build_sample(tmp_path_factory.mktemp("openapi") / "build")
+def built(golden_site):
+    return golden_site
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +122,7 @@ def test_every_json_file_matches_its_route_schema(built, doc):
             continue
         matches = [r for r, regex in routed if regex.fullmatch(rel)]
         assert len(matches) == 1, f"{rel} belongs to {len(matches)} routes"
-        name = RESPONSE_SCHEMAS[matches[0].operation_id]
+        name = matches[0].response
         errors = sorted(
             validator(doc, f"#/components/schemas/{name}").iter_errors(
                 json.loads(path.read_text())

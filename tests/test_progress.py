@@ -15,6 +15,7 @@ import time
 
 from generator.progress import StepPrinter
 from tests.conformance.support import trinkwasser_command
+from tests.helpers import AS_OF_TEXT
 
 BAR = re.compile(
     r"Rendering and writing files: +100%\|[^|]*\| (\d+)/\1 \[[\d:]+<[\d:]+, +[\d.]+files/s\]"
@@ -51,7 +52,7 @@ def run_in_terminal(args: list[str], cwd, timeout: float = 120) -> str:
 def test_build_on_a_terminal_shows_bars_with_counts_rate_and_time_left(tiny_data, tmp_path):
     shown = run_in_terminal(
         [*trinkwasser_command(), "build", "--data", str(tiny_data), "--out", "b", "--as-of",
-         "2026-11-23"],
+         AS_OF_TEXT],
         cwd=tmp_path,
     )  # fmt: skip
     assert "\r" in shown  # redrawn in place

@@ -16,10 +16,8 @@ from generator.cli import cli
 from generator.config import Config
 from generator.load import check
 from generator.publications.importer import Target, plan
+from tests.helpers import AS_OF, GOLDEN_INPUT
 from tests.publications_corpus import TABLES, Table, write
-
-GOLDEN_INPUT = Path(__file__).parent / "golden" / "input"
-AS_OF = dt.date(2026, 11, 23)
 
 
 def _args(table: Table, path: Path, data: Path, *extra: str) -> list[str]:
@@ -79,11 +77,12 @@ def test_all_tables_import_validate_and_build_end_to_end(data, tables, tmp_path)
         result = runner.invoke(cli, _args(table, tables[table.file], data))
         assert result.exit_code == 0, result.output
         reports[table.file] = result.stdout
-    # Existing rows keep their bytes: only the header gained the statistic column.
+    # Existing rows keep their bytes: only the header gained the statistic and
+    # reporting-limit columns.
     after = (data / "measurements.csv").read_bytes()
     old_header, _, old_rows = before.partition(b"\n")
     new_header, _, new_rows = after.partition(b"\n")
-    assert new_header == old_header + b",statistic"
+    assert new_header == old_header + b",statistic,reporting_limit"
     assert new_rows.startswith(old_rows)
     loaded, problems = check(data)
     assert problems.height == 0 and loaded is not None
@@ -98,7 +97,7 @@ def test_all_tables_import_validate_and_build_end_to_end(data, tables, tmp_path)
     assert "'Magnesuim' [mg/l]: no_match" in b and "Perhaps: magnesium?" in b
     c = reports["seeland-spurenstoffe-2026.xlsx"]
     assert "one column per sampling point" in c
-    assert "reporting limit(s) in column 'BG' are not imported" in c
+    assert "reporting limit(s) in column 'BG' are kept with their values" in c
     d = reports["gemeindewerke-west-netz-2026.csv"]
     assert "one column per date" in d
     assert "'Chlorid' [µS/cm]: unit_error: the unit µS/cm does not fit chlorid" in d
@@ -132,6 +131,16 @@ def test_all_tables_import_validate_and_build_end_to_end(data, tables, tmp_path)
         ("Hochbehälter Nord", "0,07"),
         ("Wasserwerk See, Reinwasser", "0,08"),
     ]
+    # The reporting limit as printed: from the BG column, else from the name.
+    limits = rows.filter(pl.col("zone_id") == 21).select(
+        "parameter", "sample_point", "reporting_limit"
+    )
+    assert limits.filter(pl.col("parameter") == "pfbs")["reporting_limit"].to_list() == ["1", "1"]
+    assert limits.filter(pl.col("parameter") == "quecksilber")["reporting_limit"].to_list() == [
+        "0,0001",
+        "0,0001",
+    ]
+    assert limits.filter(pl.col("parameter") == "thm")["reporting_limit"].null_count() == 2
     west = rows.filter(pl.col("sample_point") == "Netz, Rathaus", pl.col("parameter") == "nitrat")
     assert sorted(zip(west["sampled_at"], west["statistic"], west["value_text"], strict=True)) == [
         (dt.date(2026, 2, 10), "mean", "22,5"),
@@ -236,14 +245,32 @@ def test_excel_numbers_and_date_cells(data, tmp_path):
     sheet.write_datetime(0, 3, dt.datetime(2026, 4, 6), dates)
     sheet.write_row(1, 0, ["Nitrat", "mg/l", 12.5, "< 1"])
     sheet.write_row(2, 0, ["Calcium", "mg/l", 91, 90.25])
+    # Numbers as Excel stores them: binary floating point, shown by the sheet as 0,3.
+    sheet.write_row(3, 0, ["Eisen", "mg/l", 0.1 + 0.2, 0.30000000000000004])
+    sheet.write_row(4, 0, ["Mangan", "mg/l", 0.00001, 2 / 3])
+    sheet.write_row(5, 0, ["Natrium", "mg/l", 1234567.891, -0.0])
+    # A cell stored as text keeps its text, dot and all.
+    sheet.write_string(6, 0, "Kalium")
+    sheet.write_string(6, 1, "mg/l")
+    sheet.write_string(6, 2, "0.30000000000000004")
+    sheet.write_string(6, 3, "2.5")
     book.close()
     result = plan(path, Target(data, 12, "wk-2026", None))
     rows = result.new.select("parameter", "sampled_at", "value_text").rows()
+    march, april = dt.date(2026, 3, 2), dt.date(2026, 4, 6)
     assert rows == [
-        ("nitrat", dt.date(2026, 3, 2), "12.5"),
-        ("nitrat", dt.date(2026, 4, 6), "< 1"),
-        ("calcium", dt.date(2026, 3, 2), "91"),
-        ("calcium", dt.date(2026, 4, 6), "90.25"),
+        ("nitrat", march, "12,5"),
+        ("nitrat", april, "< 1"),
+        ("calcium", march, "91"),
+        ("calcium", april, "90,25"),
+        ("eisen", march, "0,3"),
+        ("eisen", april, "0,3"),
+        ("mangan", march, "0,00001"),
+        ("mangan", april, "0,666666666666667"),
+        ("natrium", march, "1234567,891"),
+        ("natrium", april, "0"),
+        ("kalium", march, "0.30000000000000004"),
+        ("kalium", april, "2.5"),
     ]
 
 
@@ -279,8 +306,9 @@ def test_a_new_data_directory_gets_a_measurements_table(data, tables):
     result = CliRunner().invoke(cli, _args(table, tables[table.file], data))
     assert result.exit_code == 0, result.output
     header = (data / "measurements.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert (
-        header == "zone_id,parameter,sampled_at,value_text,unit,document_id,sample_point,statistic"
+    assert header == (
+        "zone_id,parameter,sampled_at,value_text,unit,document_id,sample_point,statistic,"
+        "reporting_limit"
     )
     assert check(data)[1].height == 0
 

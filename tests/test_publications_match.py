@@ -205,6 +205,9 @@ def test_a_key_with_two_meanings_is_refused(tmp_path):
         build_index(REGISTER, [(1, {"alias": "Blei neu", "code": "blei_neu", "note": ""})])
     with pytest.raises(AliasError, match="needs a note"):
         build_index(REGISTER, [(1, {"alias": "Härte", "code": "", "note": ""})])
+    with pytest.raises(AliasError, match="the source must be the address"):
+        row = {"alias": "Härte", "code": "gesamthaerte", "note": "", "source": "Stadtwerke"}
+        build_index(REGISTER, [(1, row)])
     # A register name the alias file contradicts is refused too.
     with pytest.raises(AliasError, match="register: code of nitrat"):
         build_index(REGISTER, [(1, {"alias": "Nitrat", "code": "", "note": "no"})])
@@ -212,8 +215,8 @@ def test_a_key_with_two_meanings_is_refused(tmp_path):
 
 def test_a_comma_in_an_unquoted_spelling_is_named(tmp_path):
     bad = tmp_path / "aliases.csv"
-    bad.write_text("alias,code,note\nKS 4,3,saeurekapazitaet_ks43,\n", encoding="utf-8")
-    with pytest.raises(AliasError, match="row 1: expected 3 cells"):
+    bad.write_text("alias,code,note,source\nKS 4,3,saeurekapazitaet_ks43,,\n", encoding="utf-8")
+    with pytest.raises(AliasError, match="row 1: expected 4 cells"):
         read_aliases(bad)
 
 

@@ -9,7 +9,6 @@ derived frame is all it takes to publish it, and URLs come from the route table.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import io
 import json
 
@@ -17,19 +16,18 @@ import polars as pl
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from generator import derive, load, openapi, render
+from generator import derive, openapi, render
 from generator.api import fields, resources, routes
 from generator.config import Config
 from generator.encode import document, object_bytes
-from tests.conftest import AS_OF, GOLDEN_INPUT
 from tests.golden.regenerate import EXPECTED
 
 CONFIG = Config()
 
 
 @pytest.fixture(scope="module")
-def derived() -> derive.Derived:
-    return derive.derive(load.load(GOLDEN_INPUT), dt.date.fromisoformat(AS_OF))
+def derived(golden_derived) -> derive.Derived:
+    return golden_derived
 
 
 def with_field(monkeypatch, attribute: str, field: fields.Field) -> fields.Resource:

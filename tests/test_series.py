@@ -7,7 +7,6 @@ parameter), kept as an independent implementation to compare with.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
@@ -18,12 +17,12 @@ from generator import derive, load
 from generator.api import resources, routes, series
 from generator.encode import document
 from generator.load import sample_data_dir
-from tests.conftest import AS_OF, GOLDEN_INPUT
+from tests.helpers import AS_OF, GOLDEN_INPUT
 
 
 def per_parameter_reference(data_dir: Path) -> dict[tuple[int, str], bytes]:
     """Every (zone, parameter) document as the build wrote it into its own file before."""
-    d = derive.derive(load.load(data_dir), dt.date.fromisoformat(AS_OF))
+    d = derive.derive(load.load(data_dir), AS_OF)
     docs = d.documents.select(
         "document_id", document(resources.DOCUMENT).struct.json_encode().alias("doc")
     )
@@ -62,13 +61,13 @@ def series_file(build_dir: Path, zone_id: int) -> bytes:
     return (build_dir / routes.file_path("zone_measurements", zone_id=zone_id)).read_bytes()
 
 
-@pytest.mark.parametrize("data_dir", [GOLDEN_INPUT, sample_data_dir()], ids=["golden", "sample"])
-def test_filter_gives_the_bytes_of_the_former_per_parameter_files(data_dir, tmp_path):
-    from generator.build import build
-    from generator.config import Config
-
-    out = tmp_path / "build"
-    build(data_dir, out, dt.date.fromisoformat(AS_OF), Config())
+@pytest.mark.parametrize(
+    ("data_dir", "tree"),
+    [(GOLDEN_INPUT, "golden_site"), (sample_data_dir(), "sample_build")],
+    ids=["golden", "sample"],
+)
+def test_filter_gives_the_bytes_of_the_former_per_parameter_files(data_dir, tree, request):
+    out = request.getfixturevalue(tree)
     expected = per_parameter_reference(data_dir)
     assert len(expected) >= 19
     for (zone, code), text in expected.items():
@@ -111,12 +110,12 @@ def test_series_files_are_valid_documents_one_item_per_line(sample_build):
 def test_an_empty_zone_has_an_empty_series(tiny_data, tmp_path):
     from generator.build import build
     from generator.config import Config
-    from tests.conftest import read_rows, write_rows
+    from tests.helpers import read_rows, write_rows
 
     rows = read_rows(tiny_data / "measurements.csv")
     write_rows(tiny_data / "measurements.csv", [r for r in rows if r["zone_id"] != "21"])
     out = tmp_path / "build"
-    build(tiny_data, out, dt.date.fromisoformat(AS_OF), Config())
+    build(tiny_data, out, AS_OF, Config())
     body = series_file(out, 21)
     assert body == (
         b'{"count":0,"documents":[\n],"measurements":[\n],"parameter":null,"zone_id":21}\n'

@@ -6,7 +6,7 @@ parser) and inspected as trees, never as substrings.
 
 from __future__ import annotations
 
-import datetime as dt
+import dataclasses
 import functools
 import json
 import re
@@ -17,11 +17,12 @@ from urllib.parse import urlsplit
 import html5lib
 import pytest
 
-from generator import derive, load, site_assets
+from generator import site_assets
 from generator.api import resources, routes
+from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
 from generator.site import pages, text, urls
-from tests.conftest import AS_OF, GOLDEN_INPUT
+from tests.helpers import AS_OF
 
 NS = "{http://www.w3.org/1999/xhtml}"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -196,10 +197,9 @@ def test_internal_links_and_assets_resolve(golden_site):
             assert (golden_site / href.lstrip("/")).is_file(), href
 
 
-def test_site_rendering_is_deterministic():
-    data = load.load(GOLDEN_INPUT)
-    as_of = dt.date.fromisoformat(AS_OF)
-    d = derive.derive(data, as_of)
+def test_site_rendering_is_deterministic(golden_derived):
+    as_of = AS_OF
+    d = golden_derived
     first = dict(pages.site_files(d, as_of, Config()))
     second = dict(pages.site_files(d, as_of, Config()))
     assert first == second
@@ -406,7 +406,7 @@ def test_access_request_form(golden_site):
 def test_downloads_page_shows_the_odbl_credit(golden_site):
     tree = page(golden_site, urls.url("downloads"))
     credit = [p for p in find(tree, "p") if p.get("class") == "credit-line"][0]
-    assert text_of(credit) == Config().attribution["credit"]
+    assert text_of(credit) == odbl_attribution(Config().operator, Config().license_url)["credit"]
     hrefs = {a.get("href") for a in find(tree, "a")}
     assert {
         "/v1/export/plz-zonen.json",
@@ -470,6 +470,21 @@ def test_api_reference_needs_german_words_for_every_name(golden_site):
         api_reference.context(document)
 
 
+def test_api_reference_takes_its_german_words_from_the_route_table(monkeypatch):
+    from generator import openapi
+    from generator.site import api_reference
+
+    document = openapi.document(Config())
+    operation = next(o for o in api_reference.operations(document) if o["id"] == "op-zone")
+    assert operation["summary"] == routes.route("zone").summary_de
+    zone_id = next(p for p in operation["params"] if p["name"] == "zone_id")
+    assert zone_id["description"] == routes.route("zone").param("zone_id").description_de
+    untranslated = dataclasses.replace(routes.route("zone"), description_de="")
+    monkeypatch.setitem(routes.ROUTES_BY_ID, "zone", untranslated)
+    with pytest.raises(KeyError, match="operation zone"):
+        api_reference.context(document)
+
+
 def test_licence_page_names_both_licences_beta_and_sources(golden_site):
     body = text_of(find(page(golden_site, urls.url("license")), "main")[0])
     for words in (
@@ -526,3 +541,27 @@ def test_own_stylesheet_is_minified_but_keeps_every_rule():
     assert "/*" not in small and len(small) < len(source)
     assert small.count("{") == small.count("}") == source.count("{")
     assert 'content:"Wert"' in small and "@media (max-width:44rem){" in small
+
+
+def test_access_form_takes_its_limits_from_the_route_table(golden_site):
+    """The form asks what the gates check: lengths, required fields, the example."""
+    request = routes.route("access_request")
+    tree = page(golden_site, urls.url("access"))
+    form = by_id(tree, "antrag")
+    assert form.get("action") == routes.url("access_request")
+    assert form.get("method") == request.method.lower()
+    for param in request.params:
+        field = by_id(tree, param.name)
+        assert field.get("name") == param.name
+        assert field.get("minlength") == (
+            None if param.min_length is None else str(param.min_length)
+        )
+        assert field.get("maxlength") == (
+            None if param.max_length is None else str(param.max_length)
+        )
+        assert (field.get("required") is not None) == param.required
+    zweck = request.param("zweck")
+    assert zweck.min_length == 10 and zweck.max_length == 1000
+    hint = text_of(by_id(tree, "zweck-hint"))
+    assert f"Mindestens {zweck.min_length}, höchstens {zweck.max_length} Zeichen" in hint
+    assert str(zweck.example) in hint

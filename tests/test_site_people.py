@@ -17,9 +17,9 @@ import polars as pl
 import pytest
 
 from generator.api import routes
+from generator.encode import file_digest
 from generator.load import reference_dir
 from generator.site import answer, maps, urls
-from generator.write import file_digest
 from tests.test_site import NS, SVG, by_id, find, html_files, page, parse, text_of
 
 GERMAN_NUMBER = r"-?\d+(?:,\d+)?"

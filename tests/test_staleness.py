@@ -11,8 +11,7 @@ import pytest
 from generator.build import build
 from generator.config import Config
 from generator.staleness import cutoff
-
-GOLDEN_INPUT = Path(__file__).parent / "golden" / "input"
+from tests.helpers import GOLDEN_INPUT
 
 
 @pytest.mark.parametrize(

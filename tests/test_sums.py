@@ -11,10 +11,9 @@ import datetime as dt
 import pytest
 
 from generator import derive, load, sums
-from tests.conftest import append
+from tests.helpers import AS_OF, append
 
 ZONE = 23
-AS_OF = dt.date(2026, 11, 23)
 LATER = dt.date(2028, 6, 1)  # PFAS-4 is in force
 
 

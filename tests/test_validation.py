@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.load import RULES, check, load
-from tests.conftest import append, edit, read_rows, write_rows
+from tests.helpers import append, edit, read_rows, write_rows
 
 
 def problems_of(data_dir):
@@ -216,21 +216,105 @@ def test_missing_optional_column_that_no_row_needs_is_fine(tiny_data):
     assert data.measurements["sample_point"].null_count() == data.measurements.height
 
 
+# ------------------------------------------------------------------- one edit, one rule each
+
+PLANTED = {
+    # id: (edits as (table, row, changes), problems as (table, rule, row, column))
+    "dangling_supplier_zone_and_document": (
+        [
+            ("zones", 3, {"supplier_id": "9"}),
+            ("plz_zones", 1, {"zone_id": "99"}),
+            ("measurements", 5, {"document_id": "nope-2026"}),
+        ],
+        [
+            ("zones", "dangling_reference", 3, "supplier_id"),
+            ("plz_zones", "dangling_reference", 1, "zone_id"),
+            ("measurements", "dangling_reference", 5, "document_id"),
+        ],
+    ),
+    "area_share_outside_range": (
+        [("plz_zones", 1, {"area_share": "0"}), ("plz_zones", 4, {"area_share": "1.2"})],
+        [
+            ("plz_zones", "out_of_range", 1, "area_share"),
+            ("plz_zones", "out_of_range", 4, "area_share"),
+        ],
+    ),
+    "confidence_outside_range": (
+        [("plz_zones", 1, {"confidence": "-0.1"})],
+        [("plz_zones", "out_of_range", 1, "confidence")],
+    ),
+    "impossible_dates": (
+        [
+            ("documents", 1, {"edition_date": "2025-02-30"}),
+            ("measurements", 2, {"sampled_at": "10.09.2025"}),
+        ],
+        [
+            ("documents", "invalid_date", 1, "edition_date"),
+            ("measurements", "invalid_date", 2, "sampled_at"),
+        ],
+    ),
+    "date_order": (
+        [
+            ("documents", 2, {"retrieved_date": "2026-06-01"}),
+            ("measurements", 1, {"sampled_at": "2026-02-01"}),
+        ],
+        [
+            ("documents", "date_order", 2, "retrieved_date"),
+            ("measurements", "date_order", 1, "sampled_at"),
+        ],
+    ),
+    "unknown_parameter_code": (
+        [("measurements", 7, {"parameter": "bleii"})],
+        [("measurements", "unknown_parameter", 7, "parameter")],
+    ),
+    "unknown_unit": (
+        [("measurements", 8, {"unit": "Milligramm pro Eimer"})],
+        [("measurements", "unknown_unit", 8, "unit")],
+    ),
+    "wrong_type": (
+        [("zones", 1, {"population": "viele"}), ("plz_zones", 1, {"zone_id": "11.5"})],
+        [("zones", "wrong_type", 1, "population"), ("plz_zones", "wrong_type", 1, "zone_id")],
+    ),
+    "empty_required_field": (
+        [("measurements", 3, {"value_text": ""}), ("suppliers", 2, {"name": "   "})],
+        [
+            ("measurements", "empty_required", 3, "value_text"),
+            ("suppliers", "empty_required", 2, "name"),
+        ],
+    ),
+    "ids_must_be_positive": (
+        [("suppliers", 2, {"supplier_id": "0"})],
+        [("suppliers", "not_positive", 2, None)],
+    ),
+    "malformed_url_and_document_id": (
+        [("documents", 3, {"url": "seeland.example/werte", "document_id": "zs 2026!"})],
+        [("documents", "malformed_url", 3, "url"), ("documents", "malformed_id", 3, "document_id")],
+    ),
+    "negative_population": (
+        [("zones", 2, {"population": "-5"})],
+        [("zones", "negative", 2, "population")],
+    ),
+    "boundary_source_is_one_of_three": (
+        [("plz_zones", 1, {"boundary_source": "guess"})],
+        [("plz_zones", "invalid_choice", 1, "boundary_source")],
+    ),
+}
+
+
+@pytest.mark.parametrize(("edits", "expected"), PLANTED.values(), ids=PLANTED.keys())
+def test_a_planted_fault_is_named_with_table_row_and_column(tiny_data, edits, expected):
+    for table, row, changes in edits:
+        edit(tiny_data, table, row, **changes)
+    found = problems_of(tiny_data)
+    for table, rule, row, column in expected:
+        assert has(found, table, rule, row=row, column=column), (table, rule, row, column)
+
+
 def test_malformed_plz(tiny_data):
     edit(tiny_data, "plz_zones", 2, plz="7643")
     found = problems_of(tiny_data)
     assert has(found, "plz_zones", "malformed_plz", row=2, column="plz")
     assert next(p for p in found if p["rule"] == "malformed_plz")["value"] == "7643"
-
-
-def test_dangling_supplier_zone_and_document(tiny_data):
-    edit(tiny_data, "zones", 3, supplier_id="9")
-    edit(tiny_data, "plz_zones", 1, zone_id="99")
-    edit(tiny_data, "measurements", 5, document_id="nope-2026")
-    found = problems_of(tiny_data)
-    assert has(found, "zones", "dangling_reference", row=3, column="supplier_id")
-    assert has(found, "plz_zones", "dangling_reference", row=1, column="zone_id")
-    assert has(found, "measurements", "dangling_reference", row=5, column="document_id")
 
 
 def test_duplicate_ids(tiny_data):
@@ -255,19 +339,6 @@ def test_duplicate_measurement_key(tiny_data):
     assert has(problems_of(tiny_data), "measurements", "duplicate_key", row=43)
 
 
-def test_area_share_outside_range(tiny_data):
-    edit(tiny_data, "plz_zones", 1, area_share="0")
-    edit(tiny_data, "plz_zones", 4, area_share="1.2")
-    found = problems_of(tiny_data)
-    assert has(found, "plz_zones", "out_of_range", row=1, column="area_share")
-    assert has(found, "plz_zones", "out_of_range", row=4, column="area_share")
-
-
-def test_confidence_outside_range(tiny_data):
-    edit(tiny_data, "plz_zones", 1, confidence="-0.1")
-    assert has(problems_of(tiny_data), "plz_zones", "out_of_range", row=1, column="confidence")
-
-
 def test_shares_of_one_plz_add_up_to_more_than_one(tiny_data):
     edit(tiny_data, "plz_zones", 3, area_share="0.7")
     found = problems_of(tiny_data)
@@ -282,68 +353,12 @@ def test_small_share_excess_is_tolerated(tiny_data):
     assert problems.height == 0
 
 
-def test_impossible_dates(tiny_data):
-    edit(tiny_data, "documents", 1, edition_date="2025-02-30")
-    edit(tiny_data, "measurements", 2, sampled_at="10.09.2025")
-    found = problems_of(tiny_data)
-    assert has(found, "documents", "invalid_date", row=1, column="edition_date")
-    assert has(found, "measurements", "invalid_date", row=2, column="sampled_at")
-
-
-def test_date_order(tiny_data):
-    edit(tiny_data, "documents", 2, retrieved_date="2026-06-01")
-    edit(tiny_data, "measurements", 1, sampled_at="2026-02-01")
-    found = problems_of(tiny_data)
-    assert has(found, "documents", "date_order", row=2, column="retrieved_date")
-    assert has(found, "measurements", "date_order", row=1, column="sampled_at")
-
-
-def test_unknown_parameter_code(tiny_data):
-    edit(tiny_data, "measurements", 7, parameter="bleii")
-    assert has(
-        problems_of(tiny_data), "measurements", "unknown_parameter", row=7, column="parameter"
-    )
-
-
-def test_unknown_unit(tiny_data):
-    edit(tiny_data, "measurements", 8, unit="Milligramm pro Eimer")
-    assert has(problems_of(tiny_data), "measurements", "unknown_unit", row=8, column="unit")
-
-
 def test_unit_not_convertible(tiny_data):
     edit(tiny_data, "measurements", 7, unit="µS/cm")
     found = problems_of(tiny_data)
     p = next(p for p in found if p["rule"] == "unit_not_convertible")
     assert (p["table"], p["row"], p["column"]) == ("measurements", 7, "unit")
     assert "blei" in p["message"] and "µg/l" in p["message"]
-
-
-def test_wrong_type(tiny_data):
-    edit(tiny_data, "zones", 1, population="viele")
-    edit(tiny_data, "plz_zones", 1, zone_id="11.5")
-    found = problems_of(tiny_data)
-    assert has(found, "zones", "wrong_type", row=1, column="population")
-    assert has(found, "plz_zones", "wrong_type", row=1, column="zone_id")
-
-
-def test_empty_required_field(tiny_data):
-    edit(tiny_data, "measurements", 3, value_text="")
-    edit(tiny_data, "suppliers", 2, name="   ")
-    found = problems_of(tiny_data)
-    assert has(found, "measurements", "empty_required", row=3, column="value_text")
-    assert has(found, "suppliers", "empty_required", row=2, column="name")
-
-
-def test_ids_must_be_positive(tiny_data):
-    edit(tiny_data, "suppliers", 2, supplier_id="0")
-    assert has(problems_of(tiny_data), "suppliers", "not_positive", row=2)
-
-
-def test_malformed_url_and_document_id(tiny_data):
-    edit(tiny_data, "documents", 3, url="seeland.example/werte", document_id="zs 2026!")
-    found = problems_of(tiny_data)
-    assert has(found, "documents", "malformed_url", row=3, column="url")
-    assert has(found, "documents", "malformed_id", row=3, column="document_id")
 
 
 def test_places_and_replaced_explanations_are_checked(tiny_data):
@@ -356,11 +371,6 @@ def test_places_and_replaced_explanations_are_checked(tiny_data):
     found = problems_of(tiny_data)
     assert has(found, "places", "out_of_range", row=2, column="lat")
     assert has(found, "explanations", "malformed_sources", row=1, column="sources")
-
-
-def test_negative_population(tiny_data):
-    edit(tiny_data, "zones", 2, population="-5")
-    assert has(problems_of(tiny_data), "zones", "negative", row=2, column="population")
 
 
 def test_overriding_limits_checks_periods_and_codes(tiny_data):
@@ -433,11 +443,6 @@ def test_population_shares_of_a_plz_add_up_to_at_most_one(tiny_data):
     assert message == (
         "the population_share values of plz 76437 (rows 2, 3) add up to 1.25, more than 1"
     )
-
-
-def test_boundary_source_is_one_of_three(tiny_data):
-    edit(tiny_data, "plz_zones", 1, boundary_source="guess")
-    assert has(problems_of(tiny_data), "plz_zones", "invalid_choice", 1, "boundary_source")
 
 
 def test_a_street_lies_in_a_zone_of_its_plz(tiny_data):

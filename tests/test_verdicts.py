@@ -6,7 +6,6 @@ strict HTML5 parser of tests/test_site.py and read as trees.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
@@ -14,10 +13,8 @@ import pytest
 
 from generator import derive, load
 from generator.api import verdicts
-from generator.build import build
-from generator.config import Config
 from generator.site import urls
-from tests.conftest import AS_OF, GOLDEN_INPUT, append
+from tests.helpers import AS_OF, GOLDEN_INPUT, append
 from tests.test_site import by_id, find, page, text_of, value_rows
 
 
@@ -27,10 +24,8 @@ def section(tree, heading: str):
 
 
 @pytest.fixture(scope="module")
-def golden(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("verdicts") / "build"
-    build(GOLDEN_INPUT, out, dt.date.fromisoformat(AS_OF), Config(), force=True)
-    return out
+def golden(golden_site) -> Path:
+    return golden_site
 
 
 def zone_doc(root: Path, zone_id: int) -> dict:
@@ -130,7 +125,7 @@ def test_summary_statuses(tiny_data, published, status, title, text):
             unit=unit,
             document_id="zs-2026",
         )
-    d = derive.derive(load.load(tiny_data), dt.date.fromisoformat(AS_OF))
+    d = derive.derive(load.load(tiny_data), AS_OF)
     s = d.zones.filter(zone_id=23)["summary"][0]
     assert (s["status"], s["title_de"]) == (status, title)
     assert text in s["text_de"]

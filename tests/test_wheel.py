@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import AS_OF_TEXT
+
 ROOT = Path(__file__).parents[1]
 
 
@@ -101,7 +103,7 @@ def test_installed_wheel_builds_outside_the_checkout(wheel, tmp_path):
     ).stdout
     assert where.startswith(site), where
     result = subprocess.run(
-        [script, "build", "--as-of", "2026-11-23"], cwd=work, capture_output=True, text=True
+        [script, "build", "--as-of", AS_OF_TEXT], cwd=work, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
     register = json.loads((work / "build/v1/parameters.json").read_text(encoding="utf-8"))

@@ -16,21 +16,21 @@ KEY_HEADER = "X-Api-Key"
 HIDDEN_DIR = "_data"
 """Top folder of the keyed files: never served directly, only through a route."""
 
-CONTENT_TYPES = {
-    ".json": "application/json; charset=utf-8",
-    ".csv": "text/csv; charset=utf-8",
+MEDIA_TYPES = {
+    ".json": "application/json",
+    ".csv": "text/csv",
     ".parquet": "application/vnd.apache.parquet",
-    ".html": "text/html; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8",
-    ".svg": "image/svg+xml; charset=utf-8",
-    ".txt": "text/plain; charset=utf-8",
-    ".md": "text/markdown; charset=utf-8",
-    ".xml": "application/xml; charset=utf-8",
-    ".ttl": "text/turtle; charset=utf-8",
-    ".atom": "application/atom+xml; charset=utf-8",
-    ".webmanifest": "application/manifest+json; charset=utf-8",
+    ".html": "text/html",
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".svg": "image/svg+xml",
+    ".txt": "text/plain",
+    ".md": "text/markdown",
+    ".xml": "application/xml",
+    ".ttl": "text/turtle",
+    ".atom": "application/atom+xml",
+    ".webmanifest": "application/manifest+json",
     ".png": "image/png",
     ".jpg": "image/jpeg",
     ".jpeg": "image/jpeg",
@@ -42,7 +42,30 @@ CONTENT_TYPES = {
     ".pdf": "application/pdf",
     ".zip": "application/zip",
 }
-"""By lower-case file suffix; anything else is DEFAULT_CONTENT_TYPE."""
+"""The one table of media types, by lower-case file suffix: OpenAPI, the Data Package and
+both gates' Content-Type read it."""
+TEXT_SUFFIXES = (
+    ".json",
+    ".csv",
+    ".html",
+    ".css",
+    ".js",
+    ".mjs",
+    ".svg",
+    ".txt",
+    ".md",
+    ".xml",
+    ".ttl",
+    ".atom",
+    ".webmanifest",
+)
+"""Text files: answered with `; charset=utf-8`, and compressed."""
+TEXT_MEDIA_TYPES = tuple(dict.fromkeys(MEDIA_TYPES[s] for s in TEXT_SUFFIXES))
+CONTENT_TYPES = {
+    suffix: f"{media}; charset=utf-8" if suffix in TEXT_SUFFIXES else media
+    for suffix, media in MEDIA_TYPES.items()
+}
+"""The Content-Type header by suffix; anything else is DEFAULT_CONTENT_TYPE."""
 DEFAULT_CONTENT_TYPE = "application/octet-stream"
 JSON_TYPE = CONTENT_TYPES[".json"]
 

@@ -6,6 +6,9 @@ carries them: lookups, zones, the export and the data package.
 
 from __future__ import annotations
 
+from typing import Any
+
+from generator.api import odbl
 from generator.api.fields import Resource, many, string, uri
 
 OBLIGATION = Resource(
@@ -85,3 +88,20 @@ ATTRIBUTION = Resource(
         ),
     ),
 )
+
+
+def odbl_attribution(operator: str, license_url: str) -> dict[str, Any]:
+    """Return the ODbL credit of `ATTRIBUTION` for an operator (without its map `sources`).
+
+    It travels with every representation of the PLZ mapping; `license_url` is the
+    operator's configured copy of the licence text.
+    """
+    return {
+        "obligations": [o.as_json() for o in odbl.OBLIGATIONS],
+        "license": "ODbL-1.0",
+        "license_name": "Open Data Commons Open Database License (ODbL) 1.0",
+        "license_url": license_url,
+        "credit": f"© {operator}, Kartendaten © OpenStreetMap-Mitwirkende (ODbL)",
+        "operator": operator,
+        "source": "OpenStreetMap contributors, https://www.openstreetmap.org/copyright",
+    }

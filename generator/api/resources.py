@@ -36,6 +36,7 @@ from generator.api.verdict_resources import PESTICIDE_STATUS as PESTICIDE_STATUS
 from generator.api.verdict_resources import STATES as STATES
 from generator.api.verdict_resources import SUM_MEMBER as SUM_MEMBER
 from generator.api.verdict_resources import ZONE_SUMMARY as ZONE_SUMMARY
+from generator.contract.patterns import CODE_PATTERN, PLZ_PATTERN
 
 SAMPLE = "sample"
 STATISTICS: dict[str, str] = {
@@ -64,7 +65,6 @@ RANKINGS = {
     "area_share": "by the share of the PLZ's area (no population shares known)",
 }
 
-PLZ_PATTERN = r"^\d{5}$"
 DOC_URL = "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
 SUPPLIER_NAME = "Wasserwerke Kleinstadt"
 ZONE_NAME = "Kleinstadt Mitte"
@@ -204,11 +204,24 @@ _MEASURED = (
     string("unit", "Unit as published.", "µg/l", nullable=True),
     number("value", "The number in the published unit, or null.", 7.1, nullable=True),
     string("qualifier", _QUALIFIER, "number", enum=QUALIFIERS),
-    number("reporting_limit", "x of a published `< x`.", None, nullable=True),
+    number(
+        "reporting_limit",
+        "x of a published `< x`; for `< BG`, the number of `reporting_limit_text`.",
+        None,
+        nullable=True,
+    ),
     string("normalized_unit", "The parameter's register unit.", "µg/l", nullable=True),
     number("normalized_value", "`value` in the register unit.", 7.1, nullable=True),
     number(
         "normalized_reporting_limit", "`reporting_limit` in the register unit.", None, nullable=True
+    ),
+    string(
+        "reporting_limit_text",
+        "The reporting limit the supplier printed beside the value in a column of its own "
+        "(`Bestimmungsgrenze`, `BG`), verbatim; null when none was printed. For `< BG` its "
+        "number is `reporting_limit`.",
+        None,
+        nullable=True,
     ),
     string("sample_point", "Where the sample was taken, if published.", "Netz", nullable=True),
     string(
@@ -389,7 +402,7 @@ PARAMETER = Resource(
     "Parameter",
     "One parameter of the register.",
     (
-        string("code", "Id of the parameter.", "blei", pattern=routes.CODE_PATTERN),
+        string("code", "Id of the parameter.", "blei", pattern=CODE_PATTERN),
         string("name_de", "German name.", "Blei"),
         string("name_en", "English name.", "Lead"),
         string(

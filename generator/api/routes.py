@@ -14,13 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from generator.api.http import KEY_HEADER, is_file_segment
 from generator.api.messages import MESSAGES, fill, placeholders
+from generator.contract.patterns import PLZ_PATTERN
 
 if TYPE_CHECKING:
     import polars as pl
 
-CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
-"""How the register's parameter codes look. The API does not check it: an unknown code is
-a 404 (DESIGN §1), whatever it looks like."""
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+$"
 """What `email=True` checks: one `@` with text on both sides, no spaces."""
 EMAIL_MESSAGE = "not an e-mail address (expected name@domain)"
@@ -64,6 +62,8 @@ class Param:
     default: str | None = None
     description: str = ""
     example: str | int | None = None
+    description_de: str = ""
+    """The German words of the API reference page (and the access form's field)."""
 
     @property
     def can_fail(self) -> bool:
@@ -97,6 +97,16 @@ class RowFilter:
 
 
 @dataclass(frozen=True)
+class Download:
+    """Another representation of a route's document, a file of rows (`?format=csv`)."""
+
+    suffix: str
+    """The file's suffix, e.g. `.csv` (its media type: `generator.api.http.MEDIA_TYPES`)."""
+    rows: str
+    """The resource each row of the file is (`generator.api.resources`), e.g. `ExportRow`."""
+
+
+@dataclass(frozen=True)
 class Route:
     operation_id: str
     method: str
@@ -104,6 +114,14 @@ class Route:
     summary: str
     access: str  # key | open
     params: tuple[Param, ...] = ()
+    response: str = ""
+    """The resource (`generator.api.resources`) or gate schema of the success body."""
+    tag: str = "Data"
+    """The OpenAPI tag: `Data` for precomputed resources, `Keys` for access to them."""
+    summary_de: str = ""
+    description_de: str = ""
+    """The German words of the API reference page."""
+    downloads: tuple[Download, ...] = ()
     file: str | None = None
     """Template of the backing file, e.g. `_data/v1/zones/{zone_id}.json`."""
     not_found: str = MESSAGES["not_found"].detail
@@ -179,6 +197,8 @@ API_KEY = Param(
     required=False,
     description="Your API key: required (without it the answer is 401). Header names are "
     "case-insensitive.",
+    description_de="Ihr API-Schlüssel. Ohne ihn ist die Antwort 401. Groß- und "
+    "Kleinschreibung des Header-Namens spielen keine Rolle.",
 )
 """Declared on every keyed route, as the seed's interface description does."""
 
@@ -187,12 +207,18 @@ PLZ = Param(
     "query",
     min_length=5,
     max_length=5,
-    pattern=r"^\d{5}$",
+    pattern=PLZ_PATTERN,
     description="German postal code (five digits).",
     example="76437",
+    description_de="Postleitzahl, fünf Ziffern.",
 )
 ZONE_ID = Param(
-    "zone_id", "path", type="integer", description="Id of the supply zone.", example=101
+    "zone_id",
+    "path",
+    type="integer",
+    description="Id of the supply zone.",
+    example=101,
+    description_de="Nummer des Versorgungsgebiets.",
 )
 
 ROUTES: tuple[Route, ...] = (
@@ -208,6 +234,11 @@ ROUTES: tuple[Route, ...] = (
         license="odbl",
         description="Zones sorted by area share, with supplier, confidence and whether the "
         "answer is ambiguous. The zone assignment is ODbL-licensed (attribution included).",
+        response="Lookup",
+        summary_de="Versorgungsgebiete einer Postleitzahl",
+        description_de="Die Versorgungsgebiete nach Flächenanteil, mit Wasserversorger, "
+        "Sicherheit der Zuordnung und ob die Antwort eindeutig ist. Die Gebietszuordnung steht "
+        "unter ODbL; die Namensnennung ist Teil der Antwort.",
     ),
     Route(
         "zone",
@@ -220,6 +251,10 @@ ROUTES: tuple[Route, ...] = (
         not_found="No zone with id {zone_id}",
         description="Latest value per parameter, classified against the limit valid on the "
         "build's reference date and any announced stricter limit, with provenance.",
+        response="Zone",
+        summary_de="Ein Versorgungsgebiet mit seinen aktuellen, bewerteten Werten",
+        description_de="Der jüngste Wert je Parameter, bewertet nach dem am Stichtag der Daten "
+        "geltenden Wert und einem schon angekündigten strengeren, jeweils mit Quelle.",
     ),
     Route(
         "zone_measurements",
@@ -236,6 +271,8 @@ ROUTES: tuple[Route, ...] = (
                 description="Only the data points of this parameter code: an unknown code is "
                 "a 404, a code without data points in this zone an empty series.",
                 example="pfas_summe_20",
+                description_de="Nur dieser Parameter (Kürzel aus dem Register; ein unbekanntes "
+                "ergibt 404).",
             ),
             API_KEY,
         ),
@@ -244,6 +281,9 @@ ROUTES: tuple[Route, ...] = (
         filter=RowFilter("parameter", unknown="No parameter with code '{parameter}'"),
         description="Verbatim time series, sorted by parameter then date. With `parameter`, "
         "only that parameter's data points and the documents they come from.",
+        response="Measurements",
+        summary_de="Alle veröffentlichten Messwerte eines Versorgungsgebiets",
+        description_de="Die Zeitreihen, wie veröffentlicht, sortiert nach Parameter und Datum.",
     ),
     Route(
         "supplier",
@@ -253,12 +293,20 @@ ROUTES: tuple[Route, ...] = (
         "key",
         (
             Param(
-                "supplier_id", "path", type="integer", description="Id of the supplier.", example=1
+                "supplier_id",
+                "path",
+                type="integer",
+                description="Id of the supplier.",
+                example=1,
+                description_de="Nummer des Wasserversorgers.",
             ),
             API_KEY,
         ),
         file="_data/v1/suppliers/{supplier_id}.json",
         not_found="No supplier with id {supplier_id}",
+        response="Supplier",
+        summary_de="Ein Wasserversorger und seine Versorgungsgebiete",
+        description_de="Name, Sitz, Website, Versorgungsgebiete und veröffentlichte Dokumente.",
     ),
     Route(
         "parameters",
@@ -267,6 +315,9 @@ ROUTES: tuple[Route, ...] = (
         "The parameter register",
         "open",
         file="v1/parameters.json",
+        response="ParameterRegister",
+        summary_de="Das Parameterregister",
+        description_de="Alle Parameter mit Einheit, Gruppe und Grenzwerten; offen nutzbar.",
     ),
     Route(
         "parameter_limits",
@@ -280,11 +331,17 @@ ROUTES: tuple[Route, ...] = (
                 "path",
                 description="Parameter code from the register (an unknown code is a 404).",
                 example="pfas_summe_20",
+                description_de="Kürzel eines Parameters aus dem Register; ein unbekanntes "
+                "Kürzel ergibt 404.",
             ),
             API_KEY,
         ),
         file="_data/v1/parameters/{code}/limits.json",
         not_found="No parameter with code '{code}'",
+        response="ParameterLimits",
+        summary_de="Grenzwerte eines Parameters mit Geltungszeitraum",
+        description_de="Alle Fassungen der Grenzwerte und anderen Werte eines Parameters, "
+        "jeweils mit Geltungszeitraum und Rechtsgrundlage.",
     ),
     Route(
         "export",
@@ -301,6 +358,7 @@ ROUTES: tuple[Route, ...] = (
                 default="json",
                 description="json or csv.",
                 example="csv",
+                description_de="`json` oder `csv`.",
             ),
         ),
         file="v1/export/plz-zonen.{format}",
@@ -308,6 +366,12 @@ ROUTES: tuple[Route, ...] = (
         description="Every PLZ-zone pair with area share and confidence; never measured "
         "values. Also as Parquet, with a Frictionless datapackage.json, and described for "
         "open-data portals in the DCAT-AP.de catalogue /v1/export/katalog.ttl.",
+        response="Export",
+        summary_de="Die vollständige Zuordnung Postleitzahl → Versorgungsgebiet (ODbL)",
+        description_de="Jedes Paar aus Postleitzahl und Versorgungsgebiet mit Flächenanteil und "
+        "Sicherheit, ohne Messwerte. Auch als Parquet und mit einer datapackage.json "
+        "(Frictionless); offen nutzbar.",
+        downloads=(Download(".csv", rows="ExportRow"),),
     ),
     Route(
         "access_request",
@@ -323,6 +387,8 @@ ROUTES: tuple[Route, ...] = (
                 email=True,
                 description="Contact address.",
                 example="ada@example.org",
+                description_de="Ihre E-Mail-Adresse: ein `@` mit Text davor und danach, ohne "
+                "Leerzeichen.",
             ),
             Param(
                 "zweck",
@@ -331,13 +397,23 @@ ROUTES: tuple[Route, ...] = (
                 max_length=1000,
                 description="What the key will be used for.",
                 example="Anzeige der PFAS-Werte in unserer Stadt-App",
+                description_de="Wofür Sie den Schlüssel nutzen möchten.",
             ),
         ),
         status=202,
         description="Stored before the answer; the answer carries a request id and status "
         "`pending`, never a key. An operator reviews requests and sends keys by e-mail.",
+        response="AccessRequestAccepted",
+        tag="Keys",
+        summary_de="Einen API-Schlüssel beantragen",
+        description_de="Der Antrag wird gespeichert, bevor die Antwort kommt. Die Antwort "
+        "enthält eine Antragsnummer und den Status `pending`, nie einen Schlüssel: Wir prüfen "
+        "Anträge von Hand und schicken Schlüssel per E-Mail.",
     ),
 )
+
+TAGS = {"Data": "Precomputed resources.", "Keys": "Access to the keyed resources."}
+"""The OpenAPI tags of the routes, in the document's order."""
 
 ROUTES_BY_ID = {r.operation_id: r for r in ROUTES}
 

@@ -8,8 +8,6 @@ reads them from `routes.json`, written into `<out>-gate/` beside the build.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +19,14 @@ from generator.config import Config
 
 TIMEZONE = "Europe/Berlin"
 """Quota days are calendar days here."""
+BLOB_STORES = {
+    "keys": "api-keys",
+    "quota": "quota",
+    "requests": "access-requests",
+    "bursts": "access-bursts",
+}
+"""The Netlify Blobs stores of the production gate's state, by role: the edge gate reads
+them from routes.json, the operator's `trinkwasser keys --from netlify` from here."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +150,7 @@ def routes_document(settings: GateSettings, codes: Sequence[str] = ()) -> dict[s
             "request": {"prefix": http.REQUEST_ID.prefix, "length": http.REQUEST_ID.length},
         },
         "series": {**series.layout(), "codes": sorted(codes)},
+        "stores": BLOB_STORES,
     }
 
 
@@ -151,34 +158,3 @@ def routes_json(settings: GateSettings, codes: Sequence[str] = ()) -> str:
     """Return the text of routes.json (sorted keys: the same inputs give the same bytes)."""
     document = routes_document(settings, codes)
     return json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-
-
-def write_gate_dir(out: Path, config: Config) -> Path:
-    """Write routes.json for the gates next to the build (never into the published tree).
-
-    The register's codes come from the tree's own `v1/parameters.json`, so routes.json
-    always describes the tree beside it (also after a build that had nothing to do).
-    """
-    target = gate_dir(out)
-    target.mkdir(parents=True, exist_ok=True)
-    try:
-        register = (Path(out) / routes.file_path("parameters")).read_bytes()
-    except FileNotFoundError:
-        register = b'{"parameters":[]}'
-    codes = series.register_codes(register)
-    text = routes_json(GateSettings.from_config(config), codes)
-    _atomic_write(target / "routes.json", text.encode("utf-8"))
-    return target
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    # A reader (a running gate, a deploy) sees the old file or the new one, never half.
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o644)  # mkstemp makes it private; this file is no secret
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

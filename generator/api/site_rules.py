@@ -32,9 +32,3 @@ def search_target(plz: str) -> str:
     """Return where the search form lands for `plz` (the redirect rule, applied once)."""
     placeholder = SEARCH_REDIRECT["query"]["plz"]
     return SEARCH_REDIRECT["to"].replace(placeholder, quote(plz.strip(), safe=""))
-
-
-def netlify_redirect_line() -> str:
-    """Return the rule in Netlify's `_redirects` syntax."""
-    query = " ".join(f"{k}={v}" for k, v in SEARCH_REDIRECT["query"].items())
-    return f"{SEARCH_REDIRECT['from']} {query} {SEARCH_REDIRECT['to']} {SEARCH_REDIRECT['status']}"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from generator.contract import read, rules
+from generator.contract import read, rules, table_rules
 from generator.contract.model import (
     DATE,
     DTYPES,
@@ -330,7 +330,7 @@ def _check_constraints(one: Loaded, ctx: Context, problems: Problems) -> None:
             absent.collapse(column.name, constraint.rule, rows)
         else:
             problems.hits(table.name, column.name, constraint.rule, rows)
-    for rule in table.table_rules:
+    for rule in table_rules.all_rules(table):
         if any(c in absent and table.column(c).required for c in rule.columns()):
             continue  # a required column is missing: `missing_column` says all there is
         rows = rule.find(frame, ctx)

@@ -153,6 +153,9 @@ class References(JoinConstraint):
     def describe(self) -> str:
         return f"-> `{self.table}.{self.column}`"
 
+    def foreign_key(self) -> tuple[str, str] | None:
+        return (self.table, self.column)
+
 
 @dataclass(frozen=True)
 class InRegister(References):
@@ -161,6 +164,9 @@ class InRegister(References):
     table: str = "parameters"
     column: str = "code"
     rule: Rule = rules.UNKNOWN_PARAMETER
+
+    def foreign_key(self) -> tuple[str, str] | None:
+        return None  # the register is no table of the data: the docs say "in the register"
 
     def describe(self) -> str:
         return "a code of the parameter register (`parameters.code`)"

@@ -123,7 +123,9 @@ and adds beside it:
 - `value`: the number in the published unit (decimal comma and German thousands points
   handled), or null;
 - `qualifier`: one of the states below;
-- `reporting_limit`: x of `< x`, when a number is given;
+- `reporting_limit`: x of `< x`, when a number is given; for `< BG` (no number) the number
+  of the row's `reporting_limit` column, the limit the supplier printed beside the value
+  (that text itself is published as `reporting_limit_text`);
 - `normalized_value`, `normalized_reporting_limit`: the same converted to the register unit
   of the parameter (`normalized_unit`), used to compare with limits.
 

@@ -72,6 +72,10 @@ class Constraint:
         """Other columns of the same table the constraint reads."""
         return ()
 
+    def foreign_key(self) -> tuple[str, str] | None:
+        """Return (other table, other column) if the docs list this as a foreign key."""
+        return None
+
 
 class RowConstraint(Constraint):
     """A constraint decided by each row on its own; all of a table's masks run in one pass."""
@@ -185,22 +189,9 @@ class Table:
     @property
     def references(self) -> tuple[tuple[str, str, str], ...]:
         """(column, other table, other column) of every foreign key checked as dangling."""
-        from generator.contract.constraints import References
-
         return tuple(
-            (c.name, r.table, r.column)
-            for c in self.columns
-            for r in c.rules
-            if type(r) is References
+            (c.name, *key) for c in self.columns for r in c.rules if (key := r.foreign_key())
         )
-
-    @property
-    def table_rules(self) -> tuple[TableRule, ...]:
-        """Every table-level rule, the key's uniqueness first."""
-        from generator.contract.table_rules import UniqueKey
-
-        nullable = tuple(k for k in self.key if not self.column(k).required)
-        return (UniqueKey(self.key, nullable), *self.rules)
 
     @property
     def dtypes(self) -> dict[str, type[pl.DataType]]:

@@ -1,28 +1,22 @@
-"""The patterns the contract's columns share (source and reference tables alike)."""
+"""The patterns of the data: the one place a PLZ, a parameter code or an id is defined.
+
+A leaf: plain regular expressions, imported by the contract's column checks
+(`generator.contract.formats`), by the API's schemas and routes (`generator.api`) and by
+the mapping, so a PLZ looks the same in a source table, a request and a document.
+"""
 
 from __future__ import annotations
 
-from generator.contract import rules
-from generator.contract.constraints import Pattern
-
 PLZ_PATTERN = r"^\d{5}$"
+"""A German postal code: exactly five digits."""
 DOCUMENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$"
 URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
 CODE_PATTERN = r"^[a-z][a-z0-9_]*$"
-
-PLZ = Pattern(PLZ_PATTERN, rules.MALFORMED_PLZ, "exactly five digits")
-DOCUMENT_ID = Pattern(
-    DOCUMENT_ID_PATTERN,
-    rules.MALFORMED_ID,
-    "letters, digits, '_', '.', '-' (at most 64 characters)",
-)
-URL = Pattern(URL_PATTERN, rules.MALFORMED_URL, "an http(s) URL")
-CODE = Pattern(CODE_PATTERN, rules.MALFORMED_CODE, "ASCII lower_snake_case")
-# `title | url`, several joined by ` ;; ` (a title holds no `|`, a URL no space).
+"""How the register's parameter codes look. The API does not check it: an unknown code is
+a 404 (docs/architecture.md, "Codes are plain strings"), whatever it looks like."""
 SOURCES_PATTERN = r"^[^|]+ \| https?://\S+( ;; [^|]+ \| https?://\S+)*$"
-SOURCES = Pattern(SOURCES_PATTERN, rules.MALFORMED_SOURCES, "`title | URL` pairs joined by ` ;; `")
+"""`title | url`, several joined by ` ;; ` (a title holds no `|`, a URL no space)."""
 _PAIR = r"-?\d+(\.\d+)? -?\d+(\.\d+)?"
 _RING = rf"{_PAIR}(,{_PAIR}){{2,}}"
 SHAPE_PATTERN = rf"^{_RING}(;{_RING})*$"
-SHAPE = Pattern(SHAPE_PATTERN, rules.MALFORMED_SHAPE, "rings of `lon lat` pairs (`,` and `;`)")
-EXPLAINED_FIELDS = ("what", "origin", "limit_protects", "what_to_do")
+"""A map shape: rings of `lon lat` pairs, points joined by `,`, rings by `;`."""

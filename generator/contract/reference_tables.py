@@ -20,8 +20,8 @@ from generator.contract.constraints import (
     References,
     Unit,
 )
+from generator.contract.formats import CODE, EXPLAINED_FIELDS, SOURCES, URL
 from generator.contract.model import DATE, FLOAT, PACKAGED, STR, Column, Table
-from generator.contract.patterns import CODE, EXPLAINED_FIELDS, SOURCES, URL
 from generator.contract.table_rules import NonOverlapping
 
 PARAMETERS = Table(

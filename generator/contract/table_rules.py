@@ -7,12 +7,18 @@ from dataclasses import dataclass
 import polars as pl
 
 from generator.contract import rules
-from generator.contract.model import ROW, Context, TableRule
+from generator.contract.model import ROW, Context, Table, TableRule
 from generator.contract.rules import Rule
 
 
 def _shown(names: tuple[str, ...]) -> str:
     return ", ".join(f"`{n}`" for n in names)
+
+
+def all_rules(table: Table) -> tuple[TableRule, ...]:
+    """Return every table-level rule of `table`, the key's uniqueness first."""
+    nullable = tuple(k for k in table.key if not table.column(k).required)
+    return (UniqueKey(table.key, nullable), *table.rules)
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,13 @@ from generator.contract.constraints import (
     Unit,
     UnitConvertible,
 )
-from generator.contract.model import DATE, EMPTY, FLOAT, INT, STR, Column, Table
-from generator.contract.patterns import (
+from generator.contract.formats import (
     DOCUMENT_ID,
     PLZ,
     SHAPE,
     URL,
 )
+from generator.contract.model import DATE, EMPTY, FLOAT, INT, STR, Column, Table
 from generator.contract.reference_tables import REFERENCE_TABLES
 from generator.contract.table_rules import NotAfterReferenced, RowOf, ShareSum
 
@@ -295,6 +295,15 @@ MEASUREMENTS = Table(
             "max",
             (Choices(tuple(resources.STATISTICS)),),
             default=resources.SAMPLE,
+        ),
+        Column(
+            "reporting_limit",
+            STR,
+            False,
+            "The reporting limit (`Bestimmungsgrenze`, `BG`) printed beside the value in a "
+            "column of its own, verbatim, if the supplier printed one. A value printed as "
+            "`< BG` is below this limit.",
+            "0,001",
         ),
     ),
     # A supplier that publishes aggregates prints min, mean and max of one parameter, place

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from generator.write import atomic_write
 
 MANIFEST_VERSION = 1
 
@@ -69,21 +69,6 @@ class Manifest:
         }
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same directory and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 class Archive:
     def __init__(self, root: Path):
         self.root = Path(root)
@@ -99,7 +84,7 @@ class Archive:
         digest = hashlib.sha256(body).hexdigest()
         path = self.object_path(digest)
         if not path.is_file():
-            write_atomic(path, body)
+            atomic_write(path, body)
         return digest
 
     def read(self, sha256: str) -> bytes:
@@ -115,4 +100,4 @@ class Archive:
 
     def save(self, manifest: Manifest) -> None:
         text = json.dumps(manifest.as_json(), ensure_ascii=False, indent=1, sort_keys=False)
-        write_atomic(self.manifest_path(manifest.source_id), (text + "\n").encode("utf-8"))
+        atomic_write(self.manifest_path(manifest.source_id), (text + "\n").encode("utf-8"))

@@ -11,7 +11,7 @@ added the document's edition date).
 from __future__ import annotations
 
 import datetime as dt
-import os
+import functools
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -30,7 +30,8 @@ from generator.fetch.archive import Archive, Version
 from generator.fetch.edition import document_text, edition_date
 from generator.load import format_problems, reference_dir
 from generator.publications import importer
-from generator.publications.read import EXCEL_SUFFIXES, read_table
+from generator.publications.read import EXCEL_SUFFIXES, read_excel
+from generator.write import atomic_write_all
 
 STAGING = ".trinkwasser-fetch"
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")
@@ -83,16 +84,23 @@ def suffix(version: Version) -> str:
     return _TYPES.get(kind, path_suffix or ".bin")
 
 
+PAGE_SUFFIXES = (".html", ".htm")
+
+
 def importable(kind: str) -> bool:
     """Whether `trinkwasser import` reads this type of file."""
-    return kind in CSV_SUFFIXES or kind in EXCEL_SUFFIXES
+    return kind in CSV_SUFFIXES or kind in EXCEL_SUFFIXES or kind in (".pdf", *PAGE_SUFFIXES)
 
 
 def stated_edition(path: Path, recipe: Recipe) -> dt.date | None:
     """Return the edition date the document states, or None."""
     kind = path.suffix.lower()
+    if kind == ".pdf":
+        from generator.publications.pdf import text as pdf_text
+
+        return edition_date(pdf_text(path))
     if kind in EXCEL_SUFFIXES:
-        raw = read_table(path, recipe.sheet)
+        raw = read_excel(path, recipe.sheet)
         cells = raw.frame.drop("_row").fill_null("")
         text = "\n".join(" ".join(str(v) for v in row) for row in cells.iter_rows())
     else:
@@ -200,13 +208,7 @@ def import_version(
 
 def _plan(path: Path, target: importer.Target, recipe: Recipe) -> importer.ImportResult:
     """Plan the import with the recipe's options (the import's own defaults otherwise)."""
-    if recipe.table is not None:
-        # `import --table` (a document with several tables) is not in this import yet.
-        raise TrinkwasserError(
-            f"the recipe names table {recipe.table!r}, and `trinkwasser import` cannot "
-            "choose a table yet; archived"
-        )
-    return importer.plan(path, target, recipe.sheet, recipe.encoding or "utf-8")
+    return importer.plan(path, target, recipe.sheet, recipe.encoding, table=recipe.table)
 
 
 def _commit(staging: Path, data_dir: Path) -> None:
@@ -217,4 +219,6 @@ def _commit(staging: Path, data_dir: Path) -> None:
         for old in candidates(data_dir, path.stem):
             if old.name != path.name:  # the import never changes a table's format
                 raise TrinkwasserError(f"{old} would be replaced by {path.name}")
-        os.replace(path, data_dir / path.name)
+    atomic_write_all(
+        [(data_dir / path.name, functools.partial(shutil.copyfile, path)) for path in order]
+    )

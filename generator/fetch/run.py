@@ -34,10 +34,10 @@ from generator.contract.tables import DOCUMENTS, SOURCES, SUPPLIERS, ZONES
 from generator.errors import SourceDataError
 from generator.fetch import documents as document_files
 from generator.fetch.archive import IMPORTED, PENDING, SUPERSEDED, Archive, Version
-from generator.fetch.archive import write_atomic as _write_atomic
 from generator.fetch.polite import Answer, PoliteClient, Politeness, Validators
 from generator.fetch.reimport import Recipe, import_version
 from generator.load import reference_dir
+from generator.write import atomic_write
 
 NEW = "new"
 CHANGED = "changed"
@@ -271,7 +271,7 @@ def mark_links(
     data = document_files.with_gone(path, changes)
     if data is None:
         return False
-    _write_atomic(path, data)
+    atomic_write(path, data)
     return True
 
 

@@ -1,7 +1,8 @@
 """The API gate: the routes of the table behind validation, keys and quota.
 
-Order for an API route (DESIGN §7): route match (404/405) -> body size (413) -> parameter
-validation (422) -> key (401/403) -> quota (429) -> resource (404 with a clear detail) -> 200.
+Order for an API route (docs/architecture.md, "The order of checks"): route match (404/405)
+-> body size (413) -> parameter validation (422) -> key (401/403) -> quota (429) -> resource
+(404 with a clear detail) -> 200.
 """
 
 from __future__ import annotations

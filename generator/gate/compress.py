@@ -15,18 +15,9 @@ from collections import OrderedDict
 
 import brotli
 
-COMPRESSIBLE = (
-    "application/json",
-    "text/csv",
-    "text/html",
-    "text/css",
-    "text/javascript",
-    "image/svg+xml",
-    "application/xml",
-    "text/plain",
-    "text/markdown",
-    "application/manifest+json",
-)
+from generator.api import http
+
+COMPRESSIBLE = http.TEXT_MEDIA_TYPES
 """Media types (before `;`) whose answers are compressed."""
 MIN_BYTES = 512
 """Smaller answers go as they are: the saving would not pay for the work."""

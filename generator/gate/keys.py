@@ -9,7 +9,6 @@ access requests come from.
 from __future__ import annotations
 
 import hashlib
-import os
 import secrets
 import string
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from generator.api import routes
 from generator.api.http import KEY_HEADER
+from generator.api.licence_resources import odbl_attribution
 from generator.api.settings import TIMEZONE, GateSettings
 from generator.config import Config
 from generator.gate.model import (
@@ -27,6 +27,7 @@ from generator.gate.model import (
     TransitionError,
     undecidable,
 )
+from generator.write import atomic_write
 
 KEY_ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase  # base62
 KEY_LENGTH = 32
@@ -120,11 +121,7 @@ def ensure_demo_key(keys: KeyStore, state_dir: Path, prefix: str) -> tuple[str, 
         if stored is not None and stored.active:
             return key, False
     issued = issue(keys, DEMO_EMAIL, prefix, "local demo key (trinkwasser serve --demo-key)")
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(issued.key + "\n")
-    os.replace(tmp, path)
+    atomic_write(path, (issued.key + "\n").encode("utf-8"), mode=0o600)
     return issued.key, True
 
 
@@ -162,7 +159,7 @@ nicht noch einmal anzeigen. Die Beschreibung der API (OpenAPI) finden Sie unter
 
 Die Zuordnung von Postleitzahlen zu Versorgungsgebieten steht unter der ODbL 1.0
 ({config.license_url}). Bitte nennen Sie bei ihrer Verwendung die Quelle:
-{config.attribution["credit"]}
+{odbl_attribution(config.operator, config.license_url)["credit"]}
 
 Fragen beantworten wir unter {config.contact}.
 

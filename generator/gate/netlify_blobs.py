@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.api.http import KEY_ID
+from generator.api.settings import BLOB_STORES
 from generator.gate.model import (
     AccessRequest,
     ApiKey,
@@ -54,11 +55,7 @@ from generator.gate.model import (
 )
 
 DEFAULT_API_URL = "https://api.netlify.com"
-STORES = {
-    "requests": "access-requests",
-    "keys": "api-keys",
-    "quota": "quota",
-}
+STORES = BLOB_STORES
 Record = dict[str, Any]
 """A stored access request or key: one JSON blob."""
 SIGNED_URL = "application/json;type=signed-url"

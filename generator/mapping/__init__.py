@@ -15,13 +15,8 @@ Modules, in the order a run uses them:
 - `table`: confidence and rounding
 - `population`, `streets`: the census grid and OpenStreetMap streets
 - `report`: the findings; `run`: the command's driver and its outputs
+- `options`: what the command takes (needs none of the extra, so `--help` works without it)
 
 Needs the optional `geo` extra (shapely, pyproj, pyogrio, osmium); the build never imports
 this package.
 """
-
-from __future__ import annotations
-
-from generator.mapping.run import MappingOptions, MappingResult, run_mapping
-
-__all__ = ["MappingOptions", "MappingResult", "run_mapping"]

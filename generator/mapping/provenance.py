@@ -27,8 +27,8 @@ from generator.mapping.read import Layer
 from generator.mapping.report import Report
 
 if TYPE_CHECKING:
+    from generator.mapping.options import MappingOptions
     from generator.mapping.population import Grid
-    from generator.mapping.run import MappingOptions
     from generator.mapping.streets import Streets
 
 Record = dict[str, Any]

@@ -22,10 +22,11 @@ import polars as pl
 import shapely
 from pyproj import CRS, Transformer
 
+from generator.contract.patterns import PLZ_PATTERN
 from generator.errors import TrinkwasserError
 
 LAEA = CRS.from_epsg(3035)
-PLZ_PATTERN = re.compile(r"^\d{5}$")
+PLZ_RE = re.compile(PLZ_PATTERN)
 # How many problems one error message lists; the count says how many there were in all.
 MAX_LISTED = 20
 
@@ -216,7 +217,7 @@ def plz_codes(layer: Layer, field_name: str) -> np.ndarray:
         text = _text(value)
         if text is None:
             problems.append(f"{_feature(layer, i)} has no {field_name!r}")
-        elif not PLZ_PATTERN.match(text):
+        elif not PLZ_RE.match(text):
             hint = (
                 " (a number field drops leading zeros: store the PLZ as text)"
                 if isinstance(value, (int, float, np.integer, np.floating))

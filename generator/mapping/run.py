@@ -7,9 +7,7 @@ temporary name, renamed at the end), so a bad input or a failure leaves no outpu
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,52 +18,15 @@ import shapely
 from generator.mapping import read, table
 from generator.mapping.areas import dissolve, repair
 from generator.mapping.intersect import overlay
+from generator.mapping.options import MappingOptions
 from generator.mapping.provenance import Record, provenance
 from generator.mapping.read import MappingInputError
 from generator.mapping.report import Report
-from generator.mapping.shapes import DEFAULT_TOLERANCE, land_per_plz, plz_shapes
+from generator.mapping.shapes import land_per_plz, plz_shapes
 from generator.mapping.zones import Zones, check_areas, read_layers, read_zones
 from generator.progress import Report as Progress
 from generator.progress import StepPrinter
-
-
-@dataclass(frozen=True)
-class MappingOptions:
-    """Everything `trinkwasser mapping` takes; see docs/mapping.md for each rule."""
-
-    plz_areas: Path
-    out: Path
-    zone_areas: Path | None = None
-    plz_field: str = "plz"
-    zone_field: str = "zone_id"
-    zone_source: str = "supplier"
-    zone_admin: Path | None = None
-    admin_areas: Path | None = None
-    admin_field: str = "AGS"
-    min_share: float = 0.005
-    population: Path | None = None
-    population_edition: str = "Zensus 2022"
-    streets: Path | None = None
-    streets_out: Path | None = None
-    report: Path | None = None
-    threads: int = 1
-    shapes_out: Path | None = None
-    """The display shapes (`plz_shapes`); default: plz_shapes.csv beside `out`."""
-    shape_tolerance: float = DEFAULT_TOLERANCE
-    plz_land_field: str | None = None
-    """Property of the PLZ areas naming the Land, for the map's Länder outlines."""
-
-    @property
-    def report_path(self) -> Path:
-        return self.report or self.out.with_name("mapping-report.csv")
-
-    @property
-    def shapes_path(self) -> Path:
-        return self.shapes_out or self.out.with_name("plz_shapes.csv")
-
-    @property
-    def provenance_path(self) -> Path:
-        return self.out.with_name("mapping.json")
+from generator.write import Content, atomic_write_all
 
 
 @dataclass
@@ -308,10 +269,7 @@ def _write_all(
     """Write every output to a temporary name first, then rename them all."""
     text = json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
-    def write_text(path: Path) -> None:
-        path.write_text(text, encoding="utf-8")
-
-    targets: list[tuple[Path, Callable[[Path], None]]] = [
+    targets: list[tuple[Path, Content]] = [
         (options.out, rows.write_csv),
         (options.report_path, report.frame().write_csv),
     ]
@@ -319,17 +277,6 @@ def _write_all(
         targets.append((options.streets_out, street_rows.write_csv))
     if shapes is not None:
         targets.append((options.shapes_path, shapes.write_csv))
-    targets.append((options.provenance_path, write_text))
-    temporary: list[Path] = []
-    try:
-        for path, write in targets:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-            temporary.append(tmp)
-            write(tmp)
-        for (path, _), tmp in zip(targets, temporary, strict=True):
-            os.replace(tmp, path)
-    finally:
-        for tmp in temporary:
-            tmp.unlink(missing_ok=True)
+    targets.append((options.provenance_path, text.encode("utf-8")))
+    atomic_write_all(targets)
     return [path for path, _ in targets]

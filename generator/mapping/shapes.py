@@ -13,12 +13,12 @@ import polars as pl
 import shapely
 from pyproj import Transformer
 
+from generator.mapping.options import SHAPE_TOLERANCE
+
 SHAPE_COLUMNS = ["plz", "land", "shape"]
 DECIMALS = 4
 """Decimals of a degree (about 7 to 11 m): far below what the map can show."""
-DEFAULT_TOLERANCE = 400.0
-"""Metres: the simplification of `--shape-tolerance` (a national map shows about 1 km per
-pixel on a phone)."""
+DEFAULT_TOLERANCE = SHAPE_TOLERANCE
 
 
 def _to_wgs84(geometry: np.ndarray) -> np.ndarray:

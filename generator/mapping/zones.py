@@ -19,7 +19,7 @@ from generator.mapping.report import Report
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from generator.mapping.run import MappingOptions
+    from generator.mapping.options import MappingOptions
 
 
 @dataclass

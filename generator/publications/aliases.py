@@ -1,11 +1,13 @@
 """The alias register: published spellings of parameter names, and what each one is.
 
 `generator/reference/aliases.csv` ships beside `parameters.csv`, one row per spelling:
-`alias,code,note`. A row with a `code` maps the spelling to that register parameter; a row
-without one says the spelling is **not** in the register, and `note` says why (the
-ion balance, the acid capacity to pH 8.2, a sum of 16 EPA PAH where the ordinance sums
-four). Spellings are compared by `names.key`, so one row covers case, umlauts, spaces and
-punctuation (`Säurekapazität bis pH 4,3` also matches `SAEUREKAPAZITAET PH 4.3`).
+`alias,code,note,source`; `source` is the address of a supplier's publication (or of the
+ordinance) that prints the spelling. A row with a `code` maps the spelling to that
+register parameter; a row without one says the spelling is **not** in the register, and
+`note` says why (the ion balance, the acid capacity to pH 8.2, a sum of 16 EPA PAH where
+the ordinance sums four). Spellings are compared by `names.key`, so one row covers case,
+umlauts, spaces and punctuation (`Säurekapazität bis pH 4,3` also matches
+`SAEUREKAPAZITAET PH 4.3`).
 
 Besides the file, every register parameter is known by its code, its German and its
 English name. A key that would name two different outcomes is an error when the index is
@@ -25,7 +27,7 @@ import polars as pl
 from generator.publications.names import key
 
 ALIASES_FILE = "aliases.csv"
-COLUMNS = ("alias", "code", "note")
+COLUMNS = ("alias", "code", "note", "source")
 
 
 @dataclass(frozen=True)
@@ -77,8 +79,8 @@ def read_aliases(path: Path) -> list[tuple[int, dict[str, str]]]:
         for number, row in enumerate(reader, 1):
             if None in row or any(v is None for v in row.values()):
                 raise AliasError(
-                    f"{path}, row {number}: expected 3 cells ({','.join(COLUMNS)}); quote a "
-                    'spelling that holds a comma ("Säurekapazität bis pH 4,3")'
+                    f"{path}, row {number}: expected {len(COLUMNS)} cells ({','.join(COLUMNS)}); "
+                    'quote a spelling that holds a comma ("Säurekapazität bis pH 4,3")'
                 )
             rows.append((number, {k: v.strip() for k, v in row.items()}))
         return rows
@@ -117,6 +119,9 @@ def build_index(
             continue
         if not row["code"] and not row["note"]:
             problems.append(f"{source}: a spelling without a code needs a note saying why")
+            continue
+        if row.get("source") and not row["source"].startswith(("https://", "http://")):
+            problems.append(f"{source}: the source must be the address of the publication")
             continue
         add(row["alias"], Entry(row["code"], row["note"], source))
     if problems:

@@ -10,8 +10,9 @@ import polars as pl
 
 from generator.errors import TrinkwasserError
 from generator.progress import StepPrinter
+from generator.publications import documents
 from generator.publications.aliases import index_for
-from generator.publications.importer import Target, plan, write
+from generator.publications.importer import IncompleteImport, Target, import_publication
 from generator.publications.match import MATCH_COLUMNS, match_frame
 from generator.publications.read import read_csv
 from generator.publications.report import format_report
@@ -60,21 +61,36 @@ def run_match(file: Path, data_dir: Path | None) -> None:
     click.echo(f"{names.height} name(s): {summary}", err=True)
 
 
+def run_list_tables(file: Path, sheet: str | None, encoding: str | None) -> None:
+    """Print every table of the document (`trinkwasser import FILE --list-tables`)."""
+    click.echo(documents.listing(documents.read_document(file, sheet, encoding)))
+
+
 def run_import(
-    table: Path,
+    table_path: Path,
     target: Target,
     sheet: str | None,
-    encoding: str,
+    encoding: str | None,
     dry_run: bool,
     strict: bool,
+    table: str | None = None,
 ) -> None:
-    result = plan(table, target, sheet, encoding, progress=StepPrinter())
-    incomplete = result.withheld.height + result.conflicts.height
-    if not dry_run and not (strict and incomplete) and result.new.height:
-        with StepPrinter().step("Checking the result and writing"):
-            result.written = write(result, target)
-    click.echo(format_report(result, dry_run=dry_run or bool(strict and incomplete)))
-    if strict and incomplete:
-        raise click.ClickException(
-            f"{incomplete} value(s) could not be imported (--strict); nothing was written"
+    try:
+        result = import_publication(
+            table_path,
+            target,
+            table=table,
+            sheet=sheet,
+            encoding=encoding,
+            dry_run=dry_run,
+            strict=strict,
+            progress=StepPrinter(),
         )
+    except documents.NoTableChosen as exc:
+        click.echo(exc.listing)
+        click.echo(f"Error: {exc}", err=True)
+        click.get_current_context().exit(exc.exit_code)
+    except IncompleteImport as exc:
+        click.echo(format_report(exc.result, dry_run=True))
+        raise
+    click.echo(format_report(result, dry_run=dry_run))

@@ -12,6 +12,10 @@ directory's measurements table:
 - the result is checked against the whole data contract in a staging copy before the
   measurements file is replaced (existing rows keep their bytes; new rows are appended);
 - with `dry_run` nothing is written.
+
+`import_publication` is the whole import as a library call (the CLI and
+`trinkwasser fetch --import` are thin over it): the document (CSV, Excel, web page, PDF),
+which table of it, the sheet and the encoding, the target, dry run and strictness.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -35,10 +38,10 @@ from generator.contract.tables import ALL_TABLES, MEASUREMENTS
 from generator.errors import SourceDataError, TrinkwasserError
 from generator.load import reference_dir
 from generator.progress import StepPrinter
-from generator.publications import layouts
+from generator.publications import documents, layouts
 from generator.publications.aliases import index_for
 from generator.publications.match import MATCHED, match_frame
-from generator.publications.read import read_table
+from generator.write import atomic_write
 
 KEY = list(MEASUREMENTS.key)
 STAGING = ".trinkwasser-import"
@@ -127,6 +130,11 @@ def contract_rows(values: pl.DataFrame, matches: pl.DataFrame, target: Target) -
         pl.col("sampled_at").fill_null(pl.lit(target.sampled_at, dtype=pl.Date)),
         pl.lit(target.document_id).alias("document_id"),
         point.alias("sample_point"),
+        # The reporting-limit column, else a limit printed in the name (`Quecksilber
+        # [Bestimmungsgrenze 0,0001]`), as printed.
+        pl.col("reporting_limit")
+        .fill_null(pl.col("name_reporting_limit").replace("", None))
+        .alias("reporting_limit"),
         # A statistic in the name (`Nitrat Mittelwert`) or in the column (`Mittelwert`).
         pl.when(pl.col("name_statistic") != SAMPLE)
         .then(pl.col("name_statistic"))
@@ -176,16 +184,23 @@ def plan(
     table_path: Path,
     target: Target,
     sheet: str | None = None,
-    encoding: str = "utf-8",
+    encoding: str | None = None,
     progress: StepPrinter | None = None,
+    table: str | None = None,
 ) -> ImportResult:
-    """Work out what importing the table would do; write nothing."""
+    """Work out what importing the publication's table would do; write nothing.
+
+    `table` chooses one table of a document with several: its number or a part of its
+    heading (see `generator.publications.documents.choose`).
+    """
     progress = progress or StepPrinter(enabled=False)
     with progress.step("Reading the data directory"):
         tables = _typed_tables(target.data_dir)
     with progress.step(f"Reading {table_path}"):
-        raw = read_table(table_path, sheet, encoding)
-        lay = layouts.layout(raw)
+        chosen = documents.choose(documents.read_document(table_path, sheet, encoding), table)
+        raw = chosen.table
+        lay = chosen.layout
+        assert lay is not None  # a data table has a layout
         values = layouts.values(raw, lay)
     dates = [c.sampled_at for c in lay.columns if c.sampled_at is not None]
     if target.sampled_at is None and not dates:
@@ -194,7 +209,9 @@ def plan(
     with progress.step("Matching names and units"):
         index = index_for(tables.get("parameters"))
         pairs = values.select("name", pl.col("unit").fill_null("")).unique(maintain_order=True)
-        matched = match_frame(pairs, index).rename({"statistic": "name_statistic"})
+        matched = match_frame(pairs, index).rename(
+            {"statistic": "name_statistic", "reporting_limit": "name_reporting_limit"}
+        )
     rows = contract_rows(values, matched, target)
     clash = (pl.col("status") == MATCHED) & pl.col("_statistic_clash")
     withheld = pl.concat(
@@ -211,8 +228,9 @@ def plan(
     ready = rows.filter((pl.col("status") == MATCHED) & ~pl.col("_statistic_clash"))
     ready = ready.with_columns(pl.col("unit_read").alias("unit"))
     new, present, conflicts = _conflicts(ready, tables["measurements"])
+    heading = f", {chosen.heading!r}" if chosen.heading else ""
     return ImportResult(
-        source=f"{table_path} ({raw.kind})",
+        source=f"{table_path} ({raw.kind}{heading})",
         layout=lay,
         matches=matched,
         new=new,
@@ -294,7 +312,45 @@ def write(result: ImportResult, target: Target) -> Path:
         if check.problems.height:
             raise SourceDataError(check.problems)
         final = data_dir / staged.name
-        os.replace(staged, final)
+        atomic_write(final, lambda tmp: shutil.copyfile(staged, tmp))
         return final
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+class IncompleteImport(TrinkwasserError):
+    """`strict` and some value could not be imported: nothing was written."""
+
+    def __init__(self, result: ImportResult, count: int) -> None:
+        super().__init__(f"{count} value(s) could not be imported (--strict); nothing was written")
+        self.result = result
+
+
+def import_publication(
+    source: Path,
+    target: Target,
+    *,
+    table: str | None = None,
+    sheet: str | None = None,
+    encoding: str | None = None,
+    dry_run: bool = False,
+    strict: bool = False,
+    progress: StepPrinter | None = None,
+) -> ImportResult:
+    """Import one table of a publication into the data directory (see the module doc).
+
+    `table`: the table's number or a part of its heading, for a document with several;
+    `sheet`: the sheet of a workbook; `encoding`: of a CSV table (default UTF-8) or a web
+    page (default: as the page declares). Raises `IncompleteImport` with `strict` when some
+    value cannot be imported, `documents.NoTableChosen` when the document has several data
+    tables and `table` names none of them, and `TrinkwasserError` for anything unreadable;
+    nothing is written then.
+    """
+    result = plan(source, target, sheet, encoding, progress=progress, table=table)
+    incomplete = result.withheld.height + result.conflicts.height
+    if strict and incomplete:
+        raise IncompleteImport(result, incomplete)
+    if not dry_run and result.new.height:
+        with (progress or StepPrinter(enabled=False)).step("Checking the result and writing"):
+            result.written = write(result, target)
+    return result

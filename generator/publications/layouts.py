@@ -24,11 +24,18 @@ cell is empty. Every value cell becomes one row; an empty cell is no value.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 
 import polars as pl
 
-from generator.publications.names import STATISTIC_MARKERS, UNSUPPORTED_STATISTICS, key, parse
+from generator.publications.names import (
+    STATISTIC_MARKERS,
+    UNSUPPORTED_STATISTICS,
+    _marker,
+    key,
+    parse,
+)
 from generator.publications.read import ROW, RawTable, TableReadError
 
 HEADER_SEARCH_ROWS = 30
@@ -47,6 +54,11 @@ NAME_HEADERS = (
     "Bezeichnung",
     "Analyt",
     "Merkmal",
+    "Kriterium",
+    "Kenngrößen",
+    "Parameter (Einheit)",
+    "Parameter [Einheit]",
+    "Physikalisch-chemische Kenngröße",
 )
 UNIT_HEADERS = ("Einheit", "Maßeinheit", "Dimension", "Einh.", "Unit")
 VALUE_HEADERS = (
@@ -62,6 +74,23 @@ VALUE_HEADERS = (
     "Messergebnis",
     "Konzentration",
     "Gehalt",
+    "Ist",
+    "Istwert",
+    "Ist-Wert",
+    "tatsächlicher Wert",
+    "Prüfergebnis",
+    "Prüfergebnisse",
+    "Untersuchungsergebnis",
+    "Untersuchungsergebnisse",
+    "Analyseergebnis",
+    "Analyseergebnisse",
+    "Analysenergebnisse",
+    "Gemessener Wert",
+    "Gemessene Werte",
+    "Gemessene Konzentration",
+    "Gemessene Konzentrationen",
+    "Resultat",
+    "Befunde",
 )
 LIMIT_HEADERS = (
     "BG",
@@ -96,7 +125,21 @@ IGNORED_HEADERS: dict[str, str] = {
     "CAS-Nr.": "the CAS number",
     "CAS-Nummer": "the CAS number",
 }
-_LIMIT_PREFIXES = ("grenzwert", "zulasigerhochstwert", "hochstzulasig", "trinkwv")
+_LIMIT_PREFIXES = (
+    "grenzwert",
+    "zulasigerhochstwert",
+    "hochstzulasig",
+    "trinkwv",
+    "richtwert",
+    "richtgrenzwert",
+    "parameterwert",
+    "anforderung",
+    "vorgabe",
+    "leitwert",
+    "orientierungswert",
+    "gow",
+    "masnahmenwert",
+)
 
 NAME, UNIT, VALUE, STATISTIC, DATE, REPORTING_LIMIT, IGNORED, POINT = (
     "name",
@@ -151,6 +194,8 @@ class Layout:
     columns: tuple[Column, ...]
     kind: str
     notes: tuple[str, ...] = field(default=())
+    header_height: int = 1
+    """Rows the header is printed on (2 for a header on two lines)."""
 
     def of(self, role: str) -> list[Column]:
         return [c for c in self.columns if c.role == role]
@@ -186,20 +231,81 @@ def _role(cell: str, header: str | None) -> Column:
     if k in _STATISTIC_KEYS or base in _STATISTIC_KEYS:
         stat = _STATISTIC_KEYS.get(k) or _STATISTIC_KEYS[base]
         return Column(cell, header, STATISTIC, statistic=stat, unit=parsed.unit)
+    if _marker(header) in STATISTIC_MARKERS:  # `Ø`, which has no letters for `key`
+        return Column(cell, header, STATISTIC, statistic=STATISTIC_MARKERS[_marker(header)])
     if parsed.statistic and (not parsed.base or key(parsed.base) in _VALUE_KEYS | {k}):
         return Column(cell, header, STATISTIC, statistic=parsed.statistic, unit=parsed.unit)
     if k in _VALUE_KEYS or base in _VALUE_KEYS:
+        return Column(cell, header, VALUE, unit=parsed.unit)
+    # `Messwert, Februar 2017`, `Ergebnisse 2024`: a value column and when it was taken.
+    first = re.split(r"[\s,;:(\[]+", header.strip(), maxsplit=1)[0]
+    if key(first) in _VALUE_KEYS and first != header.strip():
         return Column(cell, header, VALUE, unit=parsed.unit)
     if key(header) in {key(s) for s in UNSUPPORTED_STATISTICS} or parsed.unsupported_statistic:
         return Column(cell, header, IGNORED, why="a statistic the contract has no value for")
     return Column(cell, header, POINT, sample_point=header.strip())
 
 
+def is_name_header(text: str) -> bool:
+    """Whether a header cell names the column of parameter names."""
+    return key(text) in _NAME_KEYS
+
+
+_VALUE_LIKE = re.compile(r"^[<>≤≥]?\s*[-+]?[0-9][0-9.,\s]*$")
+
+
+def _second_header_line(
+    row: tuple[str | None, ...], header: list[str | None], name_index: int
+) -> bool:
+    """Tell whether a row below the header only continues it (a header on two lines).
+
+    It has no name and no values. A single text continues the header only below an empty
+    header cell or one ending in a hyphen (`Bestimmungs-` over `grenze`): alone under a
+    header of its own it is a section heading, not part of the header.
+    """
+    cells = [c for c in row if c is not None]
+    if row[name_index] is not None or not cells:
+        return False
+    if any(_VALUE_LIKE.match(c) and _date(c) is None for c in cells):
+        return False
+    if len(cells) == 1:
+        above = header[next(i for i, c in enumerate(row) if c is not None)]
+        return above is None or above.rstrip().endswith(("-", "\u00ad"))
+    return True
+
+
+def _join_header(upper: str | None, lower: str | None) -> str | None:
+    from generator.publications.pdf import join_lines
+
+    if upper is None:
+        return lower
+    if lower is None or upper == lower:
+        return upper
+    return join_lines(upper, lower)
+
+
+def merge_header_rows(rows: list[list[str | None]], count: int) -> list[list[str | None]]:
+    """Merge the first `count` rows (a header printed over several rows) into one.
+
+    A leading row whose cells all hold one text (a title spanning the table) is no part of
+    the header and is kept as it is.
+    """
+    titles = 0
+    while titles < count and len({c for c in rows[titles] if c is not None}) <= 1:
+        titles += 1
+    if count - titles < 2:
+        return rows
+    merged = list(rows[titles])
+    for row in rows[titles + 1 : count]:
+        merged = [_join_header(a, b) for a, b in zip(merged, row, strict=True)]
+    return [*rows[:titles], merged, *rows[count:]]
+
+
 def find_header(table: RawTable) -> int:
     """Return the index (0-based, in the frame) of the header row."""
     head = table.frame.head(HEADER_SEARCH_ROWS)
     for i, row in enumerate(head.select(table.cells).iter_rows()):
-        if any(c is not None and key(c) in _NAME_KEYS for c in row):
+        if any(c is not None and is_name_header(c) for c in row):
             return i
     names = ", ".join(NAME_HEADERS[:6])
     raise TableReadError(
@@ -212,6 +318,29 @@ def layout(table: RawTable) -> Layout:
     """Find the header and give every column its role (see the module doc)."""
     index = find_header(table)
     header = table.frame.row(index, named=True)
+    cells = table.cells
+    name_index = next(
+        i for i, c in enumerate(cells) if header[c] is not None and is_name_header(header[c])
+    )
+    height = 1
+    # A header printed on two lines (`Bestimmungs-` over `grenze`, or `Messwert` over
+    # `Min.`, `Mittel`, `Max.`): the second line names the columns with the first.
+    if index + 1 < table.frame.height:
+        below = table.frame.row(index + 1)
+        below_cells = tuple(below[table.frame.columns.index(c)] for c in cells)
+        upper = [header[c] for c in cells]
+        if _second_header_line(below_cells, upper, name_index):
+            # A cell spanning several columns is printed once, over the first of them.
+            for i in range(1, len(upper)):
+                if upper[i] is None and below_cells[i] is not None and below_cells[i - 1]:
+                    upper[i] = upper[i - 1]
+            header = {
+                **header,
+                **{
+                    c: _join_header(u, b) for c, u, b in zip(cells, upper, below_cells, strict=True)
+                },
+            }
+            height = 2
     columns = [_role(c, header[c]) for c in table.cells]
     names = [c for c in columns if c.role == NAME]
     if len(names) > 1:
@@ -245,7 +374,7 @@ def layout(table: RawTable) -> Layout:
             f"({', '.join(c.header for c in columns if c.role == VALUE)}); name each by its "
             "statistic, date or sampling point"
         )
-    return Layout(index, header[ROW], tuple(columns), " and ".join(present), tuple(notes))
+    return Layout(index, header[ROW], tuple(columns), " and ".join(present), tuple(notes), height)
 
 
 VALUE_COLUMNS = (
@@ -263,7 +392,7 @@ VALUE_COLUMNS = (
 
 def values(table: RawTable, lay: Layout) -> pl.DataFrame:
     """Return one row per non-empty value cell (`VALUE_COLUMNS`), in table order."""
-    body = table.frame.slice(lay.header_row + 1)
+    body = table.frame.slice(lay.header_row + lay.header_height)
     name = lay.of(NAME)[0].cell if lay.of(NAME) else None
     if name is None:
         raise TableReadError(f"{table.path}: no name column")
@@ -317,7 +446,7 @@ def values(table: RawTable, lay: Layout) -> pl.DataFrame:
 
 def rows_without_values(table: RawTable, lay: Layout) -> pl.DataFrame:
     """Rows with a name but no value at all (section headings, footnotes): `_row`, `name`."""
-    body = table.frame.slice(lay.header_row + 1)
+    body = table.frame.slice(lay.header_row + lay.header_height)
     name = lay.of(NAME)[0].cell
     holding = [c.cell for c in lay.columns if c.role in (VALUE, STATISTIC, DATE, POINT)]
     empty = pl.all_horizontal(pl.col(c).is_null() for c in holding)

@@ -28,7 +28,17 @@ import polars as pl
 
 from generator import units
 from generator.publications.aliases import AliasIndex
-from generator.publications.names import ParsedName, formula, parse
+from generator.publications.names import (
+    ParsedName,
+    brackets,
+    expand_abbreviations,
+    formula,
+    key,
+    parse,
+    swapped,
+    without_sum_word,
+    without_temperature,
+)
 
 MATCHED = "matched"
 STATUSES: dict[str, str] = {
@@ -103,7 +113,109 @@ def _suggest(parsed: ParsedName, index: AliasIndex) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))[:SUGGESTIONS]
 
 
+SUM_CODES = (
+    "thm",
+    "pak",
+    "tetrachlorethen_trichlorethen",
+    "pestizide_gesamt",
+    "pfas_summe_20",
+    "pfas_summe_4",
+    "haa5",
+    "summe_erdalkalien",
+)
+"""Parameters that are sums: the word `Summe` beside their name says nothing new."""
+TEMPERATURE_CONDITION_CODES = (
+    "ph_wert",
+    "sauerstoff",
+    "freie_kohlensaeure",
+    "saeurekapazitaet_ks43",
+    "basekapazitaet_kb82",
+    "redox_potential",
+    "temperatur",
+)
+"""Parameters for which a temperature beside the name is the measuring condition (`pH-Wert
+bei 20 °C`), not part of what is measured. Not so for conductivity (referred to 25 °C) or
+colony counts (22 °C and 36 °C are two parameters)."""
+_MIN_PREFIX = 4
+
+
+def _lookup(text: str, index: AliasIndex) -> tuple[ParsedName, tuple[str, str, str]]:
+    parsed = parse(text)
+    return parsed, _one_name(parsed, index)
+
+
+def _variants(name: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Return the name and the spellings the rules make of it.
+
+    Each comes with the codes it may name (empty: any code).
+    """
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for text in dict.fromkeys([name, expand_abbreviations(name)]):
+        for summed, codes in ((text, ()), (without_sum_word(text), SUM_CODES)):
+            for ordered in dict.fromkeys([summed, swapped(summed) or summed]):
+                out.append((ordered, codes))
+                cooled = without_temperature(ordered)
+                if cooled and not codes:  # a sum has no measuring temperature
+                    out.append((cooled, TEMPERATURE_CONDITION_CODES))
+    return list(dict.fromkeys(out))
+
+
 def _name_status(parsed: ParsedName, index: AliasIndex) -> tuple[str, str, str]:
+    """Return (code, status, reason) for the name: as printed, else by the rules.
+
+    The rules (`names.expand_abbreviations`, `without_sum_word`, `swapped`,
+    `without_temperature`, an explanation in brackets) each keep the meaning of the name;
+    a name is mapped by them only when every spelling they make that is known names the
+    same code.
+    """
+    first = _one_name(parsed, index)
+    if first[1] != "no_match":
+        return first
+    found: dict[str, tuple[str, str, str]] = {}
+    for text, codes in _variants(parsed.text)[1:]:
+        _, (code, status, reason) = _lookup(text, index)
+        if status == "no_match" or (codes and code not in codes):
+            continue
+        found.setdefault(code or status, (code, status, reason or f"read as {text!r}"))
+    for text in dict.fromkeys([parsed.text, expand_abbreviations(parsed.text)]):
+        explained = _explained(text, index)
+        if explained:
+            found.setdefault(explained[0], explained)
+    if len(found) == 1:
+        return next(iter(found.values()))
+    if len(found) > 1:
+        names = ", ".join(sorted(k for k in found))
+        return "", "ambiguous", f"the spellings of the name point to different parameters ({names})"
+    return first
+
+
+def _explained(name: str, index: AliasIndex) -> tuple[str, str, str] | None:
+    """Read a name explained in brackets (`TOC (organisch gebundener Kohlenstoff)`).
+
+    The bracket names a parameter, and the name before it is that parameter or the start
+    of its name (`Säurekapazität (m-Wert)`).
+    """
+    split = brackets(name)
+    if split is None:
+        return None
+    outside, inner = split
+    _, (code, status, _) = _lookup(inner, index)
+    if status != MATCHED or not code:
+        return None
+    _, (out_code, out_status, _) = _lookup(outside, index)
+    start = key(outside)
+    if out_status == MATCHED and out_code == code:
+        agrees = True
+    else:
+        agrees = len(start) >= _MIN_PREFIX and any(
+            k.startswith(start) and e.code == code for k, e in index.entries.items()
+        )
+    if not agrees:
+        return None
+    return code, MATCHED, f"{inner!r} in brackets names it, and {outside!r} agrees"
+
+
+def _one_name(parsed: ParsedName, index: AliasIndex) -> tuple[str, str, str]:
     """Return (code, status, reason) for the name alone."""
     whole = index.get(parsed.full_key)
     if whole is not None:  # the spelling as printed is known, markers and all

@@ -33,7 +33,11 @@ def key(text: str) -> str:
     """
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
-    text = re.sub(r"(\d)\s*(?:°|º|˚|grad)?\s*(?:c|celsius)\b", r"\1c", text)
+    # A degree sign typed as a letter o (`25oC`) or left without its C (`22°`).
+    text = re.sub(r"(\d)\s*(?:°|º|˚|o|grad)?\s*(?:c|celsius)\b", r"\1c", text)
+    text = re.sub(r"(\d)\s*[°º˚](?!\s*[a-z])", r"\1c", text)
+    # `pH-Wert 4,3` in a capacity's name is `pH 4,3`.
+    text = re.sub(r"\bph[\s-]*wert\b(?=\s*[=:]?\s*\d)", "ph", text)
     text = re.sub(r"\b(?:bei|bis)\s+(?=\d|ph\b)", "", text)
     for a, b in (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s")):
         text = text.replace(a, b)
@@ -48,6 +52,18 @@ STATISTIC_MARKERS: dict[str, str] = {
     "mittelw": "mean",
     "durchschnitt": "mean",
     "durchschnittswert": "mean",
+    "durchschnittswerte": "mean",
+    "mittelwerte": "mean",
+    "jahresmittelwert": "mean",
+    "jahresmittelwerte": "mean",
+    "jahresmittel": "mean",
+    "jahresdurchschnitt": "mean",
+    "jahresdurchschnittswert": "mean",
+    "arithmetisches mittel": "mean",
+    "minimalwerte": "min",
+    "minima": "min",
+    "maximalwerte": "max",
+    "maxima": "max",
     "mw": "mean",
     "ø": "mean",
     "minimum": "min",
@@ -67,7 +83,43 @@ STATISTIC_MARKERS: dict[str, str] = {
 UNSUPPORTED_STATISTICS = ("median", "perzentil", "90 perzentil", "p90", "anzahl", "n")
 """Statistics the contract has no value for: such a name is reported, never imported."""
 
-ON_SITE_MARKERS = ("vor ort", "vor ort gemessen", "vor ort messung", "feldmessung", "feld")
+ON_SITE_MARKERS = (
+    "vor ort",
+    "vor ort gemessen",
+    "vor ort messung",
+    "vor ort bestimmt",
+    "feldmessung",
+    "feld",
+    "bei entnahme",
+    "bei probenahme",
+    "bei pn",
+)
+METHOD_MARKERS = (
+    "elektrometrisch",
+    "elektrochemisch",
+    "elektrochem",
+    "potentiometrisch",
+    "nephelometrisch",
+    "photometrisch",
+    "spektralphotometrisch",
+    "spektrometrisch",
+    "titrimetrisch",
+    "gravimetrisch",
+    "ionenchromatographisch",
+    "ionenchromatografisch",
+    "berechnet",
+    "ber",
+    "gemessen",
+    "quantitativ",
+    "colilert",
+    "colilert 18",
+    "mpn",
+    "membranfiltration",
+    "quanti tray",
+)
+"""How a value was measured or obtained: the quantity is the same, so these are dropped.
+`qualitativ` is no such marker: a qualitative turbidity or colour is another finding than
+the measured one (the alias register says which)."""
 LAB_MARKERS = ("labor", "im labor", "labormessung")
 TOTAL_MARKERS = ("gesamt", "ges", "insgesamt", "total")
 DISSOLVED_MARKERS = ("gelost", "gelöst", "geloest", "filtriert", "filtrierbar")
@@ -245,8 +297,8 @@ def _classify(part: str, found: _Found) -> bool:
         found.unsupported.append(part.strip())
     elif m in ON_SITE_MARKERS:
         found.on_site = True
-    elif m in LAB_MARKERS:
-        pass  # a laboratory reading is the parameter itself
+    elif m in LAB_MARKERS or m in METHOD_MARKERS:
+        pass  # a laboratory reading, or the method, is the parameter itself
     elif key(m) in {key(x) for x in TOTAL_MARKERS}:
         found.fractions.append("total")
     elif key(m) in {key(x) for x in DISSOLVED_MARKERS}:
@@ -299,6 +351,14 @@ def _peel_tail(text: str, found: _Found) -> str:
     """Peel markers after the name: `Nitrat mg/l`, `Eisen, gesamt`, `pH-Wert vor Ort`."""
     while True:
         text = text.strip(" ,;:/")
+        # `Ammonium/NH 4`: a formula after a slash.
+        if "/" in text:
+            head, _, tail = text.rpartition("/")
+            code = formula(tail.replace(" ", "")) if head.strip() else None
+            if code:
+                found.formulas.append(code)
+                text = head
+                continue
         if suffix := _BASIS_SUFFIX.search(text):
             found.bases.append(suffix["basis"])
             text = text[: suffix.start()]
@@ -314,8 +374,8 @@ def _peel_tail(text: str, found: _Found) -> str:
             # `Koloniezahl 22 °C`: a unit after a number is a method detail, not the unit.
             if re.search(r"\d$", head) and _unit(tail):
                 continue
-            if tail.casefold().startswith("in ") and _unit(tail[3:]):
-                found.units.append(tail[3:].strip())
+            if tail.casefold().startswith("in ") and (_unit(tail[3:]) or _unit(tail)):
+                found.units.append(tail[3:].strip() if _unit(tail[3:]) else tail.strip())
                 text = head
                 break
             if _bracket(tail, found):
@@ -359,3 +419,77 @@ def parse(text: str) -> ParsedName:
         basis=found.bases[0] if found.bases else None,
         conflicts=tuple(conflicts),
     )
+
+
+# ---------------------------------------------------------------------------- variants
+
+ABBREVIATIONS: dict[str, str] = {
+    "u.": "und",
+    "b.": "bei",
+    "org.": "organisch",
+    "geb.": "gebundener",
+    "gel.": "gelöster",
+    "aromat.": "aromatische",
+    "arom.": "aromatische",
+    "Kohlenwasserst.": "Kohlenwasserstoffe",
+    "el.": "elektrische",
+    "elektr.": "elektrische",
+    "Leitf.": "Leitfähigkeit",
+    "Bakt.": "Bakterien",
+    "Kolonienzahl": "Koloniezahl",
+    "Keimzahl": "Koloniezahl",
+    "Temp.": "Temperatur",
+    "Säurekap.": "Säurekapazität",
+    "Basekap.": "Basekapazität",
+    "Basenkapazität": "Basekapazität",
+}
+"""Words suppliers abbreviate or spell in two ways, written out before a name is looked up
+again (`Tetrachlorethen u. Trichlorethen`, `Kolonienzahl bei 22°`). Each is one word (a
+word of the name as printed, case ignored); nothing else of the name changes."""
+
+_ABBREVIATION_KEYS = {k.casefold(): v for k, v in ABBREVIATIONS.items()}
+_SUM_WORDS = re.compile(r"(?i)(?:^|[\s,;:–—-]+)(?:summe|summe der|summe aus|sum)(?=$|[\s,;:–—-])")
+_TEMPERATURE = re.compile(
+    r"(?i)[\s,;]*(?:\(\s*)?(?:bei|gemessen bei|@)?\s*[0-9]+(?:[.,][0-9]+)?\s*(?:°|º|˚|grad)\s*c?"
+    r"\b(?:\s*\))?"
+)
+
+
+def expand_abbreviations(text: str) -> str:
+    """Write out the words of `ABBREVIATIONS` (see there)."""
+
+    def one(word: str) -> str:
+        m = re.fullmatch(r"(?P<pre>[(\[]*)(?P<word>.*?)(?P<post>[)\],;:]*)", word)
+        assert m is not None  # the pattern matches any text
+        inner = _ABBREVIATION_KEYS.get(m["word"].casefold(), m["word"])
+        return m["pre"] + inner + m["post"]
+
+    return "".join(one(w) for w in re.split(r"(\s+)", text))
+
+
+def without_sum_word(text: str) -> str:
+    """Return the name without the word `Summe` (`Trihalogenmethane, Summe`, `Summe PAK`)."""
+    return re.sub(r"\s+", " ", _SUM_WORDS.sub(" ", text)).strip(" ,;:–—-")
+
+
+def swapped(text: str) -> str | None:
+    """Return `B und A` for a name `A und B` (one `und`), else None."""
+    parts = re.split(r"(?i)\s+(?:und|u\.|&)\s+", text)
+    if len(parts) != 2:
+        return None
+    return f"{parts[1].strip()} und {parts[0].strip()}"
+
+
+def without_temperature(text: str) -> str | None:
+    """Return the name without a measuring temperature (`pH-Wert bei 20 °C`), else None."""
+    out = _TEMPERATURE.sub(" ", text)
+    out = re.sub(r"\s+", " ", out).strip(" ,;:")
+    return out if out != text.strip() else None
+
+
+def brackets(text: str) -> tuple[str, str] | None:
+    """Return (name, explanation) of `TOC (organisch gebundener Kohlenstoff)`, else None."""
+    m = re.fullmatch(r"\s*(?P<out>[^()\[\]]+?)\s*[(\[](?P<inner>[^()\[\]]+)[)\]]\s*", text)
+    if not m:
+        return None
+    return m["out"].strip(" ,;:"), m["inner"].strip()

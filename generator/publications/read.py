@@ -1,21 +1,29 @@
 """Read a supplier's table as published: every cell as text, nothing converted.
 
 CSV (comma, semicolon or tab, detected; UTF-8 by default) and Excel workbooks (`.xlsx`,
-`.xlsm`, `.xls`, `.ods`, through polars' `read_excel` and its default engine, fastexcel:
-the optional `import` extra). Title lines above the header and blank lines are kept as
-rows, so row numbers in reports are the rows a person sees in the file.
+`.xlsm`, `.xls`, `.ods`, through python-calamine: the optional `import` extra). Title
+lines above the header and blank lines are kept as rows, so row numbers in reports are
+the rows a person sees in the file. Web pages and PDF reports are read by
+`generator.publications.html` and `generator.publications.pdf`.
 
 Cells are text exactly as they are in the file. An Excel cell that holds a number (not
-text) has no printed form of its own; it reads as fastexcel writes it (`12.5`, `0.0012`,
-`7`, with a decimal point), and a date cell as `2025-03-15 00:00:00`.
+text) is stored as a binary floating-point number with a decimal point; it is written as
+the sheet shows it to a German reader in the General format: at most 15 significant
+digits (so `0.1 + 0.2` is `0,3`, never `0,30000000000000004`), no exponent, a decimal
+comma (`12,5`, `0,0012`, `7`). A date cell is `15.03.2025`. A cell stored as text keeps
+its text, whatever it looks like.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
+import math
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -88,30 +96,77 @@ def read_csv(path: Path, encoding: str = "utf-8") -> RawTable:
     return RawTable(path, _blank_to_null(frame), f"{names[delimiter]}-separated CSV")
 
 
-def read_excel(path: Path, sheet: str | None = None) -> RawTable:
+def _calamine() -> Any:
     try:
-        import fastexcel  # noqa: F401  (polars' default engine; the `import` extra)
+        import python_calamine
     except ModuleNotFoundError:
         raise TableReadError(
-            "reading Excel needs fastexcel, which is not installed. Install the import extra: "
-            "pip install 'trinkwasserdaten[import]' (or save the sheet as CSV UTF-8)"
+            "reading Excel needs python-calamine, which is not installed. Install the import "
+            "extra: pip install 'trinkwasserdaten[import]' (or save the sheet as CSV UTF-8)"
         ) from None
+    return python_calamine
+
+
+def _workbook(path: Path) -> Any:
     try:
-        frame = pl.read_excel(
-            path,
-            sheet_name=sheet,
-            has_header=False,
-            infer_schema_length=0,
-            drop_empty_rows=False,
-            drop_empty_cols=False,
-        )
-    except Exception as exc:  # fastexcel raises its own types for every kind of bad file
+        return _calamine().CalamineWorkbook.from_path(str(path))
+    except TableReadError:
+        raise
+    except Exception as exc:  # calamine raises its own types for every kind of bad file
         raise TableReadError(f"{path}: cannot read the workbook: {exc}") from None
-    frame = frame.select(
-        pl.col(c).cast(pl.String).alias(f"c{i}") for i, c in enumerate(frame.columns)
-    ).with_row_index(ROW, offset=1)
-    frame = frame.with_columns(pl.col(ROW).cast(pl.Int64))
-    return RawTable(path, _blank_to_null(frame), f"Excel sheet {sheet!r}" if sheet else "Excel")
+
+
+def excel_sheets(path: Path) -> list[str]:
+    """Return the names of the workbook's sheets, in order."""
+    return [str(name) for name in _workbook(path).sheet_names]
+
+
+def shown(cell: object) -> str | None:
+    """Return a cell as a German reader sees it in the sheet (see the module doc)."""
+    if cell is None or cell == "":
+        return None
+    if isinstance(cell, bool):
+        return "WAHR" if cell else "FALSCH"
+    if isinstance(cell, int):
+        return str(cell)
+    if isinstance(cell, float):
+        if not math.isfinite(cell):
+            return str(cell)
+        # Excel shows at most 15 significant digits: 0.1 + 0.2 is `0,3`, never
+        # `0,30000000000000004`; no exponent, a decimal comma.
+        text = format(Decimal(f"{cell:.15g}"), "f")
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text.replace(".", ",")
+    if isinstance(cell, dt.datetime):
+        if cell.time() == dt.time(0):
+            return cell.strftime("%d.%m.%Y")
+        return cell.strftime("%d.%m.%Y %H:%M")
+    if isinstance(cell, dt.date):
+        return cell.strftime("%d.%m.%Y")
+    if isinstance(cell, dt.time):
+        return cell.strftime("%H:%M")
+    return str(cell)
+
+
+def read_excel(path: Path, sheet: str | None = None) -> RawTable:
+    book = _workbook(path)
+    names = [str(n) for n in book.sheet_names]
+    name = sheet if sheet is not None else (names[0] if names else None)
+    if name is None or name not in names:
+        known = ", ".join(repr(n) for n in names)
+        raise TableReadError(f"{path}: no sheet {sheet!r} (the workbook has {known})")
+    try:
+        cells = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+    except Exception as exc:
+        raise TableReadError(f"{path}: cannot read sheet {name!r}: {exc}") from None
+    rows = [[shown(c) for c in row] for row in cells]
+    width = max((len(r) for r in rows), default=0)
+    columns = {f"c{i}": [r[i] if i < len(r) else None for r in rows] for i in range(width)}
+    frame = pl.DataFrame(columns, schema={c: pl.String for c in columns}).with_columns(
+        pl.Series(ROW, range(1, len(rows) + 1), dtype=pl.Int64)
+    )
+    return RawTable(path, _blank_to_null(frame), f"Excel sheet {name!r}")
 
 
 def _blank_to_null(frame: pl.DataFrame) -> pl.DataFrame:
@@ -123,13 +178,4 @@ def _blank_to_null(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def read_table(path: Path, sheet: str | None = None, encoding: str = "utf-8") -> RawTable:
-    """Read a supplier table (CSV or Excel, by the file's suffix)."""
-    path = Path(path)
-    if not path.is_file():
-        raise TableReadError(f"{path}: no such file")
-    if path.suffix.lower() in EXCEL_SUFFIXES:
-        return read_excel(path, sheet)
-    if sheet is not None:
-        raise TableReadError(f"{path}: --sheet applies to Excel workbooks only")
-    return read_csv(path, encoding)
+blank_to_null = _blank_to_null

@@ -37,9 +37,8 @@ def format_report(result: ImportResult, dry_run: bool) -> str:
     if result.reporting_limits:
         column = next(c.header for c in lay.columns if c.role == REPORTING_LIMIT)
         lines.append(
-            f"Note: {result.reporting_limits} reporting limit(s) in column {column!r} are not "
-            "imported: the contract has no column for them (a value printed as '< BG' stays "
-            "'< BG')."
+            f"Note: {result.reporting_limits} reporting limit(s) in column {column!r} are kept "
+            "with their values (column reporting_limit); a value printed as '< BG' is below it."
         )
     matched = result.matches.filter(pl.col("status") == MATCHED)
     lines.append(
@@ -50,8 +49,8 @@ def format_report(result: ImportResult, dry_run: bool) -> str:
         marks = [m["name_statistic"]] if m["name_statistic"] != "sample" else []
         if m["on_site"]:
             marks.append("on site")
-        if m["reporting_limit"]:
-            marks.append(f"reporting limit {m['reporting_limit']} in the name")
+        if m["name_reporting_limit"]:
+            marks.append(f"reporting limit {m['name_reporting_limit']} in the name")
         extra = f" [{', '.join(marks)}]" if marks else ""
         lines.append(
             f"  {m['name']!r} {unit} -> {m['code']} ({m['register_unit'] or 'no unit'}){extra}"

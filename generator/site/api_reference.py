@@ -3,11 +3,11 @@
 The page shows what `/v1/openapi.json` says (operations, parameters, responses with their
 examples, schemas with their fields) as plain semantic HTML: readable without JavaScript,
 by screen readers and in print. The document is written in English for developers; the
-page frames it in German. What a person reads first (the purpose of each operation, its
-parameters, what each status means, the headers) is German wording kept here and keyed by
-the document's names, so a new operation, parameter, status or header without German words
-fails the build instead of showing English. The schemas' field descriptions stay English,
-marked `lang="en"`.
+page frames it in German. What a person reads first is German: the purpose of each
+operation and its parameters come from the route table (`generator.api.routes`), what each
+status and header means is kept here, keyed by the document's names. An operation,
+parameter, status or header without German words fails the build instead of showing
+English. The schemas' field descriptions stay English, marked `lang="en"`.
 """
 
 from __future__ import annotations
@@ -17,52 +17,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from generator.api import routes
+
 Schema = dict[str, Any]
-
-SUMMARIES_DE = {
-    "lookup": "Versorgungsgebiete einer Postleitzahl",
-    "zone": "Ein Versorgungsgebiet mit seinen aktuellen, bewerteten Werten",
-    "zone_measurements": "Alle veröffentlichten Messwerte eines Versorgungsgebiets",
-    "supplier": "Ein Wasserversorger und seine Versorgungsgebiete",
-    "parameters": "Das Parameterregister",
-    "parameter_limits": "Grenzwerte eines Parameters mit Geltungszeitraum",
-    "export": "Die vollständige Zuordnung Postleitzahl → Versorgungsgebiet (ODbL)",
-    "access_request": "Einen API-Schlüssel beantragen",
-}
-"""What each operation is for (the document's `summary`, in German), by `operationId`."""
-
-DESCRIPTIONS_DE = {
-    "lookup": "Die Versorgungsgebiete nach Flächenanteil, mit Wasserversorger, Sicherheit der "
-    "Zuordnung und ob die Antwort eindeutig ist. Die Gebietszuordnung steht unter ODbL; "
-    "die Namensnennung ist Teil der Antwort.",
-    "zone": "Der jüngste Wert je Parameter, bewertet nach dem am Stichtag der Daten geltenden "
-    "Wert und einem schon angekündigten strengeren, jeweils mit Quelle.",
-    "zone_measurements": "Die Zeitreihen, wie veröffentlicht, sortiert nach Parameter und Datum.",
-    "supplier": "Name, Sitz, Website, Versorgungsgebiete und veröffentlichte Dokumente.",
-    "parameters": "Alle Parameter mit Einheit, Gruppe und Grenzwerten; offen nutzbar.",
-    "parameter_limits": "Alle Fassungen der Grenzwerte und anderen Werte eines Parameters, "
-    "jeweils mit Geltungszeitraum und Rechtsgrundlage.",
-    "export": "Jedes Paar aus Postleitzahl und Versorgungsgebiet mit Flächenanteil und "
-    "Sicherheit, ohne Messwerte. Auch als Parquet und mit einer datapackage.json "
-    "(Frictionless); offen nutzbar.",
-    "access_request": "Der Antrag wird gespeichert, bevor die Antwort kommt. Die Antwort "
-    "enthält eine Antragsnummer und den Status `pending`, nie einen Schlüssel: Wir prüfen "
-    "Anträge von Hand und schicken Schlüssel per E-Mail.",
-}
-
-PARAMETERS_DE = {
-    "plz": "Postleitzahl, fünf Ziffern.",
-    "zone_id": "Nummer des Versorgungsgebiets.",
-    "supplier_id": "Nummer des Wasserversorgers.",
-    "code": "Kürzel eines Parameters aus dem Register; ein unbekanntes Kürzel ergibt 404.",
-    "parameter": "Nur dieser Parameter (Kürzel aus dem Register; ein unbekanntes ergibt 404).",
-    "format": "`json` oder `csv`.",
-    "x-api-key": "Ihr API-Schlüssel. Ohne ihn ist die Antwort 401. Groß- und "
-    "Kleinschreibung des Header-Namens spielen keine Rolle.",
-    "email": "Ihre E-Mail-Adresse: ein `@` mit Text davor und danach, ohne Leerzeichen.",
-    "zweck": "Wofür Sie den Schlüssel nutzen möchten.",
-}
-"""Parameters and body fields, by name."""
 
 STATUSES_DE = {
     "200": "Erfolg.",
@@ -105,9 +62,16 @@ def _code_spans(text: str) -> Markup:
 
 
 def _german(table: dict[str, str], key: str, what: str) -> Markup:
-    if key not in table:
+    if not table.get(key):
         raise KeyError(f"the API reference has no German words for {what} {key!r}")
     return _code_spans(table[key])
+
+
+def _route_german(operation_id: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Return the German summary and description of an operation, and of its parameters."""
+    route = routes.route(operation_id)
+    texts = {"summary": route.summary_de, "description": route.description_de}
+    return texts, {p.name: p.description_de for p in route.params}
 
 
 def schema_anchor(name: str) -> str:
@@ -231,6 +195,7 @@ def operations(document: Schema) -> list[dict[str, Any]]:
     for path, methods in document["paths"].items():
         for method, op in methods.items():
             ident = op["operationId"]
+            texts, params_de = _route_german(ident)
             params = [
                 {
                     "name": p["name"],
@@ -238,7 +203,7 @@ def operations(document: Schema) -> list[dict[str, Any]]:
                     "type": type_of(p["schema"]),
                     "required": p["required"],
                     "rules": rules_of(p["schema"]),
-                    "description": _german(PARAMETERS_DE, p["name"], "the parameter"),
+                    "description": _german(params_de, p["name"], "the parameter"),
                     "example": p.get("example"),
                 }
                 for p in op.get("parameters", [])
@@ -255,7 +220,7 @@ def operations(document: Schema) -> list[dict[str, Any]]:
                             "type": type_of(field),
                             "required": name in schema.get("required", []),
                             "rules": rules_of(field),
-                            "description": _german(PARAMETERS_DE, name, "the body field"),
+                            "description": _german(params_de, name, "the body field"),
                             "example": body["example"].get(name),
                         }
                     )
@@ -264,8 +229,8 @@ def operations(document: Schema) -> list[dict[str, Any]]:
                     "id": operation_anchor(ident),
                     "method": method.upper(),
                     "path": path,
-                    "summary": _german(SUMMARIES_DE, ident, "the operation"),
-                    "description": _german(DESCRIPTIONS_DE, ident, "the operation"),
+                    "summary": _german(texts, "summary", f"the operation {ident}"),
+                    "description": _german(texts, "description", f"the operation {ident}"),
                     "keyed": bool(op.get("security")),
                     "params": params + body_fields,
                     "body_schema": type_of(body["schema"]) if body else None,

@@ -23,6 +23,7 @@ from xml.sax.saxutils import escape
 import polars as pl
 
 from generator.api import verdicts
+from generator.api.licence_resources import odbl_attribution
 from generator.classify import classify
 from generator.config import Config
 from generator.derive import Derived, _latest
@@ -253,6 +254,7 @@ def atom(
 ) -> bytes:
     """One Atom document (RFC 4287): id, title, updated, author, self and page links."""
     base = config.base_url
+    credit = odbl_attribution(config.operator, config.license_url)["credit"]
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
         '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="de">\n'
@@ -263,9 +265,7 @@ def atom(
         "</author>\n"
         f'<link rel="self" type="application/atom+xml" href="{escape(base + feed_url)}"/>\n'
         f'<link rel="alternate" type="text/html" href="{escape(base + page_url)}"/>\n'
-        f"<rights>{escape(config.attribution['credit'])}</rights>\n"
-        + "".join(entries)
-        + "</feed>\n"
+        f"<rights>{escape(credit)}</rights>\n" + "".join(entries) + "</feed>\n"
     ).encode()
 
 

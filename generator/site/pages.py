@@ -21,6 +21,7 @@ import polars as pl
 
 from generator import API_VERSION, __version__, catalog, openapi, parallel, site_assets
 from generator.api import odbl, routes, verdicts
+from generator.api.licence_resources import odbl_attribution
 from generator.api.settings import GateSettings
 from generator.config import Config
 from generator.derive import KEY_PARAMETERS, Derived
@@ -70,7 +71,7 @@ def environment(
             "operator": config.operator,
             "contact": config.contact,
             "base_url": config.base_url,
-            "attribution": config.attribution,
+            "attribution": odbl_attribution(config.operator, config.license_url),
             "as_of": text.date(as_of),
             "as_of_iso": as_of.isoformat(),
             "api_version": API_VERSION,
@@ -514,7 +515,13 @@ def simple_pages(
     ]
     pages: dict[str, tuple[str, dict[str, object]]] = {
         "home": ("index.html", {"stats": stats}),
-        "access": ("zugang.html", {"quota": GateSettings.from_config(config).daily_quota}),
+        "access": (
+            "zugang.html",
+            {
+                "quota": GateSettings.from_config(config).daily_quota,
+                "request": routes.route("access_request"),
+            },
+        ),
         "downloads": (
             "downloads.html",
             {

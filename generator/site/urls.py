@@ -19,10 +19,9 @@ from generator import site_assets
 from generator.api.site_rules import (  # noqa: F401  (re-exported)
     NOT_FOUND_PAGE,
     SEARCH_REDIRECT,
-    netlify_redirect_line,
     search_target,
 )
-from generator.write import file_digest
+from generator.encode import file_digest
 
 PAGES: dict[str, str] = {
     "home": "/",

@@ -11,7 +11,10 @@ import type { RouteTable } from "../gate/routes.ts";
 import { BlobsState } from "../gate/state.ts";
 import table from "../../build-gate/routes.json" with { type: "json" };
 
-const gate = createGate({ table: table as RouteTable, state: new BlobsState() });
+const gate = createGate({
+  table: table as RouteTable,
+  state: new BlobsState((table as RouteTable).stores),
+});
 
 export default (request: Request, context: Context): Promise<Response> => gate(request, context);
 

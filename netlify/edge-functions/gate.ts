@@ -12,6 +12,9 @@ import { BlobsState } from "../gate/state.ts";
 // Written by `trinkwasser build` beside the published folder, bundled with the function.
 import table from "../../build-gate/routes.json" with { type: "json" };
 
-const gate = createGate({ table: table as RouteTable, state: new BlobsState() });
+const gate = createGate({
+  table: table as RouteTable,
+  state: new BlobsState((table as RouteTable).stores),
+});
 
 export default (request: Request, context: Context): Promise<Response> => gate(request, context);

@@ -1,8 +1,9 @@
 /**
  * The edge gate: the same rules as the Python gate (generator/gate/api.py), on Netlify.
  *
- * Order for an API route (DESIGN §7): route match (404/405) -> body size (413) -> parameter
- * validation (422) -> key (401/403) -> quota (429) -> resource (404 with a clear detail) -> 200.
+ * Order for an API route (docs/architecture.md, "The order of checks"): route match (404/405)
+ * -> body size (413) -> parameter validation (422) -> key (401/403) -> quota (429) -> resource
+ * (404 with a clear detail) -> 200.
  * Hidden files under /_data/ are fetched with `context.next()` on a rewritten request, never
  * with `fetch()` (that would re-enter this gate); direct hits on /_data/ are answered 404.
  * Every rule, message and header value comes from routes.json, which the build writes from

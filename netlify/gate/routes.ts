@@ -4,8 +4,6 @@
  * twice: every rule, word and header value comes from that file.
  */
 
-import type { SeriesLayout } from "./series.ts";
-
 export interface Param {
   name: string;
   location: "path" | "query" | "header" | "body";
@@ -61,6 +59,29 @@ export interface Http {
   www_authenticate: string;
 }
 
+/** The line layout of a zone's series file (generator/api/series.py; series.ts reads it). */
+export interface SeriesLayout {
+  head: string;
+  middle: string;
+  tail: string;
+  /** The member that holds the number of rows. */
+  count: string;
+  /** The row field the filter compares (and the series member that names the filter). */
+  field: string;
+  /** The row field that names a document, and the document's own id. */
+  cites: string;
+  /** The codes of the parameter register: any other value is unknown (404). */
+  codes: string[];
+}
+
+/** The Netlify Blobs stores of the gate's state, by role (generator/api/settings.py). */
+export interface Stores {
+  keys: string;
+  quota: string;
+  requests: string;
+  bursts: string;
+}
+
 export interface RouteTable {
   routes: Route[];
   settings: Settings;
@@ -74,6 +95,7 @@ export interface RouteTable {
   files: { hidden_dir: string; odbl: string[]; segment: { pattern: string; max_bytes: number } };
   ids: { alphabet: string; request: { prefix: string; length: number } };
   series: SeriesLayout;
+  stores: Stores;
 }
 
 /** A validated parameter value: a string, or an int as canonical decimal digits. */

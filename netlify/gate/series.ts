@@ -8,21 +8,7 @@
  * `,"parameter":"CODE"` followed by `,` or `}` can only be the row's own member.
  */
 
-import { fill } from "./routes.ts";
-
-export interface SeriesLayout {
-  head: string;
-  middle: string;
-  tail: string;
-  /** The member that holds the number of rows. */
-  count: string;
-  /** The row field the filter compares (and the series member that names the filter). */
-  field: string;
-  /** The row field that names a document, and the document's own id. */
-  cites: string;
-  /** The codes of the parameter register: any other value is unknown (404). */
-  codes: string[];
-}
+import { fill, type SeriesLayout } from "./routes.ts";
 
 function items(lines: string[]): string[] {
   return lines.map((line) => (line.endsWith(",") ? line.slice(0, -1) : line));

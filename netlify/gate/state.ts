@@ -1,7 +1,8 @@
 /**
  * The gate's state in Netlify Blobs: key hashes, daily quota counters, access requests.
  *
- * Layout (site-wide stores; `generator/gate/netlify_blobs.py` is the operator's side):
+ * Layout (site-wide stores, named by routes.json `stores`; `generator/gate/netlify_blobs.py`
+ * is the operator's side):
  *
  *   api-keys         keys/<sha256 of the key>   {"id", "status", "hint", "email", ...}
  *                    ids/<key id>               {"hash": <sha256>}  (for the operator's CLI)
@@ -16,12 +17,7 @@
 
 import { getStore } from "@netlify/blobs";
 
-export const STORES = {
-  keys: "api-keys",
-  quota: "quota",
-  requests: "access-requests",
-  bursts: "access-bursts",
-} as const;
+import type { Stores } from "./routes.ts";
 
 /** Attempts of one compare-and-swap before giving up with StateBusyError. */
 const CAS_ATTEMPTS = 20;
@@ -89,15 +85,17 @@ async function compareAndSwap<T>(
 }
 
 export class BlobsState implements GateState {
+  constructor(private readonly stores: Stores) {}
+
   async keyByHash(hash: string): Promise<KeyRecord | null> {
     // Strong consistency: a revocation takes effect with the next request, not a minute later.
-    const store = getStore({ name: STORES.keys, consistency: "strong" });
+    const store = getStore({ name: this.stores.keys, consistency: "strong" });
     const record = await store.get(`keys/${hash}`, { type: "json", consistency: "strong" });
     return record ? (record as KeyRecord) : null;
   }
 
   consume(keyId: string, day: string, limit: number): Promise<Consumed> {
-    return compareAndSwap<Consumed>(STORES.quota, `${day}/${keyId}`, (current) => {
+    return compareAndSwap<Consumed>(this.stores.quota, `${day}/${keyId}`, (current) => {
       const used = current === null ? 0 : Number(current);
       // At the limit nothing is written: a refused request does not count (as in SQLite).
       if (used >= limit) return { next: null, result: { allowed: false, used } };
@@ -106,7 +104,7 @@ export class BlobsState implements GateState {
   }
 
   reserveBurst(address: string, nowMs: number, burst: number, windowMs: number): Promise<BurstResult> {
-    return compareAndSwap<BurstResult>(STORES.bursts, address, (current) => {
+    return compareAndSwap<BurstResult>(this.stores.bursts, address, (current) => {
       const recent = (current === null ? [] : (JSON.parse(current) as number[])).filter((t) => t > nowMs - windowMs);
       if (recent.length >= burst) return { next: null, result: { allowed: false, freesAt: recent[0] + windowMs } };
       return { next: JSON.stringify([...recent, nowMs]), result: { allowed: true } };
@@ -115,7 +113,7 @@ export class BlobsState implements GateState {
 
   async storeRequest(request: AccessRequest): Promise<boolean> {
     // `onlyIfNew`: a colliding id never overwrites a stored request; the caller draws again.
-    const store = getStore({ name: STORES.requests, consistency: "strong" });
+    const store = getStore({ name: this.stores.requests, consistency: "strong" });
     const { modified } = await store.setJSON(request.id, request, { onlyIfNew: true });
     return modified;
   }

@@ -405,9 +405,10 @@ CASES: list[Case] = [
         detail="No zone with id 99",
     ),
     get422("measurements-zone-letters", "/v1/zones/abc/measurements?parameter=ABC"),
-    # A parameter code is a plain string (DESIGN §1): whatever it looks like, FastAPI takes
-    # it, and the gate answers 404 for a code the register does not know. The filter never
-    # names a file: `..`, a slash, a NUL or 5000 characters are just unknown codes.
+    # A parameter code is a plain string (docs/architecture.md, "Codes are plain strings"):
+    # whatever it looks like, FastAPI takes it, and the gate answers 404 for a code the
+    # register does not know. The filter never names a file: `..`, a slash, a NUL or 5000
+    # characters are just unknown codes.
     *(
         measurements404(f"measurements-parameter-{name}", given, shown)
         for name, given, shown in (

@@ -12,7 +12,7 @@ import pytest
 
 from generator.gate import keys as key_tools
 from generator.gate.sqlite_state import open_state
-from tests.conformance.support import Server, build_sample, start_server
+from tests.conformance.support import Server, start_server
 from tests.edge.emulator import EdgeGate, edge_server  # noqa: F401  (fixture)
 
 IDENTITY = {"Accept-Encoding": "identity"}
@@ -76,9 +76,9 @@ class PythonGate:
 
 
 @pytest.fixture(scope="session")
-def gate_build(tmp_path_factory):
-    """Build the golden sample once per session (with its `-gate` directory beside it)."""
-    return build_sample(tmp_path_factory.mktemp("gate") / "build")
+def gate_build(golden_site):
+    """Return the golden build of the session (with its `-gate` directory beside it)."""
+    return golden_site
 
 
 @pytest.fixture(scope="session", params=GATES)

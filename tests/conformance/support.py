@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import socket
 import subprocess
@@ -16,19 +15,7 @@ from pathlib import Path
 import httpx
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from generator.build import build
-from generator.config import Config
-
-TESTS = Path(__file__).parent.parent
-GOLDEN_INPUT = TESTS / "golden" / "input"
-AS_OF = dt.date(2026, 11, 23)
 READY_TIMEOUT = 20.0
-
-
-def build_sample(out: Path) -> Path:
-    """Build the tiny golden input into `out` (and `<out>-gate`)."""
-    build(GOLDEN_INPUT, out, AS_OF, Config(), force=True)
-    return out
 
 
 def free_port() -> int:

@@ -69,7 +69,7 @@ def test_every_code_in_every_zone_answers_the_filtered_bytes(gate, gate_build):
 def _pairs_with_data(zones: tuple[int, ...] | list[int]) -> int:
     import csv
 
-    from tests.conftest import GOLDEN_INPUT
+    from tests.helpers import GOLDEN_INPUT
 
     with (GOLDEN_INPUT / "measurements.csv").open(encoding="utf-8") as fh:
         return len(

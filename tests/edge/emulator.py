@@ -33,11 +33,11 @@ from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
 from generator.gate.model import quota_day
 from generator.gate.netlify_blobs import STORES, BlobsClient, NetlifyBlobsState
+from tests.helpers import AS_OF
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = ROOT / "tests" / "edge" / "serve.mjs"
 SAMPLE = ROOT / "tests" / "golden" / "input"
-AS_OF = dt.date(2026, 11, 23)
 READY_TIMEOUT = 90  # seconds; the first start compiles the function in Deno
 
 

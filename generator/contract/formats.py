@@ -1,0 +1,29 @@
+"""The format constraints the contract's columns share (source and reference tables alike).
+
+Each is a pattern of `generator.contract.patterns` with its rule and its words in the docs.
+"""
+
+from __future__ import annotations
+
+from generator.contract import rules
+from generator.contract.constraints import Pattern
+from generator.contract.patterns import (
+    CODE_PATTERN,
+    DOCUMENT_ID_PATTERN,
+    PLZ_PATTERN,
+    SHAPE_PATTERN,
+    SOURCES_PATTERN,
+    URL_PATTERN,
+)
+
+PLZ = Pattern(PLZ_PATTERN, rules.MALFORMED_PLZ, "exactly five digits")
+DOCUMENT_ID = Pattern(
+    DOCUMENT_ID_PATTERN,
+    rules.MALFORMED_ID,
+    "letters, digits, '_', '.', '-' (at most 64 characters)",
+)
+URL = Pattern(URL_PATTERN, rules.MALFORMED_URL, "an http(s) URL")
+CODE = Pattern(CODE_PATTERN, rules.MALFORMED_CODE, "ASCII lower_snake_case")
+SOURCES = Pattern(SOURCES_PATTERN, rules.MALFORMED_SOURCES, "`title | URL` pairs joined by ` ;; `")
+SHAPE = Pattern(SHAPE_PATTERN, rules.MALFORMED_SHAPE, "rings of `lon lat` pairs (`,` and `;`)")
+EXPLAINED_FIELDS = ("what", "origin", "limit_protects", "what_to_do")

@@ -1,0 +1,47 @@
+"""What the test modules share: the golden input, its as-of date, and editing CSV tables.
+
+Defined once here (fixtures live in conftest.py, which imports these).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+GOLDEN_INPUT = TESTS / "golden" / "input"
+"""The tiny dataset every golden build reads (tests/golden/expected is its tree)."""
+AS_OF_TEXT = "2026-11-23"
+AS_OF = dt.date.fromisoformat(AS_OF_TEXT)
+"""The reference date of every test build (`--as-of`)."""
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def write_rows(path: Path, rows: list[dict[str, str]], fieldnames: list[str] | None = None):
+    fieldnames = fieldnames or list(rows[0])
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=fieldnames)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def edit(data_dir: Path, table: str, row: int, **changes: str) -> None:
+    """Change cells of one data row (1-based, header not counted)."""
+    path = data_dir / f"{table}.csv"
+    rows = read_rows(path)
+    rows[row - 1].update(changes)
+    write_rows(path, rows)
+
+
+def append(data_dir: Path, table: str, **values: str) -> int:
+    """Append a row; return its 1-based row number."""
+    path = data_dir / f"{table}.csv"
+    rows = read_rows(path)
+    rows.append({k: values.get(k, "") for k in rows[0]})
+    write_rows(path, rows)
+    return len(rows)

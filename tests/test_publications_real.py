@@ -1,0 +1,112 @@
+"""Real publications: the alias register cites them, and unseen ones are mapped right."""
+
+from __future__ import annotations
+
+import csv
+from urllib.parse import urlsplit
+
+import pytest
+
+from generator.publications.aliases import default_index, packaged_aliases
+from generator.publications.match import MATCHED, match_one
+from tests.publications_real import BUILD, HELD_OUT, pairs
+
+INDEX = default_index()
+ORDINANCE = ("gesetze.digital", "www.gesetze-im-internet.de")
+
+
+def _outcome(name: str, unit: str) -> str:
+    m = match_one(name, unit, INDEX)
+    return m.code if m.status == MATCHED else ""
+
+
+def _rates(corpus: dict[str, str]) -> tuple[int, int, int, list[str]]:
+    """(pairs a person maps with certainty, mapped right, mapped wrong, the wrong ones)."""
+    certain = right = wrong = 0
+    errors = []
+    for url, name, unit, expected in pairs(corpus):
+        got = _outcome(name, unit)
+        if expected in ("?", "-"):
+            # Uncertain or no register parameter: any code is wrong.
+            if got:
+                wrong += 1
+                errors.append(f"{url}: {name!r} {unit!r} -> {got}, expected {expected}")
+            continue
+        certain += 1
+        if got == expected:
+            right += 1
+        elif got:
+            wrong += 1
+            errors.append(f"{url}: {name!r} {unit!r} -> {got}, expected {expected}")
+    return certain, right, wrong, errors
+
+
+def _sources() -> list[str]:
+    with packaged_aliases().open(encoding="utf-8", newline="") as fh:
+        return [row["source"] for row in csv.DictReader(fh) if row["source"]]
+
+
+def test_the_register_cites_the_publications_it_was_built_from():
+    cited = set(_sources())
+    suppliers = {urlsplit(u).hostname for u in cited} - set(ORDINANCE)
+    assert cited <= set(BUILD) | {u for u in cited if urlsplit(u).hostname in ORDINANCE}
+    assert suppliers == {urlsplit(u).hostname for u in BUILD}
+    # No spelling was learnt from the held-out publications.
+    assert not cited & set(HELD_OUT)
+
+
+def test_the_built_from_publications_map_right_and_never_wrong():
+    certain, right, wrong, errors = _rates(BUILD)
+    assert wrong == 0, errors
+    assert right / certain >= 0.99
+
+
+def test_unseen_publications_at_least_95_percent_right_and_at_most_1_percent_wrong():
+    certain, right, wrong, errors = _rates(HELD_OUT)
+    assert certain >= 150 and len(HELD_OUT) >= 8
+    assert right / certain >= 0.95, f"{right} of {certain} right"
+    assert wrong / certain <= 0.01, errors
+
+
+@pytest.mark.parametrize(
+    ("name", "unit", "code"),
+    [
+        # Each rule of docs/import.md, with the real example it is documented with.
+        ("Tetrachlorethen u. Trichlorethen", "mg/l", "tetrachlorethen_trichlorethen"),
+        ("Trichlorethen und Tetrachlorethen –- Summe", "mg/l", "tetrachlorethen_trichlorethen"),
+        ("Trihalogenmethane, Summe", "µg/l", "thm"),
+        ("pH-Wert bei 20 °C", "", "ph_wert"),
+        ("Freie Kohlensäure bei 10,9°C", "mg/l", "freie_kohlensaeure"),
+        ("pH-Wert (elektrometrisch)", "", "ph_wert"),
+        ("Sauerstoff (elektrochem.)", "mg/l", "sauerstoff"),
+        ("Trübung, quantitativ", "NTU", "truebung"),
+        ("TOC (organisch gebundener Kohlenstoff)", "mg/l", "toc"),
+        ("Säurekapazität (m-Wert)", "mmol/l", "saeurekapazitaet_ks43"),
+        ("Kolonienzahl bei 22°", "/ml", "koloniezahl_22"),
+        ("elektrische Leitfähigkeit bei 25oC", "µS/cm", "elektrische_leitfaehigkeit"),
+        ("Säurekapazität bis pH-Wert 4,3", "mmol/l", "saeurekapazitaet_ks43"),
+        ("Amonium/NH 4 in mg/l", "", "ammonium"),
+        ("Escherichia coli", "Z/100ml", "e_coli"),
+        ("Gesamthärte (dH°)", "°dH", "gesamthaerte"),
+        ("Geruch", "qualitativ", "geruch"),
+    ],
+)
+def test_the_rules_with_their_examples(name, unit, code):
+    assert _outcome(name, unit) == code
+
+
+@pytest.mark.parametrize(
+    ("name", "unit"),
+    [
+        # What the rules must not do: a temperature that is part of the parameter, a sum
+        # word beside a single substance, an explanation that names another parameter.
+        ("Leitfähigkeit bei 20 °C", "µS/cm"),
+        ("Koloniezahl bei 20°C", "KBE/ml"),
+        ("Summe Nitrat", "mg/l"),
+        ("Summe Erdalkalien (Gesamthärte)", "mmol/l"),
+        ("Trübung, qualitativ", "NTU"),
+        ("Säurekapazität bis pH 8,2 bei 10,5°C", "mmol/l"),
+    ],
+)
+def test_what_the_rules_never_map(name, unit):
+    assert _outcome(name, unit) == ""
