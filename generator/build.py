@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import API_VERSION, __version__, derive, load, render, site_assets
+from generator import API_VERSION, __version__, derive, incremental, load, render, site_assets
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
 from generator.config import Config
 from generator.contract import provenance
 from generator.progress import StepPrinter
+from generator.site import places
 from generator.write import TreeWriter, WriteReport, atomic_write, read_manifest
 
 API_PREFIXES = routes.api_dirs()
@@ -27,33 +28,56 @@ class BuildResult:
     report: WriteReport | None
     """None when the inputs were unchanged and nothing had to be done."""
     timings: dict[str, float] | None = None
+    zones_rendered: int | None = None
+    """How many zones had their files rendered; the others kept the previous tree's."""
+    zones_kept: int = 0
 
 
-def input_digest(data_dir: Path, as_of: dt.date, config: Config) -> str:
-    """Hash everything a build depends on: source files, reference data, options, code version."""
+def code_digest(as_of: dt.date, config: Config) -> str:
+    """Hash what every file of a build depends on besides the data.
+
+    That is the code, templates and assets, the packaged reference data, the settings and
+    the date.
+    """
     h = hashlib.sha256()
     h.update(f"{__version__}|{API_VERSION}|{as_of.isoformat()}|{config!r}".encode())
     # The code and templates count as inputs too: a changed generator means new output.
     package = Path(__file__).parent
     sources = [
         p
-        for p in Path(data_dir).iterdir()
-        if p.suffix in (".csv", ".parquet") or p.name == provenance.FILE
-    ]
-    sources += [
-        p
         for p in package.rglob("*")
         if p.suffix in (".py", ".csv", ".html", ".css", ".js", ".svg", ".txt")
     ]
     for asset_dir in (site_assets.templates_dir(), site_assets.static_dir()):
         sources += list(asset_dir.rglob("*"))
+    _hash_files(h, sources)
+    return h.hexdigest()
+
+
+def input_digest(data_dir: Path, as_of: dt.date, config: Config, code: str | None = None) -> str:
+    """Hash everything a build depends on: source files, reference data, options, code version.
+
+    `code` is `code_digest(as_of, config)` when the caller has it already.
+    """
+    h = hashlib.sha256((code or code_digest(as_of, config)).encode())
+    _hash_files(
+        h,
+        [
+            p
+            for p in Path(data_dir).iterdir()
+            if p.suffix in (".csv", ".parquet") or p.name == provenance.FILE
+        ],
+    )
+    return h.hexdigest()
+
+
+def _hash_files(h: Any, sources: list[Path]) -> None:
     for path in sorted(set(sources)):
         if path.is_file() and "__pycache__" not in path.parts:
             h.update(str(path.name).encode())
             with path.open("rb") as fh:
                 for chunk in iter(lambda: fh.read(1 << 20), b""):
                     h.update(chunk)
-    return h.hexdigest()
 
 
 def build(
@@ -67,7 +91,8 @@ def build(
     """Build the tree into `out`; on SourceDataError/BuildError leave `out` as it was."""
     progress = progress or StepPrinter(enabled=False)
     out = Path(out)
-    digest = input_digest(data_dir, as_of, config)
+    code = code_digest(as_of, config)
+    digest = input_digest(data_dir, as_of, config, code)
     previous = read_manifest(out)
     if not force and previous.get("input_digest") == digest and _tree_intact(out, previous):
         progress("Inputs unchanged since the last build: nothing to do.")
@@ -83,21 +108,35 @@ def build(
     with progress.step("Deriving resources"):
         derived = derive.derive(data, as_of, config.publication_cadence_months)
     del data  # the derived frames share what they need; let the rest go before rendering
+    index = places.search_index(derived, places.place_groups(derived.places))
+    key = incremental.render_key(derived, f"{code}|".encode() + index)
+    plan = incremental.plan(derived, key, out, previous.get("files", {}), force)
+    if not plan.full:
+        progress(
+            f"Rendering the files of {len(plan.render or ())} zone(s) whose data changed; "
+            f"{len(plan.keep)} unchanged zone(s) keep theirs"
+        )
+    zones = incremental.restrict(derived, plan.render)
     mark = _stage("derive", mark, timings, peaks)
     timings.update(api=0.0, site=0.0, write=0.0)
+    planned = _planned_files(derived) - 3 * len(plan.keep)
     with (
         TreeWriter(out) as writer,
-        progress.bar("Rendering and writing files", _planned_files(derived), "files") as bar,
+        progress.bar("Rendering and writing files", planned, "files") as bar,
     ):
         # Rendering is lazy, so the time between two yields is the time spent rendering
         # the file just yielded; it is charged to the API or the site by its path.
-        for path, payload in render.render_all(derived, as_of, config):
+        for path, payload in render.render_all(derived, as_of, config, zones):
             rendered = time.perf_counter()
             timings["api" if path.startswith(API_PREFIXES) else "site"] += rendered - mark
             writer.write(path, payload)
             bar.advance()
             mark = time.perf_counter()
             timings["write"] += mark - rendered
+        for zone_id in plan.keep:
+            for path in incremental.zone_paths(zone_id):
+                writer.keep(path)
+        incremental.forget_state(out)
         report = writer.commit(
             {
                 "input_digest": digest,
@@ -106,6 +145,7 @@ def build(
                 "api_version": API_VERSION,
             }
         )
+    incremental.write_state(out, plan)
     timings["write"] += time.perf_counter() - mark  # the manifest and the swap
     peaks["render"] = _peak_mib()
     # The gates' inputs (routes.json) go beside the published tree, never into it.
@@ -120,7 +160,7 @@ def build(
         f"Wrote {len(report.written)} file(s), kept {report.unchanged} unchanged, "
         f"removed {len(report.deleted)} stale; {report.files} files in {out}"
     )
-    return BuildResult(out, report, timings)
+    return BuildResult(out, report, timings, zones.zones.height, len(plan.keep))
 
 
 def write_gate_dir(out: Path, config: Config) -> Path:

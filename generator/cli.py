@@ -96,7 +96,11 @@ max_problems_option = click.option(
     metavar="YYYY-MM-DD",
     help="Reference date for choosing the valid limits (default: today).",
 )
-@click.option("--force", is_flag=True, help="Rebuild even if the inputs did not change.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Render every file again, even if the inputs or a zone's data did not change.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
 @config_option
 @max_problems_option

@@ -8,6 +8,7 @@ sorted everywhere, so the bytes depend only on the data.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import io
 import re
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from generator import API_VERSION, catalog, openapi, site
+from generator import API_VERSION, catalog, openapi, parallel, site
 from generator.api import fields, http, resources, routes, series
 from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
@@ -73,14 +74,19 @@ def zone_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
         attribution=constant(resources.ATTRIBUTION, attribution(d, config)),
     )
     value = document(resources.CURRENT_VALUE).alias("current_values")
+
     # Grouped and encoded in batches of zones: the current values of all zones as nested
     # structs at once were the build's peak of memory (about a gigabyte at national scale).
-    for zones in d.zones.iter_slices(ZONE_BATCH):
+    def render(zones: pl.DataFrame) -> list[tuple[str, bytes]]:
         values = d.current_values.filter(pl.col("zone_id").is_in(zones["zone_id"].implode()))
         per_zone = values.group_by("zone_id", maintain_order=True).agg(value)
         batch = zones.join(per_zone, on="zone_id", how="left", maintain_order="left")
         paths = (routes.file_path("zone", zone_id=z) for z in batch["zone_id"])
-        yield from _lines(paths, _encode(batch, doc))
+        return list(_lines(paths, _encode(batch, doc)))
+
+    batches = d.zones.iter_slices(ZONE_BATCH)
+    for files in parallel.ordered(functools.partial(render, zones) for zones in batches):
+        yield from files
 
 
 def _filled(template: str, **values: pl.Expr) -> list[pl.Expr]:
@@ -138,16 +144,22 @@ def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
     m = d.measurements
     counts = m.group_by("zone_id", maintain_order=True).len()
     zone_ids, lengths = counts["zone_id"].to_list(), counts["len"].to_list()
-    offset = 0
     row = document(resources.MEASUREMENT).struct.json_encode().alias("row")
+
+    def render(offset: int, size: int) -> list[tuple[str, bytes]]:
+        texts = _series_texts(m.slice(offset, size).select("zone_id", "document_id", row), docs)
+        return [
+            (routes.file_path("zone_measurements", zone_id=zone_id), text.encode())
+            for zone_id, text in texts.iter_rows()
+        ]
+
+    tasks, offset = [], 0
     for start in range(0, len(zone_ids), MEASUREMENT_BATCH):
         size = sum(lengths[start : start + MEASUREMENT_BATCH])
-        part = m.slice(offset, size)
+        tasks.append(functools.partial(render, offset, size))
         offset += size
-        texts = _series_texts(part.select("zone_id", "document_id", row), docs)
-        del part
-        for zone_id, text in texts.iter_rows():
-            yield routes.file_path("zone_measurements", zone_id=zone_id), text.encode()
+    for files in parallel.ordered(tasks):
+        yield from files
     # Zones without any published value still answer, with an empty series.
     for zone_id in d.zones.join(counts, on="zone_id", how="anti")["zone_id"]:
         members = {series.ROW_FIELD: "null", "zone_id": str(zone_id)}
@@ -374,14 +386,21 @@ def api_file_count(d: Derived) -> int:
     )
 
 
-def render_all(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
-    """Yield (path, bytes) for every file of the API tree."""
+def render_all(
+    d: Derived, as_of: dt.date, config: Config, zones: Derived | None = None
+) -> Iterator[tuple[str, bytes]]:
+    """Yield (path, bytes) for every file of the tree.
+
+    `zones` is `d` restricted to the zones whose files are rendered (`incremental.restrict`);
+    the files of the others are the caller's to keep. Everything else is rendered from `d`.
+    """
+    zones = d if zones is None else zones
     yield from parameter_files(d)
     yield from export_files(d, config)
     yield routes.open_file("catalog"), catalog.turtle(d, config)
     yield from lookup_files(d, config)
     yield from supplier_files(d)
-    yield from zone_files(d, as_of, config)
-    yield from measurement_files(d)
+    yield from zone_files(zones, as_of, config)
+    yield from measurement_files(zones)
     yield routes.open_file("openapi"), json_bytes(openapi.document(config))
-    yield from site.site_files(d, as_of, config)
+    yield from site.site_files(d, as_of, config, zones)

@@ -140,6 +140,28 @@ class TreeWriter:
             fh.write(data)
         self.report.written.append(rel)
 
+    def keep(self, rel: str) -> None:
+        """Stage the published copy of a file that was not rendered again.
+
+        Its digest is the previous manifest's; `BuildError` if the previous tree lacks it.
+        """
+        path = self._check_path(rel)
+        self._count_entries(path)
+        digest = self.previous.get(rel)
+        target = self.staging / path
+        if path.parent not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(path.parent)
+        try:
+            if digest is None:
+                raise FileNotFoundError(rel)
+            os.link(self.out / path, target)
+        except OSError as exc:
+            raise BuildError(f"cannot keep {rel} from the previous tree: {exc}") from exc
+        self.files[rel] = digest
+        self.report.bytes += target.stat().st_size
+        self.report.unchanged += 1
+
     def commit(self, meta: dict[str, str]) -> WriteReport:
         """Swap the staging tree in and write its manifest; return what changed."""
         manifest = dict(meta, files=dict(sorted(self.files.items())))

@@ -10,6 +10,7 @@ included. Zone pages go in batches of zones so memory stays bounded at national 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from typing import Any, cast
 import jinja2
 import polars as pl
 
-from generator import API_VERSION, __version__, catalog, openapi, site_assets
+from generator import API_VERSION, __version__, catalog, openapi, parallel, site_assets
 from generator.api import odbl, routes, verdicts
 from generator.api.licence_resources import odbl_attribution
 from generator.api.settings import GateSettings
@@ -308,9 +309,8 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         offset += n
     order = {code: i for i, code in enumerate(charts.ALWAYS)}
     descriptions = seo.zone_descriptions(d)
-    ids = d.zones["zone_id"].to_list()
-    for first in range(0, len(ids), ZONE_BATCH):
-        batch = ids[first : first + ZONE_BATCH]
+
+    def render(batch: list[int]) -> list[tuple[str, bytes]]:
         present = [z for z in batch if z in per_zone]
         if present:
             lo = min(starts[z] for z in present)
@@ -342,8 +342,14 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .with_columns(pl.col("measurement_count").fill_null(0))
             .select("zone_id", page.alias("html"))
         )
-        for zone_id, html in filled.iter_rows():
-            yield urls.file_path("zone", zone_id=zone_id), html
+        return [
+            (urls.file_path("zone", zone_id=zone_id), html) for zone_id, html in filled.iter_rows()
+        ]
+
+    ids = d.zones["zone_id"].to_list()
+    batches = (ids[first : first + ZONE_BATCH] for first in range(0, len(ids), ZONE_BATCH))
+    for files in parallel.ordered(functools.partial(render, batch) for batch in batches):
+        yield from files
 
 
 # ---------------------------------------------------------------------------- others
@@ -573,23 +579,42 @@ def simple_pages(
         yield urls.file_path(page), _html(env.get_template(name).render(**context))
 
 
-def site_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
+def site_files(
+    d: Derived, as_of: dt.date, config: Config, zones: Derived | None = None
+) -> Iterator[tuple[str, bytes]]:
     """Yield (path, bytes) for every page and asset of the human site.
 
-    Then its feeds, robots.txt and the sitemap of the pages it yielded.
+    Then its feeds, robots.txt and the sitemap of the pages. Zone pages are rendered for
+    the zones of `zones` (`d` restricted, see `render_all`); the sitemap lists every zone's.
     """
     pages: list[str] = []
-    for path, data in _pages_and_assets(d, as_of, config):
+    zone_at = None
+    zone_page = urls.file_path("zone", zone_id=0).replace("/0/", "/{}/")
+    for path, data in _pages_and_assets(d, as_of, config, zones):
         page = seo.page_url(path)
-        if page is not None:
+        if _is_zone_page(path, zone_page):
+            zone_at = len(pages) if zone_at is None else zone_at
+        elif page is not None:
             pages.append(page)
         yield path, data
+    # Zone pages come as one run, in the order of d.zones: listed all, rendered or kept.
+    every_zone = [seo.page_url(urls.file_path("zone", zone_id=z)) for z in d.zones["zone_id"]]
+    at = len(pages) if zone_at is None else zone_at
+    pages[at:at] = [p for p in every_zone if p is not None]
     yield from feeds.feed_files(d, as_of, config)
     yield urls.file_path("robots"), seo.robots_txt(config)
     yield from seo.sitemap_files(pages, seo.page_dates(d, as_of), config)
 
 
-def _pages_and_assets(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
+def _is_zone_page(path: str, pattern: str) -> bool:
+    head, _, tail = pattern.partition("{}")
+    middle = path[len(head) : len(path) - len(tail)]
+    return path.startswith(head) and path.endswith(tail) and middle.isdigit()
+
+
+def _pages_and_assets(
+    d: Derived, as_of: dt.date, config: Config, zones: Derived | None
+) -> Iterator[tuple[str, bytes]]:
     assets, versions = static_files()
     yield from assets
     groups = places.place_groups(d.places)
@@ -605,4 +630,4 @@ def _pages_and_assets(d: Derived, as_of: dt.date, config: Config) -> Iterator[tu
     yield from parameter_pages(d, env, as_of)
     yield from plz_pages(d, env, _badges(env), seo.plz_descriptions(d))
     yield from supplier_pages(d, env)
-    yield from zone_pages(d, env, as_of)
+    yield from zone_pages(d if zones is None else zones, env, as_of)

@@ -1,0 +1,211 @@
+"""Which zones a build renders again; the others keep their files from the previous tree.
+
+A zone's three files (its document, its series, its page) are a function of the zone's own
+derived rows (its row in `zones`, its current values, its measurements and the documents
+they cite) and of what every zone file shares: the code and templates, the settings, the
+date of the build, the limits and the register, the map sources and the search index whose
+versioned URL every page carries. The first is fingerprinted per zone, the second once (the
+render key). A build renders the zones whose fingerprint differs from the previous build's,
+and every zone when the render key differs; the files of the other zones are the previous
+tree's, hard-linked. Everything national (lookups, suppliers, PLZ pages, the map, the search
+index, the exports, the counts) is rendered every time: it summarises all zones and costs
+little next to the zones' files.
+
+The fingerprints are hashes of the derived frames, so an input change that does not reach a
+zone's derived rows (a measurement of another zone, a typo in an unrelated table) does not
+render it again, and one that does is always seen, however it got there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from generator.api import routes
+from generator.contract.tables import MEASUREMENTS
+from generator.derive import Derived
+from generator.site import urls as site_urls
+from generator.write import state_dir
+
+STATE = "zones.parquet"
+"""Per zone its fingerprint, beside the manifest (`build-state/`); never published."""
+HASH_ROWS = 500_000
+SOURCE_COLUMNS = [c.name for c in MEASUREMENTS.columns]
+SEEDS = (0x5EED, 0xC0FFEE)
+"""Two independent 64-bit row hashes make a 128-bit fingerprint."""
+
+
+def zone_paths(zone_id: int) -> tuple[str, str, str]:
+    """Return the files of one zone: its API document, its series, its page."""
+    return (
+        routes.file_path("zone", zone_id=zone_id),
+        routes.file_path("zone_measurements", zone_id=zone_id),
+        site_urls.file_path("zone", zone_id=zone_id),
+    )
+
+
+def _row_hash(columns: list[str] | None = None) -> list[pl.Expr]:
+    row = pl.struct(columns or pl.all())
+    return [row.hash(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)]
+
+
+def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
+    """One hash per zone of the zone's rows in their order (order matters to the output).
+
+    In batches of whole zones of about `HASH_ROWS` rows: hashing all 10 million data
+    points at once took more memory than the rest of the build.
+    """
+    if not frame["zone_id"].is_sorted():
+        frame = frame.sort("zone_id", maintain_order=True)
+    counts = frame.group_by("zone_id", maintain_order=True).len()["len"].to_list()
+    parts, start, size = [], 0, 0
+    for n in [*counts, None]:
+        if n is None or (size and size + n > HASH_ROWS):
+            part = frame.slice(start, size).select("zone_id", *_row_hash(frame.columns))
+            parts.append(
+                part.group_by("zone_id", maintain_order=True)
+                .agg(pl.col("_h0"), pl.col("_h1"))
+                .select("zone_id", pl.concat_list("_h0", "_h1").hash(SEEDS[0]).alias(name))
+            )
+            start, size = start + size, 0
+        size += n or 0
+    return pl.concat(parts)
+
+
+def fingerprints(d: Derived) -> pl.DataFrame:
+    """Return `zone_id` and `fingerprint` (hex text) for every zone of `d`."""
+    docs = d.documents.select(
+        "document_id", *(h.alias(f"_doc{i}") for i, h in enumerate(_row_hash()))
+    )
+    cited = (
+        d.measurements.select("zone_id", "document_id")
+        .unique()
+        .sort("zone_id", "document_id")
+        .join(docs, on="document_id", how="left", maintain_order="left")
+    )
+    parts = [
+        _per_zone(d.current_values, "_values"),
+        # A series row is the source row read with the register (in the render key): the
+        # source columns say all, in half the hashing of all derived columns.
+        _per_zone(d.measurements.select(SOURCE_COLUMNS), "_series"),
+        _per_zone(cited, "_cited"),
+    ]
+    frame = _per_zone(d.zones, "_zone")
+    for part in parts:
+        frame = frame.join(part, on="zone_id", how="left", maintain_order="left")
+    text = pl.concat_str(
+        [
+            pl.col(c).cast(pl.String).fill_null("-")
+            for c in ("_zone", *(p.columns[1] for p in parts))
+        ],
+        separator=":",
+    )
+    return frame.select("zone_id", text.alias("fingerprint"))
+
+
+def _frame_digest(frame: pl.DataFrame) -> str:
+    hashes = frame.select(*_row_hash()) if frame.width else pl.DataFrame()
+    h = hashlib.sha256(str(frame.schema).encode())
+    for column in hashes.columns:
+        h.update(hashes[column].to_numpy().tobytes())
+    return h.hexdigest()
+
+
+def render_key(d: Derived, shared: bytes) -> str:
+    """Hash what every zone's files share besides the zone's own rows.
+
+    `shared` carries what the caller knows of the build: the digest of the code, the
+    settings and the date, and the search index (its version is in every page).
+    """
+    h = hashlib.sha256(shared)
+    h.update(pl.__version__.encode())  # the row hashes are polars' own
+    for frame in (d.limits, d.parameters, d.explanations, d.hardness_ranges):
+        h.update(_frame_digest(frame).encode())
+    h.update(repr(d.sources).encode())
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class Plan:
+    key: str
+    fingerprints: pl.DataFrame
+    render: frozenset[int] | None
+    """The zones to render; None: all of them."""
+    keep: tuple[int, ...] = ()
+    """The zones whose files come from the previous tree."""
+
+    @property
+    def full(self) -> bool:
+        return self.render is None
+
+
+def plan(
+    d: Derived, key: str, out: Path, previous_files: dict[str, str], force: bool = False
+) -> Plan:
+    """Decide which zones to render: all of them, or those whose fingerprint changed."""
+    prints = fingerprints(d)
+    before = read_state(out)
+    if force or before is None or before[0] != key:
+        return Plan(key, prints, None)
+    compared = prints.join(before[1], on="zone_id", how="left", suffix="_before")
+    same = compared.filter(pl.col("fingerprint") == pl.col("fingerprint_before"))["zone_id"]
+    keep, render = [], set(compared["zone_id"].to_list())
+    root = Path(out)
+    for zone_id in same.to_list():
+        # A file the previous tree lost is rendered again rather than trusted.
+        if all(p in previous_files and os.path.isfile(root / p) for p in zone_paths(zone_id)):
+            keep.append(zone_id)
+            render.discard(zone_id)
+    return Plan(key, prints, frozenset(render), tuple(keep))
+
+
+def restrict(d: Derived, zone_ids: frozenset[int] | None) -> Derived:
+    """Return `d` with only the given zones' rows of the per-zone frames (all when None)."""
+    if zone_ids is None:
+        return d
+    ids = pl.Series("zone_id", sorted(zone_ids), dtype=d.zones["zone_id"].dtype).implode()
+    chosen = pl.col("zone_id").is_in(ids)
+    return dataclasses.replace(
+        d,
+        zones=d.zones.filter(chosen),
+        current_values=d.current_values.filter(chosen),
+        measurements=d.measurements.filter(chosen),
+    )
+
+
+def state_path(out: Path) -> Path:
+    return state_dir(out) / STATE
+
+
+def read_state(out: Path) -> tuple[str, pl.DataFrame] | None:
+    """Return the render key and the fingerprints of the previous build, if it left them."""
+    try:
+        frame = pl.read_parquet(state_path(out))
+        meta = pl.read_parquet_metadata(state_path(out))
+    except (OSError, pl.exceptions.PolarsError):
+        return None
+    if "render_key" not in meta or frame.columns != ["zone_id", "fingerprint"]:
+        return None
+    return meta["render_key"], frame
+
+
+def write_state(out: Path, p: Plan) -> None:
+    """Record the fingerprints of the tree just published (after the swap)."""
+    target = state_path(out)
+    tmp = target.with_name(f".{target.name}.tmp")
+    p.fingerprints.write_parquet(tmp, metadata={"render_key": p.key})
+    tmp.replace(target)
+
+
+def forget_state(out: Path) -> None:
+    """Drop the fingerprints before the tree changes.
+
+    A crash between the swap and `write_state` then means a full render next time, never
+    files of another tree.
+    """
+    state_path(out).unlink(missing_ok=True)

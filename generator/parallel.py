@@ -1,0 +1,59 @@
+"""Render batches on every CPU while the writer takes the files in their order.
+
+The expensive renderers (zone pages, series files, zone documents) work in batches of
+zones, and a batch is polars work that releases the GIL: a few threads rendering the next
+batches while the caller writes the current one keep both CPUs busy. The files come out in
+the order of the batches, so the output and the manifest do not depend on which thread
+finished first.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def workers() -> int:
+    """Return how many threads render.
+
+    The CPUs this process may use, at most 4 (memory grows with every batch in flight), or
+    `TRINKWASSER_THREADS`.
+    """
+    configured = os.environ.get("TRINKWASSER_THREADS")
+    if configured:
+        return max(1, int(configured))
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on macOS or Windows
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 4))
+
+
+def ordered(tasks: Iterable[Callable[[], T]], threads: int | None = None) -> Iterator[T]:
+    """Run the tasks in a pool of threads and yield their results in the tasks' order.
+
+    At most `threads + 1` results wait at any time, so memory stays bounded by a few
+    batches. With one thread the tasks run one after the other in the caller's thread.
+    """
+    threads = workers() if threads is None else threads
+    if threads <= 1:
+        for task in tasks:
+            yield task()
+        return
+    pending: deque[Future[T]] = deque()
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="render") as pool:
+        try:
+            for task in tasks:
+                pending.append(pool.submit(task))
+                if len(pending) > threads:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()

@@ -1,0 +1,315 @@
+"""Incremental builds: only the zones whose data changed are rendered again.
+
+The tree is byte for byte the tree a full build makes of the same inputs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import os
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from generator import incremental
+from generator.build import build
+from generator.config import Config
+from generator.derive import Derived, derive
+from generator.load import load, reference_dir
+from generator.write import read_manifest, state_dir
+
+INPUT = Path(__file__).parent / "golden" / "input"
+AS_OF = dt.date(2026, 11, 23)
+SPELLINGS = ["0,05", "< 0,01", "n.n.", "12", "0,2", "1,5", "< 0,1"]
+
+
+def _csv(path: Path) -> pl.DataFrame:
+    return pl.read_csv(path, infer_schema=False)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        os.path.relpath(os.path.join(d, n), root): Path(d, n).read_bytes()
+        for d, _dirs, names in os.walk(root)
+        for n in names
+    }
+
+
+def _copy_build(src: Path, dst: Path) -> None:
+    """Copy a published tree and its state, as the next build would find them."""
+    shutil.copytree(src, dst)
+    shutil.copytree(state_dir(src), state_dir(dst))
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the golden input in full, with its state."""
+    root = tmp_path_factory.mktemp("base")
+    shutil.copytree(INPUT, root / "data")
+    result = build(root / "data", root / "build", AS_OF, Config())
+    assert result.zones_rendered == _csv(INPUT / "zones.csv").height
+    assert result.zones_kept == 0
+    return root
+
+
+# ---------------------------------------------------------------------------- change sets
+
+
+@st.composite
+def change_sets(draw: st.DrawFn) -> list[tuple[str, int, str]]:
+    """Draw a few edits of the source tables: (kind, row, new text)."""
+    measurements = _csv(INPUT / "measurements.csv").height
+    kinds = st.sampled_from(["value", "drop", "append", "title", "zone_name", "plz", "point"])
+    edit = st.tuples(
+        kinds, st.integers(0, measurements - 1), st.sampled_from([*SPELLINGS, "Neu", "X"])
+    )
+    return draw(st.lists(edit, min_size=1, max_size=4))
+
+
+def _apply(data: Path, changes: list[tuple[str, int, str]]) -> None:
+    m = _csv(data / "measurements.csv")
+    docs = _csv(data / "documents.csv")
+    zones = _csv(data / "zones.csv")
+    plz = _csv(data / "plz_zones.csv")
+    streets = _csv(data / "streets.csv")
+    for kind, row, text in changes:
+        if kind == "value":
+            spelling = text if text in SPELLINGS else "0,3"
+            m = m.with_columns(
+                pl.when(pl.int_range(pl.len()) == row % m.height)
+                .then(pl.lit(spelling))
+                .otherwise(pl.col("value_text"))
+                .alias("value_text")
+            )
+        elif kind == "drop" and m.height > 1:
+            m = m.filter(pl.int_range(pl.len()) != row % m.height)
+        elif kind == "append":
+            # one more sample of the same parameter, days before a published one (its
+            # document's edition date stays after it)
+            new = m.slice(row % m.height, 1).with_columns(
+                (pl.col("sampled_at").str.to_date() - pl.duration(days=1 + row % 40))
+                .cast(pl.String)
+                .alias("sampled_at"),
+                pl.lit("0,05").alias("value_text"),
+            )
+            m = pl.concat([m, new]).unique(
+                ["zone_id", "parameter", "sampled_at", "sample_point"], keep="first"
+            )
+        elif kind == "point":
+            m = m.with_columns(
+                pl.when(pl.int_range(pl.len()) == row % m.height)
+                .then(pl.lit(f"Messstelle {text}"))
+                .otherwise(pl.col("sample_point"))
+                .alias("sample_point")
+            ).unique(["zone_id", "parameter", "sampled_at", "sample_point"], keep="first")
+        elif kind == "title":
+            i = row % docs.height
+            docs = docs.with_columns(
+                pl.when(pl.int_range(pl.len()) == i)
+                .then(pl.format("{} ({})", pl.col("title"), pl.lit(text)))
+                .otherwise(pl.col("title"))
+                .alias("title")
+            )
+        elif kind == "zone_name":
+            i = row % zones.height
+            zones = zones.with_columns(
+                pl.when(pl.int_range(pl.len()) == i)
+                .then(pl.format("{} {}", pl.col("name"), pl.lit(text)))
+                .otherwise(pl.col("name"))
+                .alias("name")
+            )
+        elif kind == "plz":
+            # a PLZ row moves to another zone it is not mapped to yet
+            i = row % plz.height
+            ids = zones["zone_id"].to_list()
+            current = plz.row(i, named=True)
+            taken = set(plz.filter(pl.col("plz") == current["plz"])["zone_id"].to_list())
+            free = [z for z in ids if z not in taken]
+            if free:
+                new = free[row % len(free)]
+                plz = plz.with_columns(
+                    pl.when(pl.int_range(pl.len()) == i)
+                    .then(pl.lit(new))
+                    .otherwise(pl.col("zone_id"))
+                    .alias("zone_id")
+                )
+                moved = (pl.col("plz") == current["plz"]) & (
+                    pl.col("zone_id") == current["zone_id"]
+                )
+                streets = streets.with_columns(
+                    pl.when(moved).then(pl.lit(new)).otherwise(pl.col("zone_id")).alias("zone_id")
+                )
+    m.write_csv(data / "measurements.csv")
+    docs.write_csv(data / "documents.csv")
+    zones.write_csv(data / "zones.csv")
+    plz.write_csv(data / "plz_zones.csv")
+    streets.write_csv(data / "streets.csv")
+
+
+def _zones_touched(before: pl.DataFrame, after: pl.DataFrame) -> set[str]:
+    keys = ["zone_id", "parameter", "sampled_at", "sample_point"]
+    changed = pl.concat(
+        [
+            before.join(after, on=[*keys, "value_text"], how="anti"),
+            after.join(before, on=[*keys, "value_text"], how="anti"),
+        ]
+    )
+    return set(changed["zone_id"].to_list())
+
+
+# Without shrinking: each example is two builds, and shrinking a failure took minutes; the
+# failing change set is printed as drawn.
+@settings(
+    max_examples=6,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(changes=change_sets())
+def test_incremental_build_equals_full_build(
+    base: Path, tmp_path_factory: pytest.TempPathFactory, changes: list[tuple[str, int, str]]
+) -> None:
+    root = tmp_path_factory.mktemp("change")
+    shutil.copytree(base / "data", root / "data")
+    _apply(root / "data", changes)
+    _copy_build(base / "build", root / "incremental")
+    incremental_result = build(root / "data", root / "incremental", AS_OF, Config())
+    full_result = build(root / "data", root / "full", AS_OF, Config())
+
+    zones = _csv(root / "data" / "zones.csv").height
+    assert full_result.zones_rendered == zones and full_result.zones_kept == 0
+    assert incremental_result.zones_rendered is not None
+    assert incremental_result.zones_rendered + incremental_result.zones_kept == zones
+    assert _tree(root / "incremental") == _tree(root / "full")
+    assert read_manifest(root / "incremental")["files"] == read_manifest(root / "full")["files"]
+    # Zones whose series did not change and whose zone was untouched were kept.
+    touched = _zones_touched(
+        _csv(base / "data" / "measurements.csv"), _csv(root / "data" / "measurements.csv")
+    )
+    if all(kind in ("value", "drop", "append", "point") for kind, _, _ in changes):
+        assert incremental_result.zones_rendered <= len(touched)
+
+
+def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> None:
+    shutil.copytree(base / "data", tmp_path / "data")
+    m = _csv(tmp_path / "data" / "measurements.csv")
+    zone = m["zone_id"][0]
+    m.with_columns(
+        pl.when(pl.int_range(pl.len()) == 0)
+        .then(pl.lit("0,01"))
+        .otherwise(pl.col("value_text"))
+        .alias("value_text")
+    ).write_csv(tmp_path / "data" / "measurements.csv")
+    _copy_build(base / "build", tmp_path / "build")
+    before = _tree(tmp_path / "build")
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+
+    assert result.zones_rendered == 1
+    assert result.zones_kept == _csv(INPUT / "zones.csv").height - 1
+    after = _tree(tmp_path / "build")
+    changed = {p for p in after if before.get(p) != after[p]}
+    assert incremental.zone_paths(int(zone))[1] in changed  # its series
+    # the files of the other zones are the previous tree's, hard-linked
+    other = incremental.zone_paths(int(_csv(INPUT / "zones.csv")["zone_id"][-1]))
+    for rel in other:
+        assert rel not in changed
+        assert (tmp_path / "build" / rel).stat().st_nlink >= 1
+
+
+def _limits_changed(data: Path) -> None:
+    limits = _csv(reference_dir() / "limits.csv")
+    nitrat = pl.col("code") == "nitrat"
+    limits.with_columns(
+        pl.when(nitrat & (pl.col("limit_value") == "50"))
+        .then(pl.lit("40"))
+        .otherwise(pl.col("limit_value"))
+        .alias("limit_value")
+    ).write_csv(data / "limits.csv")
+
+
+@pytest.mark.parametrize("change", ["limits", "settings", "as_of", "force"])
+def test_a_change_everything_shares_renders_every_zone(
+    base: Path, tmp_path: Path, change: str
+) -> None:
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    config, as_of, force = Config(), AS_OF, False
+    if change == "limits":
+        _limits_changed(tmp_path / "data")
+    elif change == "settings":
+        config = dataclasses.replace(config, operator="Ein anderer Betreiber")
+    elif change == "as_of":
+        as_of = AS_OF + dt.timedelta(days=1)
+    else:
+        force = True
+    result = build(tmp_path / "data", tmp_path / "build", as_of, config, force=force)
+
+    assert result.zones_rendered == _csv(INPUT / "zones.csv").height
+    assert result.zones_kept == 0
+    full = build(tmp_path / "data", tmp_path / "full", as_of, config)
+    assert _tree(tmp_path / "build") == _tree(tmp_path / "full")
+    assert full.zones_rendered == result.zones_rendered
+
+
+def test_a_lost_file_of_an_unchanged_zone_is_rendered_again(base: Path, tmp_path: Path) -> None:
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    zone = int(_csv(INPUT / "zones.csv")["zone_id"][0])
+    page = tmp_path / "build" / incremental.zone_paths(zone)[2]
+    expected = page.read_bytes()
+    page.unlink()
+    # any data change, so the build does not stop at "inputs unchanged"
+    with (tmp_path / "data" / "documents.csv").open("a", encoding="utf-8") as fh:
+        fh.write("neu-1,1,Neues Dokument,https://example.org/neu.pdf,2026-01-01,2026-01-02\n")
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+
+    assert result.zones_rendered == 1
+    assert page.read_bytes() == expected
+
+
+def test_without_state_every_zone_is_rendered(base: Path, tmp_path: Path) -> None:
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    incremental.state_path(tmp_path / "build").unlink()
+    with (tmp_path / "data" / "documents.csv").open("a", encoding="utf-8") as fh:
+        fh.write("neu-1,1,Neues Dokument,https://example.org/neu.pdf,2026-01-01,2026-01-02\n")
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+    assert result.zones_kept == 0
+    assert incremental.read_state(tmp_path / "build") is not None
+
+
+def _derived(data: Path) -> Derived:
+    return derive(load(data), AS_OF)
+
+
+def test_fingerprints_do_not_depend_on_the_hashing_batches(
+    base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = _derived(base / "data")
+    whole = incremental.fingerprints(d)
+    monkeypatch.setattr(incremental, "HASH_ROWS", 3)
+    assert incremental.fingerprints(d).equals(whole)
+    assert whole["zone_id"].to_list() == sorted(_csv(INPUT / "zones.csv")["zone_id"].cast(int))
+
+
+def test_a_measurement_changes_the_fingerprint_of_its_zone_only(base: Path, tmp_path: Path) -> None:
+    shutil.copytree(base / "data", tmp_path / "data")
+    before = incremental.fingerprints(_derived(tmp_path / "data"))
+    m = _csv(tmp_path / "data" / "measurements.csv")
+    last = m.height - 1
+    m.with_columns(
+        pl.when(pl.int_range(pl.len()) == last)
+        .then(pl.lit("< 0,001"))
+        .otherwise(pl.col("value_text"))
+        .alias("value_text")
+    ).write_csv(tmp_path / "data" / "measurements.csv")
+    after = incremental.fingerprints(_derived(tmp_path / "data"))
+    changed = before.join(after, on="zone_id").filter(
+        pl.col("fingerprint") != pl.col("fingerprint_right")
+    )
+    assert changed["zone_id"].to_list() == [int(m["zone_id"][last])]

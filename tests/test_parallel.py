@@ -1,0 +1,62 @@
+"""Rendering in threads: results in the tasks' order, and the same tree as one thread."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from generator import parallel, render
+from generator.site import pages
+from tests.golden.regenerate import EXPECTED, build_golden
+from tests.test_golden import describe_differences
+
+
+def test_results_come_in_the_order_of_the_tasks_whichever_finishes_first() -> None:
+    names: set[str] = set()
+
+    def task(i: int) -> int:
+        names.add(threading.current_thread().name)
+        time.sleep(0.02 * (5 - i % 5))  # the early tasks finish last
+        return i
+
+    results = list(parallel.ordered(((lambda i=i: task(i)) for i in range(12)), threads=3))
+    assert results == list(range(12))
+    assert len(names) > 1  # really in several threads
+
+
+def test_one_thread_runs_in_the_callers_thread() -> None:
+    seen: list[str] = []
+    results = list(
+        parallel.ordered([lambda: seen.append(threading.current_thread().name) or 1] * 3, threads=1)
+    )
+    assert results == [1, 1, 1]
+    assert set(seen) == {threading.current_thread().name}
+
+
+def test_an_error_in_a_task_reaches_the_caller() -> None:
+    def boom() -> int:
+        raise ValueError("broken batch")
+
+    with pytest.raises(ValueError, match="broken batch"):
+        list(parallel.ordered([lambda: 1, boom, lambda: 3], threads=2))
+
+
+def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRINKWASSER_THREADS", "3")
+    assert parallel.workers() == 3
+    monkeypatch.delenv("TRINKWASSER_THREADS")
+    assert 1 <= parallel.workers() <= 4
+
+
+def test_batches_of_two_zones_in_three_threads_build_the_golden_tree(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The golden input is one batch at the usual sizes; here every renderer that works in
+    # batches gets several, rendered concurrently.
+    monkeypatch.setattr(render, "ZONE_BATCH", 2)
+    monkeypatch.setattr(render, "MEASUREMENT_BATCH", 2)
+    monkeypatch.setattr(pages, "ZONE_BATCH", 2)
+    monkeypatch.setenv("TRINKWASSER_THREADS", "3")
+    assert describe_differences(build_golden(tmp_path / "build"), EXPECTED) == ""
