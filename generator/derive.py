@@ -16,15 +16,23 @@ import polars as pl
 from generator import staleness, summary, sums, units
 from generator.api import resources, routes, verdicts
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER
-from generator.classify import SIG_FIGS, classify, worst_order
+from generator.classify import SIG_FIGS, classify
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
+from generator.current import aggregate_verdicts, notes_de, standing, worst_point
 from generator.encode import document
-from generator.german import number_expr
 from generator.load import SourceData
 from generator.values import parse_limit_values, parse_values
 
-__all__ = ["KEY_PARAMETERS", "MATERIAL_SHARE", "Derived", "classify", "derive", "with_values"]
+__all__ = [
+    "KEY_PARAMETERS",
+    "MATERIAL_SHARE",
+    "Derived",
+    "classify",
+    "derive",
+    "standing",
+    "with_values",
+]
 
 # Ambiguity rule (documented in docs/api.md): a lookup is ambiguous when more than one
 # zone covers a material share of the PLZ (of its inhabitants, where the population shares
@@ -209,51 +217,6 @@ def _normalized(measurements: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _notes_de(pesticides: pl.DataFrame, limits: pl.DataFrame) -> pl.Expr:
-    """Why a state is what it is, in German, where the comparison alone does not say it."""
-    guide = limits.filter(pl.col("kind") == "leitwert").unique("code", keep="last")
-    reasons = verdicts.NOTES_DE
-    decided = pesticides.select(pl.col("code"), pl.col("note_de"))
-    decision_note = pl.col("parameter").replace_strict(
-        decided["code"], decided["note_de"], default=None, return_dtype=pl.String
-    )
-    kind = pl.col("limit").struct.field("kind")
-    decision = pl.col("_decision")
-    # A decision explains itself where no Grenzwert of the ordinance speaks: open or
-    # non-relevant metabolites, and the guidance value of one.
-    explains = decision.is_in(["unclear", "non_relevant_metabolite"]) | (
-        kind == "orientierungswert"
-    )
-    # A guide value for a substance the ordinance does not regulate explains itself: no
-    # decision speaks for it, the source's note does.
-    guide_note = pl.col("parameter").replace_strict(
-        guide["code"], guide["note_de"], default=None, return_dtype=pl.String
-    )
-    blocking = pl.when(pl.col("sum_blocking_rl") > pl.col("limit").struct.field("value")).then(
-        pl.format(
-            " Ein Einzelstoff ist nur als „< {}“ angegeben, über dem Grenzwert: Eine Einhaltung "
-            "lässt sich so nicht zeigen.",
-            number_expr(pl.col("sum_blocking_rl")),
-        )
-    )
-    sum_note = pl.concat_str(pl.col("sum_note"), blocking.fill_null(""))
-    return (
-        pl.when(pl.col("state") == "not_measured")
-        .then(None)
-        .when(pl.col("sum_note").is_not_null())
-        .then(sum_note)
-        .when(explains)
-        .then(decision_note)
-        .when(kind == "leitwert")
-        .then(guide_note)
-        .otherwise(
-            pl.col("reason").replace_strict(
-                list(reasons), list(reasons.values()), default=None, return_dtype=pl.String
-            )
-        )
-    )
-
-
 def current_values(
     data: SourceData, measurements: pl.DataFrame, as_of: dt.date, computed: pl.DataFrame
 ) -> pl.DataFrame:
@@ -277,9 +240,7 @@ def current_values(
         .join(latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
     )
     values = pl.concat([latest, missing], how="diagonal_relaxed")
-    values = _worst_point(
-        _aggregate_verdicts(classify(values, data.limits, data.parameters, as_of))
-    )
+    values = worst_point(aggregate_verdicts(classify(values, data.limits, data.parameters, as_of)))
     decisions = data.pesticides.select(
         pl.col("code").alias("parameter"), pl.col("decision").alias("_decision")
     )
@@ -300,7 +261,7 @@ def current_values(
             .alias("future_state"),
             pl.col("origin").fill_null("published"),
         )
-        .with_columns(_notes_de(data.pesticides, data.limits).alias("note_de"))
+        .with_columns(notes_de(data.pesticides, data.limits).alias("note_de"))
         .drop("_decision", "reason", "sum_note", "sum_blocking_rl")
     )
     docs = data.documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
@@ -333,71 +294,6 @@ def current_values(
 # date samples beat any aggregate, and among aggregates the maximum beats the mean beats the
 # minimum (`sums.newest`). Of several sample points, the worst stands (documented in
 # docs/api.md).
-# A verdict an aggregate can support on its own: a maximum within a limit means every sample
-# was; a minimum or mean within it does not, and no single aggregate shows a range was kept.
-_GOOD_STATES = ("below_limit", "below_reporting_limit", "not_detected", "within_range")
-
-
-def standing(
-    measurements: pl.DataFrame, limits: pl.DataFrame, parameters: pl.DataFrame, as_of: dt.date
-) -> pl.DataFrame:
-    """Return the classified row that stands for each (zone, parameter) of `measurements`.
-
-    The same choice as the current values make (`current_values`): the newest date's rows,
-    each classified, the aggregate rule applied, and the worst sample point standing.
-    """
-    keys = ["zone_id", "parameter"]
-    values = _aggregate_verdicts(
-        classify(sums.newest(measurements, keys), limits, parameters, as_of)
-    )
-    return (
-        values.sort(worst_order(keys), nulls_last=False).group_by(keys, maintain_order=True).first()
-    )
-
-
-def _worst_point(values: pl.DataFrame) -> pl.DataFrame:
-    """Keep one row per (zone, parameter): the worst of its sample points, the others listed.
-
-    `other_points` holds the other rows of the same date (sample point, value, state), so the
-    zone resource and pages can name them.
-    """
-    keys = ["zone_id", "parameter"]
-    ordered = values.sort(worst_order(keys), nulls_last=False).with_columns(
-        pl.int_range(pl.len()).over(keys).alias("_point")
-    )
-    others = (
-        ordered.filter(pl.col("_point") > 0)
-        .group_by(keys, maintain_order=True)
-        .agg(document(resources.OTHER_POINT).alias("other_points"))
-    )
-    return (
-        ordered.filter(pl.col("_point") == 0)
-        .drop("_point")
-        .join(others, on=keys, how="left", maintain_order="left")
-        .with_columns(pl.col("other_points").fill_null([]))
-    )
-
-
-def _aggregate_verdicts(values: pl.DataFrame) -> pl.DataFrame:
-    """Make a verdict on an aggregate claim no more than the aggregate shows."""
-    statistic = pl.col("statistic")
-
-    def weak(limit: str) -> pl.Expr:
-        kind = pl.col(limit).struct.field("kind")
-        return statistic.is_in(["min", "mean"]) | ((statistic == "max") & (kind == "range"))
-
-    return values.with_columns(
-        pl.when(weak("limit") & pl.col("state").is_in(_GOOD_STATES))
-        .then(pl.lit("not_assessable"))
-        .otherwise(pl.col("state"))
-        .alias("state"),
-        pl.when(weak("future_limit") & pl.col("future_state").is_in(_GOOD_STATES))
-        .then(pl.lit("not_assessable"))
-        .otherwise(pl.col("future_state"))
-        .alias("future_state"),
-    )
-
-
 def measurement_rows(data: SourceData) -> pl.DataFrame:
     """Return every data point, sorted by zone, parameter, date (the verbatim series)."""
     # The loader already sorted the table; adding columns does not copy the others.

@@ -50,6 +50,22 @@ def write_layer(
     return path
 
 
+KM = 1000.0
+
+
+def two_plz_three_zones(folder: Path) -> tuple[Path, Path]:
+    """Write PLZ 34117 (split between zones 1 and 2) and 34119 (zone 3), one km each."""
+    plz = write_layer(
+        folder / "plz.gpkg", [sq(0, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)], plz=["34117", "34119"]
+    )
+    zones = write_layer(
+        folder / "zones.gpkg",
+        [sq(0, 0, 500, KM), sq(500, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)],
+        zone_id=[1, 2, 3],
+    )
+    return plz, zones
+
+
 def write_geojson(path: Path, features: list[tuple[dict, object]]) -> Path:
     """Write (properties, geometry) pairs as GeoJSON text (always WGS84 lon/lat)."""
     collection = {

@@ -6,7 +6,7 @@ import datetime as dt
 
 import polars as pl
 
-from generator.derive import _aggregate_verdicts
+from generator.current import aggregate_verdicts as _aggregate_verdicts
 from generator.sums import newest
 
 D1, D2 = dt.date(2026, 3, 1), dt.date(2026, 6, 30)

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.errors import terminal_safe
-from tests.conftest import GOLDEN_INPUT
+from tests.helpers import GOLDEN_INPUT
 
 IMPORT = ["--zone", "11", "--document", "wk-2026", "--sampled-at", "2026-06-01"]
 
@@ -109,8 +109,9 @@ def test_a_workbook_that_would_need_gigabytes_is_refused_before_reading(data, tm
 
 def test_a_panic_of_the_excel_reader_is_an_error_not_a_crash(data, tmp_path, monkeypatch):
     pytest.importorskip("xlsxwriter")
-    import polars as pl
     import xlsxwriter
+
+    from generator.publications import read
 
     path = tmp_path / "werte.xlsx"
     book = xlsxwriter.Workbook(str(path))
@@ -123,7 +124,11 @@ def test_a_panic_of_the_excel_reader_is_an_error_not_a_crash(data, tmp_path, mon
     def panicking(*args, **kwargs):
         raise PanicException("index out of bounds: the len is 3 but the index is 7")
 
-    monkeypatch.setattr(pl, "read_excel", panicking)
+    class Reader:  # python-calamine's module, its workbook panicking as it opens the file
+        class CalamineWorkbook:
+            from_path = staticmethod(panicking)
+
+    monkeypatch.setattr(read, "_calamine", lambda: Reader)
     result = invoke("import", path, "--data", data, *IMPORT)
     assert_one_clear_error(result, "cannot read the workbook: index out of bounds")
 
@@ -276,22 +281,21 @@ def test_parameters_match_lists_at_most_fifty_unknown_names(tmp_path):
 geo = pytest.importorskip("pyogrio")
 
 
-from tests.mapping_helpers import X0, Y0, sq, write_geojson, write_grid, write_layer  # noqa: E402
-
-KM = 1000.0
+from tests.mapping_helpers import (  # noqa: E402
+    KM,
+    X0,
+    Y0,
+    sq,
+    two_plz_three_zones,
+    write_geojson,
+    write_grid,
+    write_layer,
+)
 
 
 @pytest.fixture
 def areas(tmp_path):
-    plz = write_layer(
-        tmp_path / "plz.gpkg", [sq(0, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)], plz=["34117", "34119"]
-    )
-    zones = write_layer(
-        tmp_path / "zones.gpkg",
-        [sq(0, 0, 500, KM), sq(500, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)],
-        zone_id=[1, 2, 3],
-    )
-    return plz, zones
+    return two_plz_three_zones(tmp_path)
 
 
 def mapping(tmp_path, *args: object):

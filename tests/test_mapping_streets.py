@@ -9,9 +9,18 @@ import pytest
 from pyproj import Transformer
 from shapely.geometry import box
 
-from tests.mapping_helpers import X0, Y0, mapping, rows, sq, write_geojson, write_layer
+from tests.mapping_helpers import (
+    KM,
+    X0,
+    Y0,
+    mapping,
+    rows,
+    sq,
+    two_plz_three_zones,
+    write_geojson,
+    write_layer,
+)
 
-KM = 1000.0
 TO_WGS84 = Transformer.from_crs("EPSG:3035", "EPSG:4326", always_xy=True)
 
 # (way id, tags, points in metres from the test origin). The shared PLZ 34117 is split at
@@ -80,15 +89,7 @@ def write_osm_pbf(path, ways=WAYS):
 
 @pytest.fixture
 def areas(tmp_path):
-    plz = write_layer(
-        tmp_path / "plz.gpkg", [sq(0, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)], plz=["34117", "34119"]
-    )
-    zones = write_layer(
-        tmp_path / "zones.gpkg",
-        [sq(0, 0, 500, KM), sq(500, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)],
-        zone_id=[1, 2, 3],
-    )
-    return plz, zones
+    return two_plz_three_zones(tmp_path)
 
 
 def run(tmp_path, areas, osm):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 import shutil
 import tomllib
@@ -18,7 +17,7 @@ from generator.cli import cli
 from generator.config import Config
 from generator.csv_cells import safe_frame, write_csv
 from generator.errors import SourceDataError
-from tests.conftest import AS_OF, TESTS, edit, read_rows
+from tests.helpers import AS_OF, TESTS, edit, read_rows
 
 HOSTILE = {
     '=HYPERLINK("http://evil.example","klick")': '\'=HYPERLINK("http://evil.example","klick")',
@@ -49,7 +48,7 @@ def test_the_published_csv_files_hold_no_formula(tiny_data, tmp_path):
     edit(tiny_data, "suppliers", 1, name="@SUM(1+1)")
     edit(tiny_data, "streets", 1, street="-2+3+cmd|' /C calc'!A0")
     out = tmp_path / "build"
-    build(tiny_data, out, dt.date.fromisoformat(AS_OF), Config(), force=True)
+    build(tiny_data, out, AS_OF, Config(), force=True)
     export = read_rows(out / "v1" / "export" / "plz-zonen.csv")
     names = {r["zone_name"] for r in export} | {r["supplier_name"] for r in export}
     assert '\'=HYPERLINK("http://evil.example","klick")' in names
@@ -95,7 +94,7 @@ def test_a_limit_source_that_is_no_http_url_is_refused(tiny_data, tmp_path, url)
     shutil.copy(reference_dir() / "limits.csv", limits)
     edit(tiny_data, "limits", 1, source_url=url)
     with pytest.raises(SourceDataError) as caught:
-        build(tiny_data, tmp_path / "build", dt.date.fromisoformat(AS_OF), Config(), force=True)
+        build(tiny_data, tmp_path / "build", AS_OF, Config(), force=True)
     problems = caught.value.problems
     hits = problems.filter(
         (pl.col("table") == "limits")
@@ -113,7 +112,7 @@ def test_a_limit_source_that_is_no_http_url_is_refused(tiny_data, tmp_path, url)
 def test_every_url_column_refuses_a_script_url(tiny_data, tmp_path, table, column):
     edit(tiny_data, table, 1, **{column: "javascript:alert(1)"})
     with pytest.raises(SourceDataError) as caught:
-        build(tiny_data, tmp_path / "build", dt.date.fromisoformat(AS_OF), Config(), force=True)
+        build(tiny_data, tmp_path / "build", AS_OF, Config(), force=True)
     problems = caught.value.problems
     assert problems.filter((pl.col("table") == table) & (pl.col("column") == column)).height == 1, (
         problems
@@ -121,7 +120,7 @@ def test_every_url_column_refuses_a_script_url(tiny_data, tmp_path, table, colum
 
 
 def test_every_url_column_of_the_contract_is_checked_as_http():
-    from generator.contract.patterns import URL
+    from generator.contract.formats import URL
     from generator.contract.tables import ALL_TABLES
 
     tables = {t.name: t for t in ALL_TABLES}
@@ -168,17 +167,10 @@ def test_netlify_declares_the_same_policy_for_every_path():
 
 def test_the_mappings_csv_outputs_hold_no_formula(tmp_path):
     pytest.importorskip("osmium")
-    from tests.mapping_helpers import mapping, rows, sq, write_layer
-    from tests.test_mapping_streets import KM, write_osm_xml
+    from tests.mapping_helpers import mapping, rows, two_plz_three_zones
+    from tests.test_mapping_streets import write_osm_xml
 
-    plz = write_layer(
-        tmp_path / "plz.gpkg", [sq(0, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)], plz=["34117", "34119"]
-    )
-    zones = write_layer(
-        tmp_path / "zones.gpkg",
-        [sq(0, 0, 500, KM), sq(500, 0, KM, KM), sq(2 * KM, 0, 3 * KM, KM)],
-        zone_id=[1, 2, 3],
-    )
+    plz, zones = two_plz_three_zones(tmp_path)
     hostile = "=HYPERLINK(&quot;http://evil.example&quot;)"  # XML-escaped in the .osm file
     osm = write_osm_xml(
         tmp_path / "hessen.osm",

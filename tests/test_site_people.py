@@ -295,7 +295,24 @@ def test_place_index_lists_every_place_with_links_to_its_plz(golden_site):
 # ---------------------------------------------------------------------------- map
 
 
-def test_map_draws_every_plz_coloured_by_its_zone_in_three_views(golden_site):
+@pytest.fixture(scope="module")
+def golden_points_site(tmp_path_factory) -> Path:
+    """Build the golden input without its PLZ shapes: the map falls back to points."""
+    import shutil
+
+    from generator.build import build
+    from generator.config import Config
+    from tests.helpers import AS_OF, GOLDEN_INPUT
+
+    data = tmp_path_factory.mktemp("points") / "data"
+    shutil.copytree(GOLDEN_INPUT, data, ignore=shutil.ignore_patterns("plz_shapes.csv"))
+    out = data.with_name("build")
+    build(data, out, AS_OF, Config(), force=True)
+    return out
+
+
+def test_map_draws_every_plz_coloured_by_its_zone_in_three_views(golden_points_site):
+    golden_site = golden_points_site  # the points of the map without shapes
     pages = {
         "pfas": urls.url("map"),
         "nitrat": urls.url("map_layer", layer="nitrat"),

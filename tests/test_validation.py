@@ -240,6 +240,10 @@ PLANTED = {
             ("plz_zones", "out_of_range", 4, "area_share"),
         ],
     ),
+    "malformed_shape": (
+        [("plz_shapes", 1, {"shape": "13.0 51.5,14.0"})],
+        [("plz_shapes", "malformed_shape", 1, "shape")],
+    ),
     "confidence_outside_range": (
         [("plz_zones", 1, {"confidence": "-0.1"})],
         [("plz_zones", "out_of_range", 1, "confidence")],

@@ -25,7 +25,8 @@ import polars as pl
 from generator.api import verdicts
 from generator.api.licence_resources import odbl_attribution
 from generator.config import Config
-from generator.derive import Derived, standing
+from generator.current import standing
+from generator.derive import Derived
 from generator.site import readings, text, urls
 
 MAX_ENTRIES = 50

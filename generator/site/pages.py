@@ -24,7 +24,7 @@ from generator.api import odbl, routes, verdicts
 from generator.api.licence_resources import odbl_attribution
 from generator.api.settings import GateSettings
 from generator.config import Config
-from generator.derive import KEY_PARAMETERS, Derived
+from generator.derive import Derived
 from generator.site import (
     answer,
     api_reference,
@@ -33,12 +33,12 @@ from generator.site import (
     fragments,
     maps,
     places,
-    readings,
     seo,
     text,
     urls,
 )
 from generator.site.plz import plz_pages
+from generator.site.value_table import check_items, value_rows
 
 ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
 
@@ -122,94 +122,6 @@ def static_files() -> tuple[list[tuple[str, bytes]], dict[str, str]]:
 # (the PLZ pages are generator/site/plz.py)
 
 
-ROW_TONES = {state: v.category for state, v in verdicts.STATES.items()}
-
-
-def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> pl.DataFrame:
-    """Return one row per zone: its current values as table rows, and announced exceedances."""
-    order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
-    prov = pl.col("provenance").struct.field
-    measured = pl.col("value_text").is_not_null()
-    future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
-    name = pl.col("name_de").fill_null(pl.col("parameter"))
-    category = pl.col("state").replace_strict(ROW_TONES)
-    html = fragments.compile_fragment(
-        row_fragment,
-        {
-            "bad": category == verdicts.EXCEEDS_LIMIT,
-            "warn": category == verdicts.EXCEEDS_OTHER,
-            "param_url": urls.url_expr("parameter", code=pl.col("parameter")),
-            "name": name,
-            "measured": measured,
-            "missing": ~measured,
-            "computed": pl.col("origin") == "computed",
-            "shown": pl.col(readings.SHOWN),
-            "published": readings.published_expr(),
-            "share": readings.current_share_expr(pl.col("limit")),
-            "future_share": readings.current_share_expr(
-                pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
-            ),
-            "date": text.date_expr(pl.col("sampled_at")),
-            "statistic": text.statistic_label(pl.col("statistic")),
-            "sample": measured & (pl.col("statistic") == "sample"),
-            "sample_point": pl.col("sample_point"),
-            "others": pl.col("other_points_de"),
-            "pipes": readings.pipe_metal_note(),
-            "limit": text.limit_expr(pl.col("limit")).fill_null("–"),
-            "future_limit": text.limit_expr(pl.col("future_limit")),
-            "future_from": future_from,
-            "badge": pl.col("state").replace_strict(badges),
-            "future_badge": pl.col("future_state").replace_strict(badges, default=None),
-            "note": pl.col("note_de"),
-            "doc_url": prov("url"),
-            "doc_title": prov("title"),
-            "doc_edition": text.date_expr(prov("edition_date")),
-            "doc_retrieved": text.date_expr(prov("retrieved_date")),
-            "doc_gone": text.date_expr(prov("link_gone_since")),
-            "no_doc": prov("url").is_null(),
-        },
-    )
-    future_bad = (
-        pl.col("future_state")
-        .replace_strict(ROW_TONES, default=None)
-        .is_in([verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER])
-    )
-    # Every row's pieces first, in one vectorised pass; the grouping only joins and counts
-    # (the same expressions inside `agg` ran once per zone: minutes at national scale).
-    rows = (
-        readings.with_readings(cv)
-        .join(
-            readings.other_points(cv),
-            on=["zone_id", "parameter"],
-            how="left",
-            maintain_order="left",
-        )
-        .with_columns(
-            pl.col("parameter")
-            .replace_strict(order, default=len(order), return_dtype=pl.Int32)
-            .alias("_order")
-        )
-        .sort("zone_id", "_order", "name_de", "parameter")
-        .select(
-            "zone_id",
-            html.alias("_html"),
-            text.statistic_label(pl.col("statistic")).is_not_null().alias("_aggregate"),
-            future_bad.fill_null(False).alias("_future_bad"),
-            pl.format(
-                "{} läge ab {} über dem neuen Wert ({})",
-                name,
-                future_from,
-                text.limit_expr(pl.col("future_limit")),
-            ).alias("_future_text"),
-        )
-    )
-    return rows.group_by("zone_id", maintain_order=True).agg(
-        pl.col("_html").str.join("").alias("values_html"),
-        pl.col("_aggregate").any().alias("aggregates"),
-        pl.col("_future_text").filter(pl.col("_future_bad")).str.join("; ").alias("future_text"),
-    )
-
-
 def _guidance(d: Derived, kind: str) -> list[dict[str, str]]:
     """Return the Umweltbundesamt's values of one kind, with the parameter's name and source."""
     return [
@@ -220,24 +132,6 @@ def _guidance(d: Derived, kind: str) -> list[dict[str, str]]:
         .sort("code")
         .iter_rows(named=True)
     ]
-
-
-def check_items(zones: pl.DataFrame, badges: dict[str, str]) -> pl.DataFrame:
-    """Return `zone_id` and `checks_html`: a zone's checks as list items (zones with any)."""
-    item = pl.format(
-        "<li>{} {} <small>Probe vom {}</small></li>",
-        pl.col("state").replace_strict(badges),
-        text.esc(pl.col("note_de")),
-        text.date_expr(pl.col("sampled_at")),
-    )
-    return (
-        zones.select("zone_id", "checks")
-        .explode("checks")
-        .drop_nulls("checks")
-        .unnest("checks")
-        .group_by("zone_id", maintain_order=True)
-        .agg(item.str.join("").alias("checks_html"))
-    )
 
 
 def _zone_page_values() -> dict[str, pl.Expr]:
