@@ -18,17 +18,17 @@ from typing import Any
 
 from generator import API_VERSION
 from generator.api import routes
-from generator.api.licence_resources import odbl_attribution
+from generator.api.license_resources import odbl_attribution
 from generator.config import Config
 from generator.contract import provenance
 from generator.derive import Derived
 from generator.site import urls as site_urls
 
-LICENCES = {
+LICENSES = {
     "ODbL-1.0": "http://dcat-ap.de/def/licenses/odbl",
     "officialWork": "http://dcat-ap.de/def/licenses/officialWork",
 }
-"""Licences in the DCAT-AP.de vocabulary (dcat-ap.de/def/licenses)."""
+"""Licenses in the DCAT-AP.de vocabulary (dcat-ap.de/def/licenses)."""
 FILE_TYPES = {
     "json": ("http://publications.europa.eu/resource/authority/file-type/JSON", "application/json"),
     "csv": ("http://publications.europa.eu/resource/authority/file-type/CSV", "text/csv"),
@@ -74,7 +74,7 @@ class Dataset:
     description: str
     keywords: tuple[str, ...]
     themes: tuple[str, ...]
-    licence: str
+    license: str
     attribution: str | None
     distributions: tuple[Distribution, ...]
     start: dt.date | None
@@ -95,7 +95,7 @@ def datasets(d: Derived, config: Config) -> list[Dataset]:
     """Return the open datasets of the tree, with their dates from the data."""
     mapped = _source_dates(d)
     credit = odbl_attribution(config.operator, config.license_url)["credit"]
-    zensus = any(s.license == provenance.ZENSUS_LICENCE for s in d.sources)
+    zensus = any(s.license == provenance.ZENSUS_LICENSE for s in d.sources)
     credits = credit + (
         "; Einwohneranteile: Zensus 2022, Statistische Ämter des Bundes und der Länder "
         "(dl-de/by-2-0)"
@@ -289,7 +289,7 @@ def turtle(d: Derived, config: Config) -> bytes:
             ("dct:spatial", _iri(GERMANY)),
             ("dcatde:politicalGeocodingLevelURI", _iri(FEDERAL)),
             ("dct:language", _iri(GERMAN)),
-            ("dct:license", _iri(LICENCES[s.licence])),
+            ("dct:license", _iri(LICENSES[s.license])),
             ("owl:versionInfo", _lit(API_VERSION)),
         ]
         if s.start is not None:
@@ -316,7 +316,7 @@ def turtle(d: Derived, config: Config) -> bytes:
                 ("dcat:downloadURL", _iri(url)),
                 ("dct:format", _iri(file_type)),
                 ("dcat:mediaType", _iri(f"https://www.iana.org/assignments/media-types/{media}")),
-                ("dct:license", _iri(LICENCES[s.licence])),
+                ("dct:license", _iri(LICENSES[s.license])),
             ]
             if s.attribution:
                 dist.append(("dcatde:licenseAttributionByText", _lit(s.attribution) + "@de"))
@@ -336,7 +336,7 @@ def schema_org(d: Derived, config: Config) -> list[dict[str, Any]]:
     """Return schema.org `Dataset` objects for the downloads page (Google Dataset Search)."""
     base = config.base_url
     homepage = base + site_urls.url("downloads")
-    licence_urls = {
+    license_urls = {
         "ODbL-1.0": config.license_url,
         "officialWork": "https://www.gesetze-im-internet.de/urhg/__5.html",
     }
@@ -352,7 +352,7 @@ def schema_org(d: Derived, config: Config) -> list[dict[str, Any]]:
             "keywords": list(s.keywords),
             "inLanguage": "de",
             "isAccessibleForFree": True,
-            "license": licence_urls[s.licence],
+            "license": license_urls[s.license],
             "creator": {"@type": "Organization", "name": config.operator, "email": config.contact},
             "publisher": {
                 "@type": "Organization",

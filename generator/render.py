@@ -18,7 +18,7 @@ import polars as pl
 
 from generator import API_VERSION, catalog, openapi, parallel, site
 from generator.api import fields, http, resources, routes, series
-from generator.api.licence_resources import odbl_attribution
+from generator.api.license_resources import odbl_attribution
 from generator.config import Config
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
@@ -197,10 +197,10 @@ def parameter_files(d: Derived) -> Iterator[tuple[str, bytes]]:
 
 
 def credit_line(attribution: dict[str, Any]) -> str:
-    """Return the ODbL credit with the licence's address, as a copy of the file carries it.
+    """Return the ODbL credit with the license's address, as a copy of the file carries it.
 
-    Map data under another licence that the mapping used (the Zensus grid behind
-    `population_share`, dl-de/by-2-0) is credited after it, with its licence.
+    Map data under another license that the mapping used (the Zensus grid behind
+    `population_share`, dl-de/by-2-0) is credited after it, with its license.
     """
     others = [
         f"{s['credit']} ({s['license']})"
@@ -211,7 +211,7 @@ def credit_line(attribution: dict[str, Any]) -> str:
 
 
 def parquet_metadata(attribution: dict[str, Any]) -> dict[str, str]:
-    """Key-value metadata of the Parquet export: licence, credits, sources and obligations."""
+    """Key-value metadata of the Parquet export: license, credits, sources and obligations."""
     return {
         "license": attribution["license"],
         "license_url": attribution["license_url"],
@@ -292,10 +292,10 @@ def datapackage(
     sources: tuple[MapSource, ...] = (),
     streets: tuple[str, bytes, int] | None = None,
 ) -> dict[str, Any]:
-    """Describe the export as a Frictionless Data Package (licence and credit included).
+    """Describe the export as a Frictionless Data Package (license and credit included).
 
     `sources` are the map data the mapping was computed from (`mapping.json`), each with
-    its file, date and licence; `streets` the street table as (path, bytes, rows).
+    its file, date and license; `streets` the street table as (path, bytes, rows).
     """
     schemas = {
         fmt: {"fields": fields.table_schema(row), "primaryKey": list(PLZ_ZONES.key)}
@@ -316,7 +316,7 @@ def datapackage(
             )
         if fmt == "parquet":
             resource["description"] = (
-                "The key-value metadata of the file carries the licence, the credit and the "
+                "The key-value metadata of the file carries the license, the credit and the "
                 "obligations."
             )
         described.append(resource)
@@ -348,7 +348,7 @@ def datapackage(
         "description": f"{count} PLZ-zone pairs. Derived from OpenStreetMap data"
         + (
             ", population shares from the Zensus 2022 population grid (dl-de/by-2-0)"
-            if any(s.license == provenance.ZENSUS_LICENCE for s in sources)
+            if any(s.license == provenance.ZENSUS_LICENSE for s in sources)
             else ""
         )
         + "; contains no measured values.",

@@ -10,7 +10,7 @@ import pytest
 
 from generator import render
 from generator.api import series
-from generator.api.licence_resources import odbl_attribution
+from generator.api.license_resources import odbl_attribution
 from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError

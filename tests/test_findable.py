@@ -25,7 +25,7 @@ from tests.helpers import GOLDEN_INPUT, read_rows
 
 BASE = Config().base_url
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-DCATDE_LICENCES = "http://dcat-ap.de/def/licenses/"
+DCATDE_LICENSES = "http://dcat-ap.de/def/licenses/"
 VCARD = rdflib.Namespace("http://www.w3.org/2006/vcard/ns#")
 
 
@@ -176,8 +176,8 @@ def test_the_catalogue_carries_what_dcat_ap_de_makes_mandatory(golden_site):
         for dist in g.objects(ds, DCAT.distribution):
             assert (dist, RDF.type, DCAT.Distribution) in g
             assert g.value(dist, DCAT.accessURL) is not None
-            licence = str(g.value(dist, DCTERMS.license))
-            assert licence.startswith(DCATDE_LICENCES), licence
+            license = str(g.value(dist, DCTERMS.license))
+            assert license.startswith(DCATDE_LICENSES), license
             assert g.value(dist, DCTERMS.format) is not None
             downloads.add(str(g.value(dist, DCAT.downloadURL)))
     files = {
@@ -190,8 +190,8 @@ def test_the_catalogue_carries_what_dcat_ap_de_makes_mandatory(golden_site):
     assert {f"{BASE}/{f}" for f in files} <= downloads
     for url in downloads:
         assert (golden_site / url.removeprefix(BASE + "/")).is_file(), url
-    # Licence and credit of the mapping on every one of its distributions.
-    odbl = rdflib.URIRef(DCATDE_LICENCES + "odbl")
+    # License and credit of the mapping on every one of its distributions.
+    odbl = rdflib.URIRef(DCATDE_LICENSES + "odbl")
     attributed = rdflib.URIRef("http://dcat-ap.de/def/dcatde/licenseAttributionByText")
     for dist in g.subjects(DCTERMS.license, odbl):
         if (dist, RDF.type, DCAT.Distribution) in g:

@@ -117,3 +117,16 @@ def test_api_doc_examples_are_real():
     for ref, block in blocks:
         assert block is not None, f"example {ref} has no JSON block"
         assert json.loads(block.removeprefix("```json\n").removesuffix("```\n")) == example(ref)
+
+
+def test_every_output_spells_license_one_way(golden_site):
+    """One spelling of "license" (the US one of the JSON keys) in every file a build writes."""
+    spelled = []
+    for path in sorted(p for p in golden_site.rglob("*") if p.is_file()):
+        if path.suffix == ".parquet":
+            text = path.read_bytes().decode("utf-8", "replace")
+        else:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        if re.search("licen[cs]e", text, re.I) and re.search("licence", text, re.I):
+            spelled.append(path.relative_to(golden_site).as_posix())
+    assert spelled == []

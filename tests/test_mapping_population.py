@@ -8,6 +8,7 @@ import pytest
 
 from generator.contract import provenance
 from generator.contract.problems import Problems
+from tests.helpers import GOLDEN_INPUT
 from tests.mapping_helpers import mapping, rows, shares, sq, write_grid, write_layer
 
 KM = 1000.0
@@ -72,7 +73,7 @@ def test_population_shares_with_secret_cells_and_empty_plz(tmp_path, areas):
     assert (grid_info["cells"], grid_info["secret_cells"], grid_info["cells_in_plz"]) == (11, 3, 10)
     assert (grid_info["edition"], grid_info["resolution"]) == ("Zensus 2022", "100m")
     [source] = [s for s in meta["sources"] if s["file"] == grid.name]
-    assert source["licence"] == "dl-de/by-2-0"
+    assert source["license"] == "dl-de/by-2-0"
     assert "Zensus 2022" in source["credit"]
     # Every source names its input, where the build finds its date and edition.
     assert source["input"] == "population"
@@ -137,3 +138,24 @@ def test_a_grid_with_other_columns_is_an_error(tmp_path, areas):
     assert "expected the Zensus grid columns GITTER_ID_100m;x_mp_100m;y_mp_100m;Einwohner" in (
         result.output
     )
+
+
+def test_mapping_json_of_the_old_spelling_reads_the_same(tmp_path):
+    """`mapping.json` files written before "license" had one spelling still read."""
+    golden = json.loads((GOLDEN_INPUT / "mapping.json").read_text(encoding="utf-8"))
+    old = json.loads(
+        json.dumps(golden)
+        .replace('"license"', '"licence"')
+        .replace('"license_url"', '"licence_url"')
+    )
+    assert old != golden
+    read = {}
+    for name, meta in (("new", golden), ("old", old)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "mapping.json").write_text(json.dumps(meta), encoding="utf-8")
+        problems = Problems()
+        read[name] = provenance.read(folder, problems)
+        assert problems.frame([provenance.TABLE]).height == 0
+    assert read["old"] is not None and read["old"] == read["new"]
+    assert any(s.license for s in read["new"].sources)

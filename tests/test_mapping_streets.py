@@ -132,7 +132,7 @@ def test_streets_of_a_shared_plz(tmp_path, areas, kind):
     else:  # no header timestamp: the newest edit among the streets read
         assert info["osm_timestamp"] == "2026-10-07T08:00:00Z"
     assert meta["outputs"]["streets"] == {"file": "streets.csv", "rows": 4}
-    assert {"file": osm.name, "licence": "ODbL-1.0"}.items() <= next(
+    assert {"file": osm.name, "license": "ODbL-1.0"}.items() <= next(
         s for s in meta["sources"] if s["file"] == osm.name
     ).items()
     assert "streets: 4 rows" in result.output

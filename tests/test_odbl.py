@@ -14,7 +14,7 @@ import pytest
 
 from generator import render
 from generator.api import odbl, routes
-from generator.api.licence_resources import odbl_attribution
+from generator.api.license_resources import odbl_attribution
 from generator.config import Config
 
 CONFIG = Config()
@@ -48,7 +48,7 @@ def test_csv_rows_carry_the_credit_and_still_read_as_rows(tree):
     assert frame["plz"].to_list() == [p["plz"] for p in pairs]
 
 
-def test_parquet_metadata_carries_licence_credit_and_duties(tree):
+def test_parquet_metadata_carries_license_credit_and_duties(tree):
     path = tree / "v1/export/plz-zonen.parquet"
     meta = {k.decode(): v.decode() for k, v in pq.read_metadata(path).metadata.items()}
     assert meta["license"] == "ODbL-1.0" and meta["license_url"] == CONFIG.license_url
@@ -83,12 +83,12 @@ def test_datapackage_zone_and_lookup_state_the_duties(tree):
         ("4.7", "Parallel distribution."),
     ],
 )
-def test_duties_quote_the_licence(section, words):
+def test_duties_quote_the_license(section, words):
     duty = next(o for o in odbl.OBLIGATIONS if o.section == section)
     assert words in duty.text and duty.summary_de
 
 
-def test_licence_link_goes_with_the_files_of_the_mapping():
+def test_license_link_goes_with_the_files_of_the_mapping():
     globs = routes.odbl_files()
 
     def licensed(path: str) -> bool:

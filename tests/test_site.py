@@ -19,7 +19,7 @@ import pytest
 
 from generator import site_assets
 from generator.api import resources, routes
-from generator.api.licence_resources import odbl_attribution
+from generator.api.license_resources import odbl_attribution
 from generator.config import Config
 from generator.site import pages, text, urls
 from tests.helpers import AS_OF
@@ -485,7 +485,7 @@ def test_api_reference_takes_its_german_words_from_the_route_table(monkeypatch):
         api_reference.context(document)
 
 
-def test_licence_page_names_both_licences_beta_and_sources(golden_site):
+def test_license_page_names_both_licenses_beta_and_sources(golden_site):
     body = text_of(find(page(golden_site, urls.url("license")), "main")[0])
     for words in (
         "ODbL",

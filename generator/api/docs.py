@@ -58,7 +58,7 @@ def route_table() -> str:
 
 def open_file_table() -> str:
     """Return the table of the open files that back no route (served as they are)."""
-    lines = ["| URL | Licence |", "|---|---|"]
+    lines = ["| URL | License |", "|---|---|"]
     odbl = set(routes.ODBL_OPEN_FILES)
     for name, path in routes.OPEN_FILES.items():
         lines.append(f"| `{routes.file_url(path)}` | {'ODbL' if name in odbl else '–'} |")

@@ -1,6 +1,6 @@
 """HTTP manners both gates share: content types, CORS and cache headers, file names, ids.
 
-Values that depend on the settings (cache ages, the licence URL) are templates with named
+Values that depend on the settings (cache ages, the license URL) are templates with named
 placeholders; `GateSettings` fills them, and `routes.json` carries them filled.
 """
 

@@ -1,9 +1,9 @@
 """What the ODbL asks of everyone who republishes the PLZ-to-zone mapping, quoted from it.
 
 Open Data Commons Open Database License (ODbL) v1.0,
-https://opendatacommons.org/licenses/odbl/1-0/. The quotes are the licence's own words,
+https://opendatacommons.org/licenses/odbl/1-0/. The quotes are the license's own words,
 shortened only where marked with "…"; the German sentences say the same for the site and do
-not replace the licence. The attribution object of the API, the data package and the page
+not replace the license. The attribution object of the API, the data package and the page
 /lizenz/ all read them from here.
 """
 
@@ -17,7 +17,7 @@ class Obligation:
     section: str
     title: str
     text: str
-    """The licence's words (English)."""
+    """The license's words (English)."""
     summary_de: str
     """What it means for a user of the mapping, in German."""
 

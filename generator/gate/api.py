@@ -38,7 +38,7 @@ class ApiGate:
         self.manners = manners
         self.state = state
         self.settings = settings
-        # Open files of the mapping get the licence link when fetched by file name too.
+        # Open files of the mapping get the license link when fetched by file name too.
         self.odbl_files = routes.odbl_files()
         self._codes_key: tuple[int, int, int] | None = None
         self._codes_value: frozenset[str] = frozenset()
@@ -49,7 +49,7 @@ class ApiGate:
         return [(r, p) for r in routes.ROUTES if (p := r.match(segments)) is not None]
 
     def is_licensed(self, rel: str) -> bool:
-        """Whether an open file carries the ODbL mapping (and so the licence link)."""
+        """Whether an open file carries the ODbL mapping (and so the license link)."""
         return any(fnmatchcase(rel, glob) for glob in self.odbl_files)
 
     async def answer(
@@ -97,12 +97,12 @@ class ApiGate:
         if route.method == "POST":
             return await self._access_request(route, result.values)
         cache = self.manners.cache["keyed" if route.access == "key" else "open"]
-        licence = [self.manners.license_link()] if route.license == "odbl" else []
+        license = [self.manners.license_link()] if route.license == "odbl" else []
         rel = route.file_for(result.values)
         code = result.values.get(route.filter.param) if route.filter else None
         if rel is not None and code is not None:
             return self._filtered(route, rel, str(code), result.values, headers, cache, extra)
-        response = None if rel is None else self.files.file(rel, headers, cache, [*extra, *licence])
+        response = None if rel is None else self.files.file(rel, headers, cache, [*extra, *license])
         if response is None:
             return self.manners.not_found(route.detail_for(result.values), extra)
         return response

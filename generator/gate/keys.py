@@ -16,7 +16,7 @@ from pathlib import Path
 
 from generator.api import routes
 from generator.api.http import KEY_HEADER
-from generator.api.licence_resources import odbl_attribution
+from generator.api.license_resources import odbl_attribution
 from generator.api.settings import TIMEZONE, GateSettings
 from generator.config import Config
 from generator.gate.model import (

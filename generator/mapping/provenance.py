@@ -13,13 +13,13 @@ from generator import __version__
 from generator.contract.provenance import (
     GRID_TITLE,
     OSM_CREDIT,
-    OSM_LICENCE,
-    OSM_LICENCE_URL,
+    OSM_LICENSE,
+    OSM_LICENSE_URL,
     PLZ_AREAS_TITLE,
     STREETS_TITLE,
     ZENSUS_CREDIT,
-    ZENSUS_LICENCE,
-    ZENSUS_LICENCE_URL,
+    ZENSUS_LICENSE,
+    ZENSUS_LICENSE_URL,
 )
 from generator.mapping import table
 from generator.mapping.intersect import BAND_OF_MIN_SHARE, OVERLAP_MIN_M2, OVERLAP_MIN_WIDTH_M
@@ -77,13 +77,13 @@ def provenance(
             "title": PLZ_AREAS_TITLE,
             "file": plz_layer.path.name,
             "credit": OSM_CREDIT,
-            "licence": OSM_LICENCE,
-            "licence_url": OSM_LICENCE_URL,
+            "license": OSM_LICENSE,
+            "license_url": OSM_LICENSE_URL,
             "input": "plz_areas",
         }
     ]
     # Zone maps and municipality lists come from suppliers and authorities under terms
-    # the operator knows; they are named, their licence is not guessed.
+    # the operator knows; they are named, their license is not guessed.
     for key, title in (
         ("zone_areas", "Versorgungsgebiete"),
         ("zone_admin", "Gebietslisten"),
@@ -103,8 +103,8 @@ def provenance(
                 "title": f"{GRID_TITLE}, {options.population_edition} ({grid.resolution})",
                 "file": grid.path.name,
                 "credit": ZENSUS_CREDIT,
-                "licence": ZENSUS_LICENCE,
-                "licence_url": ZENSUS_LICENCE_URL,
+                "license": ZENSUS_LICENSE,
+                "license_url": ZENSUS_LICENSE_URL,
                 "input": "population",
             }
         )
@@ -121,8 +121,8 @@ def provenance(
                 "title": STREETS_TITLE,
                 "file": streets.path.name,
                 "credit": OSM_CREDIT,
-                "licence": OSM_LICENCE,
-                "licence_url": OSM_LICENCE_URL,
+                "license": OSM_LICENSE,
+                "license_url": OSM_LICENSE_URL,
                 "timestamp": streets.timestamp,
                 "input": "streets",
             }

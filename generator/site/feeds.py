@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape
 import polars as pl
 
 from generator.api import verdicts
-from generator.api.licence_resources import odbl_attribution
+from generator.api.license_resources import odbl_attribution
 from generator.config import Config
 from generator.current import standing
 from generator.derive import Derived

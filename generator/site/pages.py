@@ -21,7 +21,7 @@ import polars as pl
 
 from generator import API_VERSION, __version__, catalog, openapi, parallel, site_assets
 from generator.api import odbl, routes, verdicts
-from generator.api.licence_resources import odbl_attribution
+from generator.api.license_resources import odbl_attribution
 from generator.api.settings import GateSettings
 from generator.config import Config
 from generator.derive import Derived

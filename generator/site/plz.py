@@ -134,7 +134,7 @@ def plz_pages(
     split = reasons.list.contains("split")
     low = reasons.list.contains("low_confidence")
     uncovered = pl.col("covered_share") < 0.995
-    grid = next((s for s in d.sources if s.license == provenance.ZENSUS_LICENCE), None)
+    grid = next((s for s in d.sources if s.license == provenance.ZENSUS_LICENSE), None)
     shell = env.get_template("plz.html").render(grid=grid)
     names = d.places.group_by("plz").agg(pl.col("name").unique().sort().str.join(", "))
     frame = (

@@ -5,7 +5,7 @@ the 404 page), each at its canonical address (`base_url` + the page's URL), in f
 most `SITEMAP_LIMIT` addresses behind one sitemap index at `/sitemap.xml`. A page's
 `lastmod` comes from the data it shows (document editions, sample dates, the dates limits
 came into force), never from the clock, so the same input gives the same bytes; a page that
-shows no dated data (the API reference, the access form, the licence page) has none.
+shows no dated data (the API reference, the access form, the license page) has none.
 
 `robots.txt` keeps crawlers out of `/_data/` and of every keyed route of the route table
 (they answer 401 without a key), and names the sitemap.

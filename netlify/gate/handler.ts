@@ -290,13 +290,13 @@ export function createGate({ table, state, now = Date.now }: Dependencies) {
     }
     if (route.method === "POST") return await accessRequest(route, result.values);
     const cache = route.access === "key" ? http.cache.keyed : http.cache.open;
-    // The licence goes with the licensed data only, not with a 404 about it.
-    const licence: HeaderList = route.license === "odbl" ? [licenseLink()] : [];
+    // The license goes with the licensed data only, not with a 404 about it.
+    const license: HeaderList = route.license === "odbl" ? [licenseLink()] : [];
     // No file for a value that is no harmless path segment: it never reaches a path.
     const rel = fileFor(table, route, result.values);
     const code = route.filter ? result.values[route.filter.param] : null;
     if (rel !== null && code != null) return await filtered(route, rel, code, result.values, request, context, cache, extra);
-    const response = rel === null ? null : await file(rel, request, context, cache, [...extra, ...licence]);
+    const response = rel === null ? null : await file(rel, request, context, cache, [...extra, ...license]);
     return response ?? notFound(detailFor(route, result.values), extra);
   }
 

@@ -162,7 +162,7 @@ export function matchRoute(route: Route, segments: string[]): Record<string, str
   return params;
 }
 
-/** The open files answered with the ODbL licence: `fnmatch` globs from routes.json (routes.odbl_files). */
+/** The open files answered with the ODbL license: `fnmatch` globs from routes.json (routes.odbl_files). */
 export function odbLicensed(table: RouteTable): RegExp[] {
   return table.files.odbl.map((glob) =>
     new RegExp("^" + glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$", "s")

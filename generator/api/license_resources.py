@@ -1,4 +1,4 @@
-"""The licence documents of the mapping: the ODbL attribution, its duties and map sources.
+"""The license documents of the mapping: the ODbL attribution, its duties and map sources.
 
 Declared apart from `resources` (which re-exports them) because every copy of the mapping
 carries them: lookups, zones, the export and the data package.
@@ -13,13 +13,13 @@ from generator.api.fields import Resource, many, string, uri
 
 OBLIGATION = Resource(
     "Obligation",
-    "A duty the ODbL places on whoever republishes the mapping, in the licence's words.",
+    "A duty the ODbL places on whoever republishes the mapping, in the license's words.",
     (
         string("section", "Section of the ODbL.", "4.4"),
         string("title", "Title of the section.", "Share alike"),
         string(
             "text",
-            "The licence's words, shortened only where marked with '…'.",
+            "The license's words, shortened only where marked with '…'.",
             "Any Derivative Database that You Publicly Use must be only under the terms of: "
             "i. This License; …",
         ),
@@ -28,7 +28,7 @@ OBLIGATION = Resource(
 
 ATTRIBUTION_SOURCE = Resource(
     "AttributionSource",
-    "Map data the PLZ mapping was computed from, with the credit its licence asks for.",
+    "Map data the PLZ mapping was computed from, with the credit its license asks for.",
     (
         string("title", "What the data is.", "Bevölkerungsgitter, Zensus 2022"),
         string(
@@ -36,8 +36,8 @@ ATTRIBUTION_SOURCE = Resource(
             "The credit to show where data from it is used.",
             "Statistische Ämter des Bundes und der Länder, Zensus 2022",
         ),
-        string("license", "Its licence.", "dl-de/by-2-0"),
-        uri("license_url", "Text of the licence.", "https://www.govdata.de/dl-de/by-2-0"),
+        string("license", "Its license.", "dl-de/by-2-0"),
+        uri("license_url", "Text of the license.", "https://www.govdata.de/dl-de/by-2-0"),
         string(
             "date",
             "When the data is from: an OpenStreetMap extract's timestamp, else the date of the "
@@ -53,14 +53,14 @@ ATTRIBUTION = Resource(
     "Attribution",
     "The ODbL credit that travels with every representation of the PLZ mapping.",
     (
-        string("license", "SPDX identifier of the licence.", "ODbL-1.0"),
+        string("license", "SPDX identifier of the license.", "ODbL-1.0"),
         string(
             "license_name",
-            "Name of the licence.",
+            "Name of the license.",
             "Open Data Commons Open Database License (ODbL) 1.0",
         ),
         uri(
-            "license_url", "Text of the licence.", "https://opendatacommons.org/licenses/odbl/1-0/"
+            "license_url", "Text of the license.", "https://opendatacommons.org/licenses/odbl/1-0/"
         ),
         string(
             "credit",
@@ -94,7 +94,7 @@ def odbl_attribution(operator: str, license_url: str) -> dict[str, Any]:
     """Return the ODbL credit of `ATTRIBUTION` for an operator (without its map `sources`).
 
     It travels with every representation of the PLZ mapping; `license_url` is the
-    operator's configured copy of the licence text.
+    operator's configured copy of the license text.
     """
     return {
         "obligations": [o.as_json() for o in odbl.OBLIGATIONS],
