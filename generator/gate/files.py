@@ -58,29 +58,27 @@ class FileServer:
             return None
         return Path(path)
 
-    def is_file(self, rel: str) -> bool:
-        """Whether `rel` is a regular file of the build; raises for errors other than absence."""
+    def _mode(self, rel: str) -> int | None:
+        """Return the mode of `rel` in the build, None where it is absent; raise other errors."""
         path = self.inside(rel)
         if path is None:
-            return False
+            return None
         try:
-            return stat.S_ISREG(os.stat(path).st_mode)
+            return os.stat(path).st_mode
         except OSError as exc:
             if no_such_file(exc):
-                return False
+                return None
             raise
+
+    def is_file(self, rel: str) -> bool:
+        """Whether `rel` is a regular file of the build; raises for errors other than absence."""
+        mode = self._mode(rel)
+        return mode is not None and stat.S_ISREG(mode)
 
     def is_dir(self, rel: str) -> bool:
         """Whether `rel` is a directory of the build; raises for errors other than absence."""
-        path = self.inside(rel)
-        if path is None:
-            return False
-        try:
-            return stat.S_ISDIR(os.stat(path).st_mode)
-        except OSError as exc:
-            if no_such_file(exc):
-                return False
-            raise
+        mode = self._mode(rel)
+        return mode is not None and stat.S_ISDIR(mode)
 
     def file(
         self,
