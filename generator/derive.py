@@ -227,9 +227,17 @@ def current_values(
     computed from their members (`sums.computed`): they cross-check published sums, and
     where a zone publishes only the members, the computed sum is the current value.
     """
-    latest = sums.newest(
-        measurements.filter(pl.col("sampled_at") <= as_of), ["zone_id", "parameter"]
-    ).drop("normalized_unit")
+    # The rows are chosen on the columns that choose them; only those rows of the whole
+    # series are gathered (a filter of the series would copy all of it).
+    keys = ["zone_id", "parameter"]
+    chosen = sums.newest(
+        measurements.select(*keys, "sampled_at", "statistic")
+        .with_row_index("_i")
+        .filter(pl.col("sampled_at") <= as_of),
+        keys,
+    ).get_column("_i")
+    latest = measurements.select(pl.all().gather(chosen)).drop("normalized_unit")
+    del chosen
     latest = sums.with_sums(latest, computed, data.parameters)
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
         data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi"

@@ -234,7 +234,10 @@ def current_samples(
     on one of those dates is kept; the older history is not summed (at national scale that
     was 427,000 sums with their member lists, most of the build's peak of memory).
     """
-    upto = measurements.filter(pl.col("sampled_at") <= as_of)
+    # Three columns, not the whole series: a filter copies every column it keeps.
+    upto = measurements.select("zone_id", "sampled_at", "parameter").filter(
+        pl.col("sampled_at") <= as_of
+    )
     pairs = member_table.select("parameter", "sum_code").unique()
     newest_members = (
         upto.select("zone_id", "sampled_at", "parameter")
@@ -253,7 +256,11 @@ def current_samples(
             newest_published.select("zone_id", "sampled_at"),
         ]
     ).unique()
-    return upto.join(dates, on=["zone_id", "sampled_at"], how="semi", maintain_order="left")
+    del upto
+    # `dates` holds only dates up to `as_of`: the semi join gathers just the rows it keeps.
+    return measurements.join(
+        dates, on=["zone_id", "sampled_at"], how="semi", maintain_order="left"
+    )
 
 
 def computed(

@@ -143,7 +143,9 @@ class References(JoinConstraint):
         if other is None:
             return None  # the other table has its own problem; do not pile up more
         known = other.select(pl.col(self.column).drop_nulls().unique().alias(column))
-        dangling = frame.filter(pl.col(column).is_not_null()).join(known, on=column, how="anti")
+        # Only the two columns: filtering the whole frame would copy every column of it.
+        cells = frame.select(ROW, column).filter(pl.col(column).is_not_null())
+        dangling = cells.join(known, on=column, how="anti")
         return dangling.select(
             ROW,
             pl.col(column).cast(pl.String).alias("value"),
@@ -225,7 +227,7 @@ class UnitConvertible(JoinConstraint):
         bad = pairs.filter(pl.col("factor").is_null()).drop("factor")
         if bad.height == 0:
             return None
-        hits = frame.with_columns(pl.col(column).fill_null("")).join(
+        hits = frame.select(ROW, pl.col(column).fill_null(""), self.parameter).join(
             bad, on=[column, self.parameter]
         )
         return hits.select(

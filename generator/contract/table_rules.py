@@ -44,18 +44,20 @@ class UniqueKey(TableRule):
         key = list(self.key)
         # A row with an empty required key column is an `empty_required` problem already.
         must = [k for k in key if k not in self.nullable]
-        complete = frame.filter(pl.all_horizontal(pl.col(k).is_not_null() for k in must))
+        complete = pl.all_horizontal(pl.col(k).is_not_null() for k in must)
         # A 64-bit hash per row finds candidate duplicates without materialising the
-        # composite key (10 million rows of strings); candidates are then compared on the
-        # real key.
+        # composite key (10 million rows of strings), and without filtering the frame (a
+        # copy of every column); candidates are then compared on the real key.
         row_hash = pl.lit(0, dtype=pl.UInt64)
         for i, k in enumerate(key):
             row_hash = row_hash * 1_000_003 + pl.col(k).hash(seed=i)
-        hashed = complete.select(pl.col(ROW), row_hash.alias("_h"))
+        hashed = frame.select(pl.col(ROW), row_hash.alias("_h"), complete.alias("_complete"))
+        hashed = hashed.filter(pl.col("_complete")).drop("_complete")
         suspects = hashed.filter(pl.col("_h").is_duplicated()).select(ROW)
+        del hashed
         if suspects.height == 0:
             return None
-        candidates = complete.join(suspects, on=ROW, how="semi").select(ROW, *key).sort(ROW)
+        candidates = frame.select(ROW, *key).join(suspects, on=ROW, how="semi").sort(ROW)
         repeated = candidates.filter(~pl.struct(key).is_first_distinct())
         if repeated.height == 0:
             return None
@@ -243,11 +245,21 @@ class NotAfterReferenced(TableRule):
         other = ctx.table(self.table)
         if other is None:
             return None
-        joined = frame.select(ROW, self.via, self.column).join(
-            other.select(pl.col(self.key).alias(self.via), pl.col(self.other).alias("_other")),
-            on=self.via,
-            how="inner",
-        )
+        dates = other.select(pl.col(self.key).alias(self.via), pl.col(self.other).alias("_other"))
+        dates = dates.drop_nulls(self.via)
+        if dates.get_column(self.via).is_duplicated().any():
+            # A key named twice (its own `duplicate_key` problem): each of its rows counts.
+            joined = frame.select(ROW, self.via, self.column).join(dates, on=self.via)
+        else:
+            # The other table's date looked up beside each row: three columns, not a join's
+            # copy of them.
+            theirs = pl.col(self.via).replace_strict(
+                dates.get_column(self.via),
+                dates.get_column("_other"),
+                default=None,
+                return_dtype=dates.schema["_other"],
+            )
+            joined = frame.select(ROW, self.via, self.column, theirs.alias("_other"))
         return joined.filter(pl.col(self.column) > pl.col("_other")).select(
             ROW,
             pl.col(self.column).cast(pl.String).alias("value"),

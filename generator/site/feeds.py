@@ -54,7 +54,8 @@ def _stamp(day: dt.date) -> str:
 def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
     docs = d.documents.select("document_id", "title", "edition_date")
     return (
-        d.measurements.filter(pl.col("sampled_at") <= as_of)
+        d.measurements.select("zone_id", "document_id", "sampled_at")
+        .filter(pl.col("sampled_at") <= as_of)
         .group_by("zone_id", "document_id")
         .agg(pl.len().alias("n"))
         .join(docs, on="document_id")

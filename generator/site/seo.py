@@ -48,7 +48,9 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
     The latest of: its samples up to `as_of`, the editions of the documents they come from,
     and the dates limits of its parameters came into force (a verdict can change then).
     """
-    m = d.measurements.filter(pl.col("sampled_at") <= as_of)
+    m = d.measurements.select("zone_id", "sampled_at", "document_id").filter(
+        pl.col("sampled_at") <= as_of
+    )
     sampled = m.group_by("zone_id").agg(pl.col("sampled_at").max().alias("_s"))
     edited = (
         m.select("zone_id", "document_id")
