@@ -17,6 +17,7 @@ from generator import staleness, summary, sums, units
 from generator.api import resources, routes, verdicts
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER
 from generator.classify import SIG_FIGS, classify
+from generator.compact import compact
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.current import aggregate_verdicts, notes_de, standing, worst_point
@@ -42,6 +43,8 @@ LOW_CONFIDENCE = 0.5
 
 # Shown on every zone even when never measured there, so "no data" is visible.
 KEY_PARAMETERS = ("pfas_summe_20", "pfas_summe_4", "nitrat", "blei")
+ZONES = 2000
+"""Zones per batch when the current values are classified."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,21 @@ def current_values(
         .join(latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
     )
     values = pl.concat([latest, missing], how="diagonal_relaxed")
+    del latest
+    # Classified in batches of whole zones (a verdict looks at one zone's rows only): the
+    # verdict structs of every zone at once were the peak of the derive stage.
+    ids = values.get_column("zone_id").unique().sort()
+    parts = [
+        _classified(
+            data, values.filter(pl.col("zone_id").is_in(ids.slice(i, ZONES).implode())), as_of
+        )
+        for i in range(0, max(ids.len(), 1), ZONES)
+    ]
+    return pl.concat(parts, how="vertical_relaxed").sort("zone_id", "parameter")
+
+
+def _classified(data: SourceData, values: pl.DataFrame, as_of: dt.date) -> pl.DataFrame:
+    """Classify the rows that stand for some zones' parameters; add notes and provenance."""
     values = worst_point(aggregate_verdicts(classify(values, data.limits, data.parameters, as_of)))
     decisions = data.pesticides.select(
         pl.col("code").alias("parameter"), pl.col("decision").alias("_decision")
@@ -294,7 +312,6 @@ def current_values(
             )
             .alias("measurements_url")
         )
-        .sort("zone_id", "parameter")
     )
 
 
@@ -545,7 +562,8 @@ def derive(data: SourceData, as_of: dt.date, cadence_months: int = 12) -> Derive
         lookups=lookups(export, street_rows),
         zones=zone_frame,
         current_values=values,
-        measurements=series,
+        # The series outlives everything else derived here: from now on in its compact form.
+        measurements=compact(series),
         suppliers=suppliers(data),
         limits=data.limits.sort("code", "valid_from"),
         parameters=parameters(data),

@@ -27,6 +27,7 @@ from pathlib import Path
 import polars as pl
 
 from generator.api import routes
+from generator.compact import as_text
 from generator.contract.tables import MEASUREMENTS
 from generator.derive import Derived
 from generator.site import urls as site_urls
@@ -66,7 +67,8 @@ def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     parts, start, size = [], 0, 0
     for n in [*counts, None]:
         if n is None or (size and size + n > HASH_ROWS):
-            part = frame.slice(start, size).select("zone_id", *_row_hash(frame.columns))
+            # Hashed as text: the series' compact columns hash as the text they hold.
+            part = as_text(frame.slice(start, size)).select("zone_id", *_row_hash(frame.columns))
             parts.append(
                 part.group_by("zone_id", maintain_order=True)
                 .agg(pl.col("_h0"), pl.col("_h1"))
@@ -83,8 +85,7 @@ def fingerprints(d: Derived) -> pl.DataFrame:
         "document_id", *(h.alias(f"_doc{i}") for i, h in enumerate(_row_hash()))
     )
     cited = (
-        d.measurements.select("zone_id", "document_id")
-        .unique()
+        as_text(d.measurements.select("zone_id", "document_id").unique())
         .sort("zone_id", "document_id")
         .join(docs, on="document_id", how="left", maintain_order="left")
     )

@@ -19,6 +19,7 @@ import polars as pl
 from generator import API_VERSION, catalog, openapi, parallel, site
 from generator.api import fields, http, resources, routes, series
 from generator.api.license_resources import odbl_attribution
+from generator.compact import as_text
 from generator.config import Config
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
@@ -36,8 +37,8 @@ from generator.encode import (
 )
 from generator.site import urls as site_urls
 
-MEASUREMENT_BATCH = 400  # zones per batch: bounds the memory of the encoded strings
-ZONE_BATCH = 1000  # zones per batch: bounds the memory of the encoded strings
+MEASUREMENT_BATCH = 100  # zones per batch: bounds the memory of the encoded strings
+ZONE_BATCH = 250  # zones per batch: bounds the memory of the encoded strings
 
 
 def _encode(frame: pl.DataFrame, doc: pl.Expr) -> pl.Series:
@@ -147,7 +148,8 @@ def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
     row = document(resources.MEASUREMENT).struct.json_encode().alias("row")
 
     def render(offset: int, size: int) -> list[tuple[str, bytes]]:
-        texts = _series_texts(m.slice(offset, size).select("zone_id", "document_id", row), docs)
+        rows = as_text(m.slice(offset, size)).select("zone_id", "document_id", row)
+        texts = _series_texts(rows, docs)
         return [
             (routes.file_path("zone_measurements", zone_id=zone_id), text.encode())
             for zone_id, text in texts.iter_rows()

@@ -258,9 +258,7 @@ def current_samples(
     ).unique()
     del upto
     # `dates` holds only dates up to `as_of`: the semi join gathers just the rows it keeps.
-    return measurements.join(
-        dates, on=["zone_id", "sampled_at"], how="semi", maintain_order="left"
-    )
+    return measurements.join(dates, on=["zone_id", "sampled_at"], how="semi", maintain_order="left")
 
 
 def computed(

@@ -43,7 +43,34 @@ def read(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:
         if frame is None:
             return None
     # CSV headers sometimes carry stray spaces; the names are otherwise exact.
-    return frame.rename({c: c.strip() for c in frame.columns}).with_row_index(ROW, offset=1)
+    frame = frame.rename({c: c.strip() for c in frame.columns})
+    # One chunk per column: a reader returns a chunk per row group, and later steps that
+    # put columns side by side would each copy the table to align them.
+    return shared_text(frame).rechunk().with_row_index(ROW, offset=1)
+
+
+def shared_text(frame: pl.DataFrame) -> pl.DataFrame:
+    """Return `frame` with each text column's equal cells sharing one copy of their bytes.
+
+    A reader stores every cell's text on its own: 10 million measurements name a few
+    thousand documents and sample points, about 20 and 30 bytes each, over and over. A
+    column gathered from its distinct values holds the same strings (same type, same
+    values, so nothing downstream can tell) as 16-byte views into one copy of them.
+    Columns that are mostly distinct are left as they are.
+    """
+    for name, dtype in frame.schema.items():
+        if dtype != pl.String or frame.height < 2:
+            continue
+        distinct = frame.select(pl.col(name).unique()).with_row_index("_code")
+        if 2 * distinct.height > frame.height:
+            continue
+        codes = (
+            frame.select(name)
+            .join(distinct, on=name, how="left", nulls_equal=True, maintain_order="left")
+            .get_column("_code")
+        )
+        frame = frame.with_columns(distinct.get_column(name).gather(codes).alias(name))
+    return frame
 
 
 def _read_csv(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:

@@ -239,12 +239,16 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
         )
         .with_columns(pl.col("parameter").replace_strict(order, return_dtype=pl.Int32).alias("_o"))
         .sort("zone_id", "_o")
-        .group_by("zone_id", maintain_order=True)
-        .agg(
-            _key_values(fragments.load(templates, "key_value.html"), badges, explained)
-            .str.join("")
-            .alias("values")
+        # Rendered over all rows at once, then joined per zone: the fragment's expression
+        # evaluated within each group took as much memory as the rest of the build.
+        .select(
+            "zone_id",
+            _key_values(fragments.load(templates, "key_value.html"), badges, explained).alias(
+                "_html"
+            ),
         )
+        .group_by("zone_id", maintain_order=True)
+        .agg(pl.col("_html").str.join("").alias("values"))
     )
     hardness_value = readings.with_readings(
         d.current_values.filter(

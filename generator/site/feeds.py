@@ -22,8 +22,10 @@ from xml.sax.saxutils import escape
 
 import polars as pl
 
+from generator import sums
 from generator.api import verdicts
 from generator.api.license_resources import odbl_attribution
+from generator.compact import as_text
 from generator.config import Config
 from generator.current import standing
 from generator.derive import Derived
@@ -58,6 +60,7 @@ def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
         .filter(pl.col("sampled_at") <= as_of)
         .group_by("zone_id", "document_id")
         .agg(pl.len().alias("n"))
+        .pipe(as_text)
         .join(docs, on="document_id")
         .select(
             "zone_id",
@@ -81,21 +84,32 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
     on `as_of`.
     """
     # Only what choosing and assessing a sample needs: the series is the largest frame.
+    # The rows are chosen on the four columns that choose them (`sums.newest`, as `standing`
+    # does again), and only the chosen rows of the others are gathered: the whole history
+    # before the latest sample is most of 10 million rows.
     series = ["zone_id", "parameter"]
-    earlier = (
-        d.measurements.select(
-            *series,
-            "sampled_at",
-            "statistic",
-            "sample_point",
-            "document_id",
-            "qualifier",
-            "normalized_value",
-            "normalized_reporting_limit",
-        )
+    chosen = sums.newest(
+        d.measurements.select(*series, "sampled_at", pl.col("statistic").cast(pl.String))
+        .with_row_index("_i")
         .filter(pl.col("sampled_at") <= as_of)
-        .filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(series))
+        .filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(series)),
+        series,
+    ).get_column("_i")
+    earlier = as_text(
+        d.measurements.select(
+            pl.col(
+                *series,
+                "sampled_at",
+                "statistic",
+                "sample_point",
+                "document_id",
+                "qualifier",
+                "normalized_value",
+                "normalized_reporting_limit",
+            ).gather(chosen)
+        )
     )
+    del chosen
     previous = standing(earlier, d.limits, d.parameters, as_of).select(
         "zone_id",
         "parameter",

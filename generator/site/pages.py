@@ -23,6 +23,7 @@ from generator import API_VERSION, __version__, catalog, openapi, parallel, site
 from generator.api import odbl, routes, verdicts
 from generator.api.license_resources import odbl_attribution
 from generator.api.settings import GateSettings
+from generator.compact import as_text
 from generator.config import Config
 from generator.derive import Derived
 from generator.site import (
@@ -40,7 +41,7 @@ from generator.site import (
 from generator.site.plz import plz_pages
 from generator.site.value_table import check_items, value_rows
 
-ZONE_BATCH = 500  # zones per batch: bounds the memory of chart strings
+ZONE_BATCH = 125  # zones per batch: bounds the memory of chart strings
 
 
 def environment(
@@ -209,9 +210,9 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         if present:
             lo = min(starts[z] for z in present)
             hi = max(starts[z] + per_zone[z] for z in present)
-            part = m.slice(lo, hi - lo).filter(pl.col("zone_id").is_in(present))
+            part = as_text(m.slice(lo, hi - lo).filter(pl.col("zone_id").is_in(present)))
         else:
-            part = m.clear()
+            part = as_text(m.clear())
         figures = (
             charts.chart_frame(part, inputs, as_of)
             .with_columns(

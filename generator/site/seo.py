@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape
 import polars as pl
 
 from generator.api import http, routes, site_rules
+from generator.compact import as_text
 from generator.config import Config
 from generator.derive import Derived
 from generator.site import answer, readings, urls
@@ -53,8 +54,7 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
     )
     sampled = m.group_by("zone_id").agg(pl.col("sampled_at").max().alias("_s"))
     edited = (
-        m.select("zone_id", "document_id")
-        .unique()
+        as_text(m.select("zone_id", "document_id").unique())
         .join(d.documents.select("document_id", "edition_date"), on="document_id")
         .group_by("zone_id")
         .agg(pl.col("edition_date").max().alias("_e"))

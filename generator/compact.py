@@ -1,0 +1,32 @@
+"""The text columns of the measurement series, held compactly between derive and render.
+
+The series is the largest frame of a build (10 million rows at national scale) and lives
+from derive to the end of rendering. Polars holds a text cell as a 16-byte view (plus its
+bytes, if longer than 12); a column of a few thousand distinct values as an `Enum` of them
+is 4 bytes a row. `Enum`, not `Categorical`: its codes follow the sorted distinct values,
+so they are the same in every run, whatever the threads did.
+
+Nothing downstream computes on the codes: every reader of the series takes the rows it
+needs and gets their text back (`as_text`), so what it sees is what it saw before, value
+for value and type for type.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import polars.selectors as cs
+
+
+def compact(frame: pl.DataFrame) -> pl.DataFrame:
+    """Return `frame` with every text column as an `Enum` of its sorted distinct values."""
+    for name, dtype in frame.schema.items():
+        if dtype != pl.String:
+            continue
+        values = frame.get_column(name).drop_nulls().unique().sort()
+        frame = frame.with_columns(pl.col(name).cast(pl.Enum(values)))
+    return frame
+
+
+def as_text(frame: pl.DataFrame) -> pl.DataFrame:
+    """Return `frame` with its `Enum` columns as text again (the inverse of `compact`)."""
+    return frame.with_columns(cs.enum().cast(pl.String))
