@@ -54,6 +54,7 @@ class Derived:
     """With `summary` (the verdict) and `checks` (rules over several parameters)."""
     current_values: pl.DataFrame
     measurements: pl.DataFrame
+    """The series; its text columns are Enums (`generator.compact`): read it with `as_text`."""
     suppliers: pl.DataFrame
     limits: pl.DataFrame
     parameters: pl.DataFrame
@@ -442,10 +443,22 @@ def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> 
     # Suppliers repeat the same few thousand spellings across millions of rows: parse each
     # distinct text once. Joins below touch only their key columns and the result is
     # stacked beside the table, so the 10-million-row frame is never copied whole.
-    parsed = parse_values(measurements.select(pl.col("value_text").unique()))
-    derived = measurements.select("value_text").join(
-        parsed, on="value_text", how="left", nulls_equal=True, maintain_order="left"
+    parsed = parse_values(measurements.select(pl.col("value_text").unique())).with_row_index("_k")
+    # The row of `parsed` for each data point, then its columns gathered by that number: a
+    # join would carry a copy of `value_text` along.
+    k = (
+        measurements.select("value_text")
+        .join(
+            parsed.select("value_text", "_k"),
+            on="value_text",
+            how="left",
+            nulls_equal=True,
+            maintain_order="left",
+        )
+        .get_column("_k")
     )
+    derived = parsed.drop("_k", "value_text").select(pl.all().gather(k))
+    del k
     pairs = measurements.select("unit", "parameter").unique()
     pairs = pairs.join(
         parameters.select(pl.col("code").alias("parameter"), pl.col("unit").alias("_to")),
@@ -466,7 +479,7 @@ def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> 
             pl.lit(None, dtype=pl.String).alias("reporting_limit_text")
         )
     derived = _published_limit(derived, measurements.get_column("reporting_limit_text"))
-    return measurements.hstack(derived.drop("value_text")).with_columns(
+    return measurements.hstack(derived).with_columns(
         (pl.col("value") * factor).alias("value_std"),
         (pl.col("reporting_limit") * factor).alias("reporting_limit_std"),
     )

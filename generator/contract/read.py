@@ -34,7 +34,7 @@ def read(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:
     frame: pl.DataFrame | None
     if path.suffix == ".parquet":
         try:
-            frame = pl.read_parquet(path)
+            frame = _read_parquet(path)
         except Exception as exc:  # noqa: BLE001 - any reader failure is reported, not raised
             problems.add(table, rules.UNREADABLE_FILE, f"{path.name}: {_first_line(exc)}")
             return None
@@ -47,6 +47,19 @@ def read(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:
     # One chunk per column: a reader returns a chunk per row group, and later steps that
     # put columns side by side would each copy the table to align them.
     return shared_text(frame).rechunk().with_row_index(ROW, offset=1)
+
+
+def _read_parquet(path: Path) -> pl.DataFrame:
+    """Read a Parquet file column by column, each column's text shared as it comes in.
+
+    Read whole, 10 million measurements hold every cell's text on its own at once (about
+    a gigabyte) before `shared_text` could give any of it back.
+    """
+    names = list(pl.read_parquet_schema(path))
+    if not names:
+        return pl.read_parquet(path)
+    columns = [shared_text(pl.read_parquet(path, columns=[name])).rechunk() for name in names]
+    return pl.concat(columns, how="horizontal")
 
 
 def shared_text(frame: pl.DataFrame) -> pl.DataFrame:
