@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from generator import derive, load, site_assets
+from generator.compact import as_text
 from generator.site import charts, fragments
 from tests.helpers import AS_OF, append
 
@@ -26,7 +27,7 @@ def derived_chart_rows(d: derive.Derived, as_of: dt.date) -> dict[tuple[int, str
         fragments.load(templates, "chart.html"),
         fragments.load(templates, "chart_row.html"),
     )
-    frame = charts.chart_frame(d.measurements, inputs, as_of)
+    frame = charts.chart_frame(as_text(d.measurements), inputs, as_of)
     return {(z, p): html for z, p, html in frame.select("zone_id", "parameter", "html").rows()}
 
 

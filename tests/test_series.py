@@ -15,6 +15,7 @@ import pytest
 
 from generator import derive, load
 from generator.api import resources, routes, series
+from generator.compact import as_text
 from generator.encode import document
 from generator.load import sample_data_dir
 from tests.helpers import AS_OF, GOLDEN_INPUT
@@ -26,7 +27,7 @@ def per_parameter_reference(data_dir: Path) -> dict[tuple[int, str], bytes]:
     docs = d.documents.select(
         "document_id", document(resources.DOCUMENT).struct.json_encode().alias("doc")
     )
-    rows = d.measurements.select(
+    rows = as_text(d.measurements).select(
         "zone_id",
         "parameter",
         "document_id",
