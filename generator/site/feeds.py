@@ -164,9 +164,12 @@ def _limits(d: Derived, as_of: dt.date) -> pl.DataFrame:
         "requirement",
         "unit",
     )
-    values = readings.with_readings(
-        d.current_values.filter(pl.col("value_text").is_not_null())
-    ).select("zone_id", "parameter", "name_de", readings.SHOWN, "sampled_at")
+    # Lazy, so that only the five columns are taken from the current values, not all of them.
+    values = (
+        readings.with_readings(d.current_values.lazy().filter(pl.col("value_text").is_not_null()))
+        .select("zone_id", "parameter", "name_de", readings.SHOWN, "sampled_at")
+        .collect()
+    )
     announced = pl.col("valid_from") > as_of
     limit_words = text.limit_expr(
         pl.struct("kind", "value", "value_min", "value_max", "requirement", "unit")
