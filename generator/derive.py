@@ -263,8 +263,13 @@ def current_values(
         for i in range(0, max(ids.len(), 1), ZONES)
     ]
     # The batches are disjoint runs of zones in order, each sorted: put side by side, they
-    # are sorted as a whole without a sorted copy of everything.
-    return pl.concat(parts, how="vertical_relaxed", rechunk=False)
+    # are sorted as a whole without a sorted copy of everything. One chunk per column, made
+    # one column at a time: renderers filter these rows per batch on several threads.
+    values = pl.concat(parts, how="vertical_relaxed", rechunk=False)
+    del parts
+    for name in values.columns:
+        values = values.with_columns(values.get_column(name).rechunk())
+    return values
 
 
 def _classified(data: SourceData, values: pl.DataFrame, as_of: dt.date) -> pl.DataFrame:

@@ -26,6 +26,7 @@ def test_current_values_do_not_depend_on_the_zones_per_batch(monkeypatch):
     assert batched["zone_id"].n_unique() > 1
     assert batched.schema == whole.schema
     assert batched.equals(whole)
+    assert batched.n_chunks("all") == [1] * batched.width
 
 
 def test_the_series_is_held_as_enums_and_read_back_as_text():
