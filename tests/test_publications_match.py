@@ -214,7 +214,12 @@ def test_a_key_with_two_meanings_is_refused(tmp_path):
     row = {"alias": "Härte", "code": "gesamthaerte", "note": "", "source": two}
     assert build_index(REGISTER, [(1, row)]).get(names.key("Härte")).code == "gesamthaerte"
     with pytest.raises(AliasError, match="row 1: 'b.example/wasser' is not an address"):
-        row = {"alias": "Härte", "code": "gesamthaerte", "note": "", "source": "https://a.example b.example/wasser"}
+        row = {
+            "alias": "Härte",
+            "code": "gesamthaerte",
+            "note": "",
+            "source": "https://a.example b.example/wasser",
+        }
         build_index(REGISTER, [(1, row)])
     assert source_addresses(" https://a.example  http://b.example ") == [
         "https://a.example",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -138,3 +139,27 @@ def test_the_rules_with_their_examples(name, unit, code):
 )
 def test_what_the_rules_never_map(name, unit):
     assert _outcome(name, unit) == ""
+
+
+def test_the_figures_of_the_import_doc_are_the_ones_measured():
+    doc = Path(__file__).parents[1] / "docs" / "import.md"
+    text = " ".join(doc.read_text(encoding="utf-8").split())
+    german = {h for h in _hosts(BUILD) if not h.endswith(ABROAD)}
+    b_certain, b_right, b_wrong, _ = _rates(BUILD)
+    h_certain, h_right, h_wrong, _ = _rates(HELD_OUT)
+    assert b_wrong == h_wrong == 0
+    assert f"the pages of {len(BUILD)} suppliers ({len(german)} German" in text
+    assert (
+        f"of their {b_certain} name/unit pairs a person can map with certainty, {b_right} are "
+        "mapped right and none wrong"
+    ) in text
+    assert f"The pages of {len(HELD_OUT)} further suppliers were set aside" in text
+    share = f"{100 * h_right / h_certain:.1f}"
+    assert (
+        f"of the {h_certain} pairs a person can map with certainty, {h_right} ({share} %) are "
+        "mapped right and none wrong"
+    ) in text
+    with packaged_aliases().open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    cited = sum(1 for row in rows if row["source"])
+    assert f"{cited} of the {len(rows)} rows cite at least one page" in text

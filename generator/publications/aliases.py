@@ -2,12 +2,12 @@
 
 `generator/reference/aliases.csv` ships beside `parameters.csv`, one row per spelling:
 `alias,code,note,source`; `source` lists the addresses of the suppliers' publications (or
-of the ordinance) that print the spelling, separated by spaces. A row with a `code` maps the spelling to that
-register parameter; a row without one says the spelling is **not** in the register, and
-`note` says why (the ion balance, the acid capacity to pH 8.2, a sum of 16 EPA PAH where
-the ordinance sums four). Spellings are compared by `names.key`, so one row covers case,
-umlauts, spaces and punctuation (`Säurekapazität bis pH 4,3` also matches
-`SAEUREKAPAZITAET PH 4.3`).
+of the ordinance) that print the spelling, separated by spaces. A row with a `code` maps
+the spelling to that register parameter; a row without one says the spelling is **not**
+in the register, and `note` says why (the ion balance, the acid capacity to pH 8.2, a sum
+of 16 EPA PAH where the ordinance sums four). Spellings are compared by `names.key`, so
+one row covers case, umlauts, spaces and punctuation (`Säurekapazität bis pH 4,3` also
+matches `SAEUREKAPAZITAET PH 4.3`).
 
 Besides the file, every register parameter is known by its code, its German and its
 English name. A key that would name two different outcomes is an error when the index is
@@ -87,7 +87,7 @@ def read_aliases(path: Path) -> list[tuple[int, dict[str, str]]]:
 
 
 def source_addresses(source: str) -> list[str]:
-    """The addresses a `source` cell lists (separated by whitespace), in order."""
+    """Return the addresses a `source` cell lists (separated by whitespace), in order."""
     return source.split()
 
 
