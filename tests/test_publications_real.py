@@ -163,3 +163,5 @@ def test_the_figures_of_the_import_doc_are_the_ones_measured():
         rows = list(csv.DictReader(fh))
     cited = sum(1 for row in rows if row["source"])
     assert f"{cited} of the {len(rows)} rows cite at least one page" in text
+    readme = Path(__file__).parents[1] / "generator" / "reference" / "README.md"
+    assert f"| `aliases.csv` | {len(rows)} |" in readme.read_text(encoding="utf-8")
