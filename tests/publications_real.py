@@ -610,6 +610,65 @@ Ammonium|mg/l|ammonium
 Escherichia-Coli (100 ml)||e_coli
 Coliforme Bakterien (100 ml)||coliforme_bakterien
 """,
+    "http://unterensingen.de/index.php?id=310": """
+Gesamthärte||?
+Härtebereich Wasch- und Reinigungesmittelgesetz||haertebereich
+pH-Wert||ph_wert
+Säurekapazität  bis pH= 4,3|mmol/l|saeurekapazitaet_ks43
+Basekapazität bis pH=8,2|mmol/l|basekapazitaet_kb82
+Summe Erdalkalien|mmol/l|summe_erdalkalien
+Calcium|mg/l|calcium
+Magnesium|mg/l|magnesium
+Nitrat|mg/l|nitrat
+Sulfat|mg/l|sulfat
+Chlorid|mg/l|chlorid
+""",
+    "https://www.stadtwerke-coesfeld.de/wasserqualitaet": """
+Wassertemperatur|º C|temperatur
+elektrische Leitfähigkeit (bei 25°C)|µS/cm|elektrische_leitfaehigkeit
+pH-Wert|-|ph_wert
+Basekapazität bis pH 8,2|mmol/l|basekapazitaet_kb82
+Säurekapazität bis pH 4,3|mmol/l|saeurekapazitaet_ks43
+Karbonathärte|º dh|karbonathaerte
+Gesamthärte|mmol/l (°dH)|?
+Magnesium|mg/l|magnesium
+Calcium|mg/l|calcium
+Mangan gesamt|mg/l|mangan
+Eisen gesamt|mg/l|eisen
+Ammonium|mg/l|ammonium
+Aluminium|mg/l|aluminium
+Natrium|mg/l|natrium
+Nitrat|mg/l|nitrat
+Nitrit|mg/l|nitrit
+Sulfat|mg/l|sulfat
+Chlorid|mg/l|chlorid
+Fluorid|mg/l|fluorid
+TOC (organischer Kohlenstoff)|mg/l|toc
+Uran|mg/l|uran
+Blei|mg/l|blei
+""",
+    "https://de.scribd.com/document/634724792/trinkwasser-analysewerte": """
+Temperatur (°C)||temperatur
+pH-Wert||ph_wert
+Färbung (m-1)||faerbung
+Trübung (NTU)||truebung
+Geruch/Geschmack||?
+Calcitlösekapazität (mg/l)||calcitloesekapazitaet
+Leitfähigkeit (µS/cm bei 25 °C)||elektrische_leitfaehigkeit
+Oxidierbarkeit (mg/l)||?
+DOC (mg/l)||doc
+TOC (mg/l)||toc
+Basekapazität pH 8,2 (mmol/l)||basekapazitaet_kb82
+Säurekapazität pH 4,3 (mmol/l)||saeurekapazitaet_ks43
+Carbonathärte (°KH)||karbonathaerte
+""",
+    "http://www.aichstetten.de/Wasserversorgung.html": """
+Gesamtwasserhärte|°dH|gesamthaerte
+Härtebereich||haertebereich
+Nitrat (NO3)|mg/l|nitrat
+Trübung|NTU|truebung
+ph-Wert||ph_wert
+""",
 }
 
 HELD_OUT = {
