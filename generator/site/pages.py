@@ -92,7 +92,7 @@ def environment(
 
 
 def _html(html: str) -> bytes:
-    return html.encode()
+    return fragments.squeeze(html).encode()
 
 
 # ---------------------------------------------------------------------------- static
@@ -192,7 +192,8 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
     row_fragment = fragments.load(templates, "value_row.html")
     badges = _badges(env)
     # Jinja renders the site-wide shell once; polars fills in each zone.
-    page = fragments.fill(env.get_template("zone.html").render(), _zone_page_values())
+    shell = fragments.squeeze(env.get_template("zone.html").render())
+    page = fragments.fill(shell, _zone_page_values())
     m = d.measurements
     counts = m.group_by("zone_id", maintain_order=True).agg(pl.len().alias("measurement_count"))
     per_zone = dict(zip(counts["zone_id"], counts["measurement_count"], strict=True))
@@ -288,7 +289,7 @@ def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, b
             .agg(fragment.str.join("").alias(column))
         )
 
-    shell = env.get_template("supplier.html").render()
+    shell = fragments.squeeze(env.get_template("supplier.html").render())
     frame = (
         d.suppliers.drop("zones", "documents")
         .join(listed("zones", zone), on="supplier_id", how="left", maintain_order="left")
