@@ -160,6 +160,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "future_text": pl.col("future_text"),
         "checks_html": pl.col("checks_html"),
         "values_html": pl.col("values_html"),
+        "sources_html": pl.col("sources_html"),
         "no_values": pl.col("values_html").is_null(),
         "aggregates": pl.col("aggregates").fill_null(False),
         "charts_html": pl.col("charts_html"),
@@ -190,6 +191,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         fragments.load(templates, "chart_row.html"),
     )
     row_fragment = fragments.load(templates, "value_row.html")
+    source_fragment = fragments.load(templates, "source_item.html")
     badges = _badges(env)
     # Jinja renders the site-wide shell once; polars fills in each zone.
     shell = fragments.squeeze(env.get_template("zone.html").render())
@@ -225,7 +227,10 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .agg(pl.col("html").str.join("").alias("charts_html"))
         )
         values = value_rows(
-            d.current_values.filter(pl.col("zone_id").is_in(batch)), row_fragment, badges
+            d.current_values.filter(pl.col("zone_id").is_in(batch)),
+            row_fragment,
+            badges,
+            source_fragment,
         )
         zones = d.zones.filter(pl.col("zone_id").is_in(batch))
         filled = (
