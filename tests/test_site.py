@@ -389,9 +389,13 @@ def test_zone_page_chart_draws_the_limit_as_it_came_into_force(golden_site):
     assert xs == sorted(xs) and len(xs) == 3
     assert xs[1] < start < xs[2]  # between the 2025-09 and the 2026-03 sample
     table = find(figure, "details")[0]
-    cells = [[text_of(td) for td in tr.iter(NS + "td")] for tr in table.iter(NS + "tr")][1:]
-    # the value in the limit's unit, then as published; one sample point: in the caption
-    assert cells[0] == ["10.03.2025", "0,08 µg/l", "0,08 µg/l"]
+    cells = [
+        [(text_of(td), td.get("colspan")) for td in tr.iter(NS + "td")]
+        for tr in table.iter(NS + "tr")
+    ][1:]
+    # the value in the limit's unit, then as published: one cell across both columns where
+    # the two read the same; one sample point: in the caption
+    assert cells[0] == [("10.03.2025", None), ("0,08 µg/l", "2")]
     assert text_of(find(table, "caption")[0]).endswith("Messstelle Netz")
 
 
