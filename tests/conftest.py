@@ -13,6 +13,26 @@ from tests.helpers import AS_OF, GOLDEN_INPUT
 pytest.register_assert_rewrite("tests.browser_harness")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order and group the tests for `scripts/test.sh`, which runs them on every CPU.
+
+    Each test file is one unit of work (`--dist loadgroup`), so its module fixtures run
+    once; the edge tests of every file are one more unit, so one worker starts Netlify's
+    emulator, not each. Units with a slow test start first: the longest work is spread
+    over the workers before the short files fill the gaps. The order is stable, the same
+    in every worker, and changes nothing for a run without xdist but the order.
+    """
+
+    def unit(item: pytest.Item) -> str:
+        return "edge" if item.get_closest_marker("edge") else item.nodeid.split("::")[0]
+
+    slow = {unit(item) for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: unit(item) != "edge" and unit(item) not in slow)
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(unit(item)))
+
+
 @pytest.fixture
 def tiny_data(tmp_path) -> Path:
     """Copy the tiny golden input dataset somewhere writable."""
@@ -46,6 +66,22 @@ def golden_site(tmp_path_factory) -> Path:
 
     out = tmp_path_factory.mktemp("golden") / "build"
     build(GOLDEN_INPUT, out, AS_OF, Config(), force=True)
+    return out
+
+
+@pytest.fixture
+def golden_build_copy(golden_site, tmp_path) -> Path:
+    """Return `tmp_path / "build"`: a copy of the session's golden build, state and gate input.
+
+    It is what building `tiny_data` into that directory leaves behind, without the build:
+    a test of what the next build does starts from here.
+    """
+    from generator.api.settings import gate_dir
+    from generator.write import state_dir
+
+    out = tmp_path / "build"
+    for place in (lambda p: p, state_dir, gate_dir):
+        shutil.copytree(place(golden_site), place(out), symlinks=True)
     return out
 
 

@@ -15,7 +15,7 @@ from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
 from generator.write import MANIFEST, TreeWriter, manifest_path, read_manifest
-from tests.helpers import AS_OF, edit
+from tests.helpers import AS_OF, GOLDEN_INPUT, edit
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -30,12 +30,14 @@ def run(data, out, as_of=AS_OF, **kw):
     return build(data, out, as_of, Config(), **kw)
 
 
+@pytest.mark.slow
 def test_two_builds_are_byte_identical(tiny_data, tmp_path):
     run(tiny_data, tmp_path / "a")
     run(tiny_data, tmp_path / "b")
     assert tree(tmp_path / "a") == tree(tmp_path / "b")
 
 
+@pytest.mark.slow
 def test_unchanged_rebuild_rewrites_nothing(tiny_data, tmp_path):
     out = tmp_path / "build"
     first = run(tiny_data, out)
@@ -52,9 +54,8 @@ def test_unchanged_rebuild_rewrites_nothing(tiny_data, tmp_path):
     assert all(before[p] == ino for p, ino in after.items())
 
 
-def test_the_manifest_is_kept_beside_the_tree_not_published(tiny_data, tmp_path):
-    out = tmp_path / "build"
-    run(tiny_data, out)
+def test_the_manifest_is_kept_beside_the_tree_not_published(tiny_data, golden_build_copy, tmp_path):
+    out = golden_build_copy
     assert not (out / MANIFEST).exists()
     assert manifest_path(out) == tmp_path / "build-state" / MANIFEST
     files = read_manifest(out)["files"]
@@ -67,11 +68,11 @@ def test_the_manifest_is_kept_beside_the_tree_not_published(tiny_data, tmp_path)
     assert set(read_manifest(out)["files"]) == set(files)
 
 
+@pytest.mark.slow
 def test_a_crash_between_swap_and_manifest_leaves_no_stale_manifest(
-    tiny_data, tmp_path, monkeypatch
+    tiny_data, golden_build_copy, tmp_path, monkeypatch
 ):
-    out = tmp_path / "build"
-    run(tiny_data, out)
+    out = golden_build_copy
     edit(tiny_data, "measurements", 1, value_text="0,07")
 
     def crash(path, data):
@@ -89,9 +90,8 @@ def test_a_crash_between_swap_and_manifest_leaves_no_stale_manifest(
     assert b"0,07" not in (out / "_data/v1/zones/11/measurements.json").read_bytes()
 
 
-def test_changing_one_measurement_rewrites_only_its_files(tiny_data, tmp_path):
-    out = tmp_path / "build"
-    run(tiny_data, out)
+def test_changing_one_measurement_rewrites_only_its_files(tiny_data, golden_build_copy, tmp_path):
+    out = golden_build_copy
     # Row 1 is an older PFAS-20 sample of zone 11: only its series change, not the
     # zone's current values.
     edit(tiny_data, "measurements", 1, value_text="0,07")
@@ -102,9 +102,9 @@ def test_changing_one_measurement_rewrites_only_its_files(tiny_data, tmp_path):
     assert report.deleted == []
 
 
-def test_stale_files_are_deleted(tiny_data, tmp_path):
-    out = tmp_path / "build"
-    run(tiny_data, out)
+@pytest.mark.slow
+def test_stale_files_are_deleted(tiny_data, golden_build_copy, tmp_path):
+    out = golden_build_copy
     rows = (tiny_data / "measurements.csv").read_text(encoding="utf-8").splitlines()
     kept = [r for r in rows if ",geruch," not in r]
     (tiny_data / "measurements.csv").write_text("\n".join(kept) + "\n", encoding="utf-8")
@@ -123,9 +123,11 @@ def test_stale_files_are_deleted(tiny_data, tmp_path):
     assert not (out / "_data/v1/lookup/01067.json").exists()
 
 
-def test_failure_while_writing_leaves_previous_tree(tiny_data, tmp_path, monkeypatch):
-    out = tmp_path / "build"
-    run(tiny_data, out)
+@pytest.mark.slow
+def test_failure_while_writing_leaves_previous_tree(
+    tiny_data, golden_build_copy, tmp_path, monkeypatch
+):
+    out = golden_build_copy
     before = tree(out)
     real = render.render_all
 
@@ -181,23 +183,16 @@ def load_json(out: Path, rel: str):
     return json.loads((out / rel).read_text(encoding="utf-8"))
 
 
-@pytest.fixture
-def tiny_build(tiny_data, tmp_path):
-    out = tmp_path / "build"
-    run(tiny_data, out)
-    return out
-
-
-def test_lookup_clear_plz(tiny_build):
-    doc = load_json(tiny_build, "_data/v1/lookup/01067.json")
+def test_lookup_clear_plz(golden_site):
+    doc = load_json(golden_site, "_data/v1/lookup/01067.json")
     assert doc["ambiguous"] is False and doc["ambiguity_reasons"] == []
     assert doc["ambiguity_note"] is None
     assert [z["zone_id"] for z in doc["zones"]] == [11]
     assert doc["zones"][0]["supplier_name"] == "Wasserwerke Kleinstadt (Testdaten)"
 
 
-def test_lookup_split_plz(tiny_build):
-    doc = load_json(tiny_build, "_data/v1/lookup/76437.json")
+def test_lookup_split_plz(golden_site):
+    doc = load_json(golden_site, "_data/v1/lookup/76437.json")
     assert doc["ambiguous"] is True and doc["ambiguity_reasons"] == ["split"]
     # 60 % of the area lies in zone 11, 75 % of the people live in zone 12: it leads.
     assert doc["ranked_by"] == "population_share"
@@ -208,8 +203,8 @@ def test_lookup_split_plz(tiny_build):
     assert streets == {12: ["Am Bach", "Hauptstraße"], 11: ["Hauptstraße", "Ringstraße"]}
 
 
-def test_lookup_without_population_shares_ranks_by_area(tiny_build):
-    doc = load_json(tiny_build, "_data/v1/lookup/04109.json")
+def test_lookup_without_population_shares_ranks_by_area(golden_site):
+    doc = load_json(golden_site, "_data/v1/lookup/04109.json")
     assert doc["ranked_by"] == "area_share"
     assert [(z["population_share"], z["boundary_source"]) for z in doc["zones"]] == [
         (None, None),
@@ -218,21 +213,21 @@ def test_lookup_without_population_shares_ranks_by_area(tiny_build):
     assert all(z["streets"] == [] for z in doc["zones"])
 
 
-def test_lookup_small_second_zone_is_not_ambiguous(tiny_build):
-    doc = load_json(tiny_build, "_data/v1/lookup/04109.json")
+def test_lookup_small_second_zone_is_not_ambiguous(golden_site):
+    doc = load_json(golden_site, "_data/v1/lookup/04109.json")
     assert doc["ambiguous"] is False
     assert [z["zone_id"] for z in doc["zones"]] == [21, 12]
 
 
-def test_lookup_low_confidence_plz(tiny_build):
-    doc = load_json(tiny_build, "_data/v1/lookup/84503.json")
+def test_lookup_low_confidence_plz(golden_site):
+    doc = load_json(golden_site, "_data/v1/lookup/84503.json")
     assert doc["ambiguous"] is True and doc["ambiguity_reasons"] == ["low_confidence"]
 
 
-def test_odbl_attribution_on_lookup_and_json_export(tiny_build):
+def test_odbl_attribution_on_lookup_and_json_export(golden_site):
     config = Config()
     for rel in ("_data/v1/lookup/01067.json", "v1/export/plz-zonen.json"):
-        attribution = load_json(tiny_build, rel)["attribution"]
+        attribution = load_json(golden_site, rel)["attribution"]
         sources = attribution.pop("sources")
         assert attribution == odbl_attribution(config.operator, config.license_url)
         # From the data directory's mapping.json: each credited source with its date.
@@ -247,16 +242,16 @@ def test_odbl_attribution_on_lookup_and_json_export(tiny_build):
         assert attribution["license_url"].startswith("https://opendatacommons.org/")
 
 
-def test_export_is_complete_and_has_no_measured_values(tiny_build, tiny_data):
+def test_export_is_complete_and_has_no_measured_values(golden_site):
     import polars as pl
 
-    doc = load_json(tiny_build, "v1/export/plz-zonen.json")
-    source = pl.read_csv(tiny_data / "plz_zones.csv", schema_overrides={"plz": pl.String})
+    doc = load_json(golden_site, "v1/export/plz-zonen.json")
+    source = pl.read_csv(GOLDEN_INPUT / "plz_zones.csv", schema_overrides={"plz": pl.String})
     assert doc["count"] == source.height == len(doc["rows"])
     pairs = {(r["plz"], r["zone_id"]) for r in doc["rows"]}
     assert pairs == set(zip(source["plz"], source["zone_id"], strict=True))
-    csv = pl.read_csv(tiny_build / "v1/export/plz-zonen.csv", schema_overrides={"plz": pl.String})
-    parquet = pl.read_parquet(tiny_build / "v1/export/plz-zonen.parquet")
+    csv = pl.read_csv(golden_site / "v1/export/plz-zonen.csv", schema_overrides={"plz": pl.String})
+    parquet = pl.read_parquet(golden_site / "v1/export/plz-zonen.parquet")
     # The CSV carries the ODbL credit as its last column (tests/test_odbl.py).
     assert csv.drop("attribution").equals(parquet)
     assert parquet.columns == [
@@ -272,8 +267,8 @@ def test_export_is_complete_and_has_no_measured_values(tiny_build, tiny_data):
     ]
     row = csv.filter(pl.col("plz") == "76437", pl.col("zone_id") == 12).row(0, named=True)
     assert (row["population_share"], row["boundary_source"]) == (0.75, "supplier")
-    streets = pl.read_csv(tiny_build / "v1/export/strassen.csv")
-    source_streets = pl.read_csv(tiny_data / "streets.csv")
+    streets = pl.read_csv(golden_site / "v1/export/strassen.csv")
+    source_streets = pl.read_csv(GOLDEN_INPUT / "streets.csv")
     # The street names are OpenStreetMap data: every row carries the credit, as plz-zonen.csv.
     assert streets.columns == ["plz", "street", "zone_id", "length_share", "attribution"]
     assert streets["attribution"].unique().to_list() == csv["attribution"].unique().to_list()
@@ -288,16 +283,16 @@ def test_export_is_complete_and_has_no_measured_values(tiny_build, tiny_data):
     assert not forbidden & set(doc["rows"][0])
 
 
-def test_datapackage_describes_the_export(tiny_build):
+def test_datapackage_describes_the_export(golden_site):
     import hashlib
 
-    pkg = load_json(tiny_build, "v1/export/datapackage.json")
+    pkg = load_json(golden_site, "v1/export/datapackage.json")
     assert pkg["licenses"][0]["name"] == "ODbL-1.0"
     assert "OpenStreetMap" in pkg["attribution"]
     paths = {r["path"]: r for r in pkg["resources"]}
     assert set(paths) == {"plz-zonen.csv", "plz-zonen.json", "plz-zonen.parquet", "strassen.csv"}
     for name, resource in paths.items():
-        payload = (tiny_build / "v1/export" / name).read_bytes()
+        payload = (golden_site / "v1/export" / name).read_bytes()
         assert resource["bytes"] == len(payload)
         assert resource["hash"] == "sha256:" + hashlib.sha256(payload).hexdigest()
         assert [f["name"] for f in resource["schema"]["fields"]][0] == "plz"
@@ -320,8 +315,8 @@ def test_datapackage_describes_the_export(tiny_build):
     assert "Zensus 2022" in pkg["description"]
 
 
-def test_zone_current_values_and_provenance(tiny_build):
-    doc = load_json(tiny_build, "_data/v1/zones/11.json")
+def test_zone_current_values_and_provenance(golden_site):
+    doc = load_json(golden_site, "_data/v1/zones/11.json")
     values = {v["parameter"]: v for v in doc["current_values"]}
     pfas = values["pfas_summe_20"]
     assert pfas["value_text"] == "0,14" and pfas["sampled_at"] == "2026-03-10"
@@ -334,13 +329,15 @@ def test_zone_current_values_and_provenance(tiny_build):
     assert values["temperatur"]["value"] == 12.6
     assert doc["plz"] == ["01067", "76437"]
     zone12 = {
-        v["parameter"]: v for v in load_json(tiny_build, "_data/v1/zones/12.json")["current_values"]
+        v["parameter"]: v
+        for v in load_json(golden_site, "_data/v1/zones/12.json")["current_values"]
     }
     assert zone12["pfas_summe_4"]["future_state"] == "exceeds_limit"
     assert zone12["blei"]["state"] == "not_measured"
     assert zone12["nitrat"]["state"] == "not_detected"
     zone21 = {
-        v["parameter"]: v for v in load_json(tiny_build, "_data/v1/zones/21.json")["current_values"]
+        v["parameter"]: v
+        for v in load_json(golden_site, "_data/v1/zones/21.json")["current_values"]
     }
     # The latest PFAS-20 value is "< BG" in ng/l: kept verbatim, not assessable.
     assert zone21["pfas_summe_20"]["value_text"] == "< BG"
@@ -349,26 +346,26 @@ def test_zone_current_values_and_provenance(tiny_build):
     assert zone21["nitrat"]["state"] == "exceeds_limit"
 
 
-def test_measurements_verbatim_sorted_and_filtered(tiny_build):
-    doc = load_json(tiny_build, "_data/v1/zones/11/measurements.json")
+def test_measurements_verbatim_sorted_and_filtered(golden_site):
+    doc = load_json(golden_site, "_data/v1/zones/11/measurements.json")
     keys = [(m["parameter"], m["sampled_at"]) for m in doc["measurements"]]
     assert keys == sorted(keys) and doc["count"] == len(keys) == 12
     assert {d["document_id"] for d in doc["documents"]} == {"wk-2025", "wk-2026"}
-    body = (tiny_build / "_data/v1/zones/11/measurements.json").read_bytes()
+    body = (golden_site / "_data/v1/zones/11/measurements.json").read_bytes()
     one = json.loads(series.filter_series(body, "pfas_summe_20", {"zone_id": "11"}))
     assert one["parameter"] == "pfas_summe_20"
     assert [m["value_text"] for m in one["measurements"]] == ["0,08", "0,09", "0,14"]
-    assert not (tiny_build / "_data/v1/zones/11/measurements").exists()  # no file per filter
+    assert not (golden_site / "_data/v1/zones/11/measurements").exists()  # no file per filter
 
 
-def test_parameters_and_limits(tiny_build):
-    register = load_json(tiny_build, "v1/parameters.json")
+def test_parameters_and_limits(golden_site):
+    register = load_json(golden_site, "v1/parameters.json")
     assert register["count"] == 282 == len(register["parameters"])
-    limits = load_json(tiny_build, "_data/v1/parameters/pfas_summe_20/limits.json")
+    limits = load_json(golden_site, "_data/v1/parameters/pfas_summe_20/limits.json")
     assert [(x["value"], x["unit"], x["valid_from"]) for x in limits["limits"]] == [
         (0.1, "µg/l", "2026-01-12")
     ]
-    assert load_json(tiny_build, "_data/v1/parameters/temperatur/limits.json")["limits"] == []
+    assert load_json(golden_site, "_data/v1/parameters/temperatur/limits.json")["limits"] == []
 
 
 def test_atomic_write_replaces_in_one_step_and_leaves_no_temporary_file(tmp_path):

@@ -103,3 +103,18 @@ def test_the_cycle_finder_finds_a_circle():
 
 def test_generator_has_no_import_circle():
     assert cycles(import_graph()) == []
+
+
+def test_no_test_module_imports_another_test_module():
+    """What several test modules share lives in a helpers module, never in a test module."""
+    tests = Path(__file__).resolve().parent
+    offenders = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                if name.rpartition(".")[2].startswith("test_"):
+                    offenders.append(f"{path.relative_to(tests)} imports {name}")
+    assert offenders == []

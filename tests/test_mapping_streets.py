@@ -4,87 +4,20 @@ from __future__ import annotations
 
 import json
 
-import osmium
 import pytest
-from pyproj import Transformer
 from shapely.geometry import box
 
 from tests.mapping_helpers import (
     KM,
-    X0,
-    Y0,
     mapping,
     rows,
     sq,
     two_plz_three_zones,
     write_geojson,
     write_layer,
+    write_osm_pbf,
+    write_osm_xml,
 )
-
-TO_WGS84 = Transformer.from_crs("EPSG:3035", "EPSG:4326", always_xy=True)
-
-# (way id, tags, points in metres from the test origin). The shared PLZ 34117 is split at
-# x = 500 m into zones 1 and 2; PLZ 34119 (zone 3 only) is not shared.
-WAYS = [
-    (10, {"highway": "residential", "name": "Hauptstraße"}, [(200, 500), (600, 500)]),
-    (11, {"highway": "residential", "name": "Schulstraße"}, [(100, 100), (100, 300)]),
-    (12, {"highway": "residential", "name": "Schulstraße"}, [(100, 300), (300, 300)]),
-    (14, {"highway": "tertiary", "name": "Ringstraße"}, [(800, 700), (1500, 700)]),
-    (15, {"highway": "service"}, [(100, 800), (900, 800)]),  # no name
-    (16, {"waterway": "river", "name": "Fulda"}, [(100, 900), (900, 900)]),  # not a street
-    (17, {"highway": "residential", "name": "Dorfstraße"}, [(2200, 500), (2800, 500)]),
-]
-
-
-def lonlat(x: float, y: float) -> tuple[float, float]:
-    lon, lat = TO_WGS84.transform(X0 + x, Y0 + y)
-    return round(lon, 7), round(lat, 7)
-
-
-def write_osm_xml(path, ways=WAYS, broken: bool = False):
-    nodes, refs = {}, []
-    for _, _, points in ways:
-        ids = []
-        for p in points:
-            nodes.setdefault(p, len(nodes) + 1)
-            ids.append(nodes[p])
-        refs.append(ids)
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<osm version="0.6" generator="hand">']
-    for (x, y), i in nodes.items():
-        lon, lat = lonlat(x, y)
-        lines.append(f'<node id="{i}" version="1" lat="{lat}" lon="{lon}"/>')
-    for n, ((way_id, tags, _), ids) in enumerate(zip(ways, refs, strict=True)):
-        stamp = f' timestamp="2026-10-{n + 1:02d}T08:00:00Z"'
-        lines.append(f'<way id="{way_id}" version="1"{stamp}>')
-        lines += [f'<nd ref="{i}"/>' for i in ids]
-        lines += [f'<tag k="{k}" v="{v}"/>' for k, v in tags.items()]
-        lines.append("</way>")
-    if broken:  # a way whose node is not in the extract (cut at its edge)
-        lines.append(
-            '<way id="99" version="1"><nd ref="1"/><nd ref="9999"/>'
-            '<tag k="highway" v="residential"/><tag k="name" v="Randweg"/></way>'
-        )
-    lines.append("</osm>")
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return path
-
-
-def write_osm_pbf(path, ways=WAYS):
-    header = osmium.io.Header()
-    header.set("osmosis_replication_timestamp", "2026-11-20T21:21:02Z")
-    writer = osmium.SimpleWriter(str(path), header=header)
-    nodes: dict = {}
-    for _, _, points in ways:
-        for p in points:
-            if p not in nodes:
-                nodes[p] = len(nodes) + 1
-                writer.add_node(osmium.osm.mutable.Node(id=nodes[p], location=lonlat(*p)))
-    for way_id, tags, points in ways:
-        writer.add_way(
-            osmium.osm.mutable.Way(id=way_id, nodes=[nodes[p] for p in points], tags=tags)
-        )
-    writer.close()
-    return path
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from generator.build import build
 from generator.config import Config
 from generator.site import urls
 from tests.helpers import AS_OF, append
-from tests.test_site import by_id, find, page, text_of, value_rows
+from tests.site_helpers import by_id, find, page, text_of, value_rows
 
 
 @pytest.fixture(scope="module")

@@ -167,8 +167,7 @@ def test_netlify_declares_the_same_policy_for_every_path():
 
 def test_the_mappings_csv_outputs_hold_no_formula(tmp_path):
     pytest.importorskip("osmium")
-    from tests.mapping_helpers import mapping, rows, two_plz_three_zones
-    from tests.test_mapping_streets import write_osm_xml
+    from tests.mapping_helpers import mapping, rows, two_plz_three_zones, write_osm_xml
 
     plz, zones = two_plz_three_zones(tmp_path)
     hostile = "=HYPERLINK(&quot;http://evil.example&quot;)"  # XML-escaped in the .osm file

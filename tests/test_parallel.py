@@ -9,8 +9,8 @@ import pytest
 
 from generator import parallel, render
 from generator.site import pages
+from tests.golden.compare import describe_differences
 from tests.golden.regenerate import EXPECTED, build_golden
-from tests.test_golden import describe_differences
 
 
 def test_results_come_in_the_order_of_the_tasks_whichever_finishes_first() -> None:
@@ -50,6 +50,7 @@ def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert 1 <= parallel.workers() <= 4
 
 
+@pytest.mark.slow
 def test_batches_of_two_zones_in_three_threads_build_the_golden_tree(
     tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

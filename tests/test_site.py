@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import functools
 import json
 import re
 import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import html5lib
 import pytest
 
 from generator import site_assets
@@ -24,40 +22,10 @@ from generator.api.license_resources import odbl_attribution
 from generator.config import Config
 from generator.site import pages, text, urls
 from tests.helpers import AS_OF
+from tests.site_helpers import NS, SVG, by_id, find, html_files, page, parse, text_of, value_rows
 
-NS = "{http://www.w3.org/1999/xhtml}"
-SVG = "{http://www.w3.org/2000/svg}"
 MAX_PAGE_BYTES = 150_000
 CONTROLS = ("input", "select", "textarea")
-
-
-def html_files(root: Path) -> list[Path]:
-    return sorted(root.rglob("*.html"))
-
-
-@functools.cache
-def parse(path: Path):
-    """Parse strictly: any HTML5 parse error raises. Trees are shared: never modify one."""
-    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=True)
-    return parser.parse(path.read_bytes(), transport_encoding="utf-8")
-
-
-def page(root: Path, url: str):
-    return parse(root / urls.file_path_for_url(url))
-
-
-def find(tree, tag: str, **attrs):
-    return [
-        e for e in tree.iter(NS + tag) if all(e.get(k.rstrip("_")) == v for k, v in attrs.items())
-    ]
-
-
-def text_of(element) -> str:
-    return " ".join("".join(element.itertext()).split())
-
-
-def by_id(tree, ident: str):
-    return next((e for e in tree.iter() if e.get("id") == ident), None)
 
 
 # ---------------------------------------------------------------------------- every page
@@ -296,11 +264,6 @@ def test_plz_page_explains_low_confidence(golden_site):
     ][0]
     assert "unsicher" in text_of(notice)
     assert "5 %" in text_of(notice)  # 95 % covered: the rest has no known zone
-
-
-def value_rows(tree) -> dict[str, object]:
-    table = [t for t in find(tree, "table") if t.get("class") == "values"][0]
-    return {text_of(find(tr, "th")[0]): tr for tr in find(table, "tbody")[0].iter(NS + "tr")}
 
 
 COLUMNS = ("Wert", "Grenzwert", "Bewertung", "Quelle")  # after the parameter's <th>

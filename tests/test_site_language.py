@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 from generator import load
-from tests.test_site import NS, html_files, parse, text_of
+from tests.site_helpers import NS, html_files, parse, text_of
 
 EXEMPT_TAGS = {NS + t for t in ("code", "pre", "samp", "kbd", "script", "style", "template")}
 ENGLISH = re.compile(

@@ -20,7 +20,7 @@ from generator.api import routes
 from generator.encode import file_digest
 from generator.load import reference_dir
 from generator.site import answer, maps, urls
-from tests.test_site import NS, SVG, by_id, find, html_files, page, parse, text_of
+from tests.site_helpers import NS, SVG, by_id, find, html_files, page, parse, text_of
 
 GERMAN_NUMBER = r"-?\d+(?:,\d+)?"
 SHARE = re.compile(

@@ -15,7 +15,7 @@ from generator import derive, load
 from generator.api import verdicts
 from generator.site import urls
 from tests.helpers import AS_OF, GOLDEN_INPUT, append
-from tests.test_site import by_id, find, page, text_of, value_rows
+from tests.site_helpers import by_id, find, page, text_of, value_rows
 
 
 def section(tree, heading: str):
