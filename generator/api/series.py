@@ -11,11 +11,13 @@ parameter without parsing the whole document:
     ],"measurements":[
     {"document_id":"zs-2026",...,"parameter":"chrom",...},
     {"document_id":"zs-2026",...,"parameter":"nitrat",...}
-    ],"parameter":null,"zone_id":21}
+    ],"normalized_units":{"chrom":"µg/l","nitrat":"mg/l"},"parameter":null,"zone_id":21}
 
 The frame lines (`HEAD`, `MIDDLE`, `TAIL`) follow from the resource's fields, keys sorted as
-everywhere. A filtered answer is the compact one-line document of the matching rows and of
-the documents they cite, byte for byte what a per-parameter file held. The edge gate
+everywhere. A row has no `normalized_unit`: it is its parameter's register unit, the same for
+every row of the parameter, so the tail states it once per parameter (`UNITS`). A filtered
+answer is the compact one-line document of the matching rows, of the documents they cite and
+of the code's unit, byte for byte what a per-parameter file would hold. The edge gate
 (`netlify/gate/series.ts`) ports `filter_series`; both read the layout from here (the edge
 gate through `routes.json`).
 
