@@ -65,6 +65,7 @@ UNITS: dict[str, Unit] = {u.symbol: u for u in _CANONICAL}
 # squeezed, sum signs dropped). The docs list them.
 ALIASES: dict[str, str] = {
     "ug/l": "µg/l",
+    "milligramm pro liter": "mg/l",
     "mcg/l": "µg/l",
     "mg/dm3": "mg/l",
     "µg/dm3": "µg/l",
@@ -103,6 +104,8 @@ ALIASES: dict[str, str] = {
     "cfu/100 ml": "count/100 ml",
     "n/100 ml": "count/100 ml",
     "/100 ml": "count/100 ml",
+    "1/100 ml": "count/100 ml",
+    "100 ml": "count/100 ml",
     "z/100 ml": "count/100 ml",
     "zahl/100 ml": "count/100 ml",
     "in 100 ml": "count/100 ml",

@@ -15,4 +15,6 @@ if ! cmp -s package-lock.json node_modules/.installed-lock 2>/dev/null; then
     npm ci --no-audit --no-fund --loglevel=error
     cp package-lock.json node_modules/.installed-lock
 fi
-exec .venv/bin/python -m pytest "$@"
+# On every CPU (pytest-xdist): a test file is one unit of work, the edge tests another
+# (tests/conftest.py); PYTEST_WORKERS=0 runs everything in this process.
+exec .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadgroup "$@"

@@ -325,6 +325,350 @@ Sulfat/SO 4 in mg/l||sulfat
 Eisen gesamt in mg/l||eisen
 Mangan gesamt in mg/l||mangan
 """,
+    "http://www.malsfeld.net/b%C3%BCrgerservice/trinkwasserqualit%C3%A4t/": """
+Härtebereich neu||haertebereich
+Gesamthärte in mmol/1||?
+Gesamthärte in odH||gesamthaerte
+Härtebereich alt||?
+""",
+    "http://dipperz.de/content/gruppenwasserwerk/trinkwasserdaten/": """
+Benzol|mg/l|benzol
+Bor|mg/l|bor
+Bromat|mg/l|bromat
+Chrom|mg/l|chrom
+Cyanid|mg/l|cyanid
+1,2-Dichlorethan|mg/l|dichlorethan_1_2
+Fluorid|mg/l|fluorid
+Nitrat|mg/l|nitrat
+Quecksilber|mg/l|quecksilber
+Selen|mg/l|selen
+Summe aus Tetrachlorethen und Trichlorethen|mg/l|tetrachlorethen_trichlorethen
+Uran|mg/l|uran
+Antimon|mg/l|antimon
+Arsen|mg/l|arsen
+Benzo-(a)-pyren|mg/l|benzo_a_pyren
+Blei|mg/l|blei
+Cadmium|mg/l|cadmium
+Kupfer|mg/l|kupfer
+Nickel|mg/l|nickel
+Nitrit|mg/l|nitrit
+Nitrat/50 + Nitrit/3|mg/l|-
+Polycyclische aromatische Kohlenwasserstoffe (PAK)|mg/l|pak
+Trihalogenmethane|mg/l|thm
+Aluminium|mg/l|aluminium
+Ammonium|mg/l|ammonium
+Chlorid|mg/l|chlorid
+Eisen|mg/l|eisen
+Färbung (SAK bei l = 436 nm)|m-1|faerbung
+Geruchsschwellenwert bei 23° C|TON|-
+Geschmack||geschmack
+elektr. Leitfähigkeit bei 25° C|µS/cm|elektrische_leitfaehigkeit
+Mangan|mg/l|mangan
+Natrium|mg/l|natrium
+organisch gebundener Kohlenstoff (TOC)|mg/l|toc
+Sulfat|mg/l|sulfat
+""",
+    "http://www.spechbach.de/news-1/burgerinformation-trinkwasserwerte": """
+Geruch||geruch
+Temperatur|°C|temperatur
+Coliforme Keime|KBE/100 ml|coliforme_bakterien
+Clostridium perfringens|KBE/100 ml|clostridium_perfringens
+Escheria Coli|KBE/100 ml|e_coli
+Koloniezahl bei 20°C|KBE/100 ml|-
+Koloniezahl bei 36°C|KBE/100 ml|koloniezahl_36
+PH-Wert||ph_wert
+Sauerstoffkonzentration|mg/l|sauerstoff
+Aluminium (Al)|mg/l|aluminium
+Ammonium (NH4)|mg/l|ammonium
+Chlorid (Cl)|mg/l|chlorid
+Absorption 436 nm|1/m|faerbung
+Eisen (Fe)|mg/l|eisen
+Mangan (MN)|mg/l|mangan
+Natrium (Na)|mg/l|natrium
+Phosphor (ber. als o-PO4)|mg/l|?
+TOC|mg/l|toc
+Sulfat (SO4)|mg/l|sulfat
+Trübung (860 nm)|NTU|truebung
+Calcitlösekapazität|mg/l|calcitloesekapazitaet
+Benzol|mg/l|benzol
+""",
+    "https://www.stawag.de/wasser/privatkunde/trinkwasseranalyse/": """
+Wasserhärte als Calciumcarbonat|mmol/l|gesamthaerte
+Wasserhärte Deutscher Härtegrad|° dH|gesamthaerte
+Wasserhärte Karbonathärte|° dH|karbonathaerte
+Säurekapazität  (KS 4,3)|mmol/l|saeurekapazitaet_ks43
+pH-Wert|-|ph_wert
+Elektrische Leitfähigkeit|µS/cm|elektrische_leitfaehigkeit
+Calcium (Ca2+)|mg/l|calcium
+Magnesium (Mg2+)|mg/l|magnesium
+Natrium (Na+)|mg/l|natrium
+Kalium (K+)|mg/l|kalium
+Sulfat (SO42-)|mg/l|sulfat
+Chlorid (Cl-)|mg/l|chlorid
+Nitrat (NO3-)|mg/l|nitrat
+Nitrit (NO2-)|mg/l|nitrit
+Ammonium (NH4+)|mg/l|ammonium
+Fluorid (F-)|mg/l|fluorid
+Cyanid (CN-)|mg/l|cyanid
+Eisen (Fe)|mg/l|eisen
+Kupfer (Cu)|mg/l|kupfer
+Mangan (Mn)|mg/l|mangan
+Aluminium (Al)|mg/l|aluminium
+Blei (Pb)|mg/l|blei
+Cadmium (Cd)|mg/l|cadmium
+Nickel (Ni)|mg/l|nickel
+Chrom (Cr)|mg/l|chrom
+Arsen (As)|mg/l|arsen
+""",
+    "https://sw-igb.de/wasserqualitaet-2": """
+ph-Wert||ph_wert
+Leitfähigkeit (µS/cm)||elektrische_leitfaehigkeit
+Nitrat (mg/l)||nitrat
+Chlorid (mg/l)||chlorid
+Sulfat (mg/l)||sulfat
+Gesamthärte (°dH)||gesamthaerte
+Oxidierbarkeit (mg/l)||?
+Eisen gesamt (mg/l)||eisen
+Mangan gesamt (mg/l)||mangan
+Calcium (mg/l)||calcium
+Magnesium (mg/l)||magnesium
+Natrium (mg/l)||natrium
+Kalium (mg/l)||kalium
+Säurekapazität (mmol/l) bei pH 4,3||saeurekapazitaet_ks43
+""",
+    "https://stadtwerke-schaumburg-lippe.de/produkte-und-leistungen/wasser/mein-wasser/allgemeine-informationen/was-ist-drin-enthaelt-mein-wasser-zusatzstoffe-": """
+Nitrat|Milligramm pro Liter|nitrat
+Chlorid|Milligramm pro Liter|chlorid
+Sulfat|Milligramm pro Liter|sulfat
+Hydrogencarbonat|Milligramm pro Liter|hydrogencarbonat
+Calcium|Milligramm pro Liter|calcium
+Magnesium|Milligramm pro Liter|magnesium
+Natrium|Milligramm pro Liter|natrium
+Kalium|Milligramm pro Liter|kalium
+""",
+    "https://www.elsenfeld.de/rathaus-verwaltung/buergerservice/trinkwasseruntersuchung/": """
+Härtebereich (Waschmittelgesetz)||haertebereich
+Gesamthärte|°dH|gesamthaerte
+pH-Wert (bei 21,6 °C)|pH-Einheiten|ph_wert
+Benzol|mg/l|benzol
+Bor (B)|mg/l|bor
+Bromat (BrO3)|mg/l|bromat
+Chrom (Cr)|mg/l|chrom
+Cyanid (CN)|mg/l|cyanid
+1,2-Dichlorethan|mg/l|dichlorethan_1_2
+Fluorid (F)|mg/l|fluorid
+Nitrat (NO3)|mg/l|nitrat
+Quecksilber (Hg)|mg/l|quecksilber
+Selen (Se)|mg/l|selen
+Summe aus Tetra- und Trichlorethen|mg/l|tetrachlorethen_trichlorethen
+Uran (U)|mg/l|uran
+Antimon (Sb)|mg/l|antimon
+Arsen (As)|mg/l|arsen
+Benzo-(a)-pyren|mg/l|benzo_a_pyren
+Blei (Pb)|mg/l|blei
+Cadmium (Cd)|mg/l|cadmium
+Kupfer (Cu)|mg/l|kupfer
+Nickel (Ni)|mg/l|nickel
+Nitrit (NO2)|mg/l|nitrit
+Nitrat/50 + Nitrit/3|mg/l|-
+Polycyclische aromatische Kohlenwasserstoffe (PAK)|mg/l|pak
+Trihalogenmethane (THM)|mg/l|thm
+Aluminium (Al)|mg/l|aluminium
+Ammonium (NH4)|mg/l|ammonium
+Chlorid (Cl)|mg/l|chlorid
+Eisen (Fe)|mg/l|eisen
+Färbung|1/m|faerbung
+Geruchsschwellenwert bei 23 °C|TON|-
+Geschmack||geschmack
+elektr. Leitfähigkeit bei 25 °C|µS/cm|elektrische_leitfaehigkeit
+Mangan (Mn)|mg/l|mangan
+Natrium (Na)|mg/l|natrium
+organisch gebundener Kohlenstoff (TOC)|mg/l|toc
+Sulfat (SO4 2-)|mg/l|sulfat
+Trübung|NTU|truebung
+Calcitlösekapazität|mg/l|calcitloesekapazitaet
+Calcium (Ca²+)|mg/l|calcium
+Magnesium (Mg²+)|mg/l|magnesium
+Kalium (K+)|mg/l|kalium
+Säurekapazität bis pH 4,3|mmol/l|saeurekapazitaet_ks43
+""",
+    "https://www.steinau.eu/index_main.php?unid=4737&websiteid=stadtwerke": """
+Härtebereich||haertebereich
+Härtegrad|°dH|gesamthaerte
+Nitrat|mg/l|nitrat
+""",
+    "http://zv-orla.de/trinkwasserqualitaet.html": """
+pH-Wert||ph_wert
+Calcitlösevermögen|mg/l|calcitloesekapazitaet
+Karbonathärte|mmol|?
+""",
+    "http://sw-verl.de/unser-wasser/trinkwasseranalyse": """
+NATRIUM|mg/l|natrium
+BLEI|µg/l|blei
+NITRAT|mg/l|nitrat
+FLUORID|mg/l|fluorid
+HÄRTE|mmol/l|gesamthaerte
+HÄREBEREICH||haertebereich
+PH-WERT||ph_wert
+""",
+    "http://www.gemeindewerke-wendelstein.de/Gemeindewerke/Wasserversorgung/Wasserqualitaet/E1309.htm": """
+Temperatur|° C|temperatur
+pH- Wert||ph_wert
+Leitfähigkeit|µS/cm bei 20°|-
+Gesamthärte|°dH|gesamthaerte
+Härtebereich||haertebereich
+Gesamthärte ber. als Calciumcarbonat|mmol/l|gesamthaerte
+Quotient NO3+NO2|mg/l|-
+E.coli|1/100ml|e_coli
+Coliforme Keime|1/100ml|coliforme_bakterien
+Enterokokken|1/100ml|enterokokken
+Koloniezahl 20°C|KBE/ml|-
+""",
+    "https://wasserzweckverband-hunderdorf.de/index.php/allgemeine-informationen-bogenbachtal/wasserqualitaet": """
+Summe Erdalkalien|mmol/l|summe_erdalkalien
+Gesamthärte|°dH|gesamthaerte
+Härtebereich||haertebereich
+Karbonathärte|°dH|karbonathaerte
+Basekapazität bis pH=8,2|mmol/l|basekapazitaet_kb82
+Calcium|mg/l|calcium
+Magnesium|mg/l|magnesium
+Natrium|mg/l|natrium
+Kalium|mg/l|kalium
+Eisen, gesamt|mg/l|eisen
+Mangan, gesamt|mg/l|mangan
+Aluminium, gelöst|mg/l|-
+Ammonium|mg/l|ammonium
+Nitrit|mg/l|nitrit
+Nitrat|mg/l|nitrat
+Chlorid|mg/l|chlorid
+Sulfat|mg/l|sulfat
+Benzol|mg/l|benzol
+Bor|mg/l|bor
+Chrom|mg/l|chrom
+Cyanid|mg/l|cyanid
+Fluorid, unfiltriert|mg/l|fluorid
+Quecksilber|mg/l|quecksilber
+Selen|mg/l|selen
+Arsen|mg/l|arsen
+Blei|mg/l|blei
+Cadmium|mg/l|cadmium
+Kupfer|mg/l|kupfer
+Nickel|mg/l|nickel
+Uran (U-238)|mg/l|?
+pH-Wert||ph_wert
+""",
+    "https://www.wasserwerk-aichach.de/wasserq_b.php": """
+Enterokokken|/100 ml|enterokokken
+Benzol|mg/l|benzol
+Bor|mg/l|bor
+Bromat|mg/l|bromat
+Chrom|mg/l|chrom
+Cyanid|mg/l|cyanid
+1,2-Dichlorethan|mg/l|dichlorethan_1_2
+Fluorid|mg/l|fluorid
+Nitrat|mg/l|nitrat
+Quecksilber|mg/l|quecksilber
+Selen|mg/l|selen
+Uran|mg/l|uran
+Tetrachlorethen u. Trichlorethen|mg/l|tetrachlorethen_trichlorethen
+Antimon|mg/l|antimon
+Arsen|mg/l|arsen
+Benzo-(a)-Pyren|mg/l|benzo_a_pyren
+Blei|mg/l|blei
+Cadmium|mg/l|cadmium
+Kupfer|mg/l|kupfer
+Nickel|mg/l|nickel
+Nitrit|mg/l|nitrit
+Polyz. arom. Kohlenwasserstoffe|mg C/l ∑|?
+Trihalogenmethane|mg/l ∑|thm
+Aluminium|mg/l|aluminium
+Ammonium|mg/l|ammonium
+""",
+    "https://www.calden.de/aktuelles/wasseranalyse/": """
+Härtebereich||haertebereich
+Härtegrad|mmol/l|gesamthaerte
+Härtegrad|° dH|gesamthaerte
+""",
+    "https://www.wasserwerk.at/home/wasserqualitaet/parameter": """
+pH-Wert||ph_wert
+Gesamthärte|° dH|gesamthaerte
+Karbonathärte|° dH|karbonathaerte
+Härtestufe|I, II, III|-
+Kalzium|mg/l|calcium
+Magnesium|mg/l|magnesium
+Chlorid|mg/l|chlorid
+Nitrat|mg/l|nitrat
+Sulfat|mg/l|sulfat
+Fluorid|mg/l|fluorid
+Pestizide|μg/I|?
+Blei|μg/I|?
+""",
+    "http://www.oepping.at/Buergerservice/Trinkwasseruntersuchung": """
+pH-Wert|pH|ph_wert
+El. Leitfähigkeit bei 25 °C|μS/cm|elektrische_leitfaehigkeit
+Ammonium|mg/l|ammonium
+Escherichia-Coli (100 ml)||e_coli
+Coliforme Bakterien (100 ml)||coliforme_bakterien
+""",
+    "http://unterensingen.de/index.php?id=310": """
+Gesamthärte||?
+Härtebereich Wasch- und Reinigungesmittelgesetz||haertebereich
+pH-Wert||ph_wert
+Säurekapazität  bis pH= 4,3|mmol/l|saeurekapazitaet_ks43
+Basekapazität bis pH=8,2|mmol/l|basekapazitaet_kb82
+Summe Erdalkalien|mmol/l|summe_erdalkalien
+Calcium|mg/l|calcium
+Magnesium|mg/l|magnesium
+Nitrat|mg/l|nitrat
+Sulfat|mg/l|sulfat
+Chlorid|mg/l|chlorid
+""",
+    "https://www.stadtwerke-coesfeld.de/wasserqualitaet": """
+Wassertemperatur|º C|temperatur
+elektrische Leitfähigkeit (bei 25°C)|µS/cm|elektrische_leitfaehigkeit
+pH-Wert|-|ph_wert
+Basekapazität bis pH 8,2|mmol/l|basekapazitaet_kb82
+Säurekapazität bis pH 4,3|mmol/l|saeurekapazitaet_ks43
+Karbonathärte|º dh|karbonathaerte
+Gesamthärte|mmol/l (°dH)|?
+Magnesium|mg/l|magnesium
+Calcium|mg/l|calcium
+Mangan gesamt|mg/l|mangan
+Eisen gesamt|mg/l|eisen
+Ammonium|mg/l|ammonium
+Aluminium|mg/l|aluminium
+Natrium|mg/l|natrium
+Nitrat|mg/l|nitrat
+Nitrit|mg/l|nitrit
+Sulfat|mg/l|sulfat
+Chlorid|mg/l|chlorid
+Fluorid|mg/l|fluorid
+TOC (organischer Kohlenstoff)|mg/l|toc
+Uran|mg/l|uran
+Blei|mg/l|blei
+""",
+    "https://de.scribd.com/document/634724792/trinkwasser-analysewerte": """
+Temperatur (°C)||temperatur
+pH-Wert||ph_wert
+Färbung (m-1)||faerbung
+Trübung (NTU)||truebung
+Geruch/Geschmack||?
+Calcitlösekapazität (mg/l)||calcitloesekapazitaet
+Leitfähigkeit (µS/cm bei 25 °C)||elektrische_leitfaehigkeit
+Oxidierbarkeit (mg/l)||?
+DOC (mg/l)||doc
+TOC (mg/l)||toc
+Basekapazität pH 8,2 (mmol/l)||basekapazitaet_kb82
+Säurekapazität pH 4,3 (mmol/l)||saeurekapazitaet_ks43
+Carbonathärte (°KH)||karbonathaerte
+""",
+    "http://www.aichstetten.de/Wasserversorgung.html": """
+Gesamtwasserhärte|°dH|gesamthaerte
+Härtebereich||haertebereich
+Nitrat (NO3)|mg/l|nitrat
+Trübung|NTU|truebung
+ph-Wert||ph_wert
+""",
 }
 
 HELD_OUT = {
@@ -508,6 +852,93 @@ Mangan|mg/l|mangan
 Kolonienzahl bei 22°|/ml|koloniezahl_22
 Kolonienzahl bei 36°|/ml|koloniezahl_36
 Coliforme Bakterien|/100 ml|coliforme_bakterien
+""",
+    "http://wbv-hagener-strasse.de/wasserqualitaet/": """
+Gesamthärte|mmol/l|gesamthaerte
+Calcium|mg/l|calcium
+Magnesium|mg/l|magnesium
+Natrium|mg/l|natrium
+Kalium|mg/l|kalium
+Eisen|mg/l|eisen
+Mangan|mg/l|mangan
+Aluminium|mg/l|aluminium
+Ammonium|mg/l|ammonium
+Nitrit|mg/l|nitrit
+""",
+    "http://www.tazv-notter.de/leistungen/trinkwasser/analysen.html": """
+pH-Wert||ph_wert
+Trübung|NTU|truebung
+Nitrat|mg/l|nitrat
+Chlorid|mg/l|chlorid
+Fluorid|mg/l|fluorid
+Sulfat|mg/l|sulfat
+freies Chlor|mg/l|freies_chlor
+Blei|mg/l|blei
+Calcium|mg/l|calcium
+Magnesium|mg/l|magnesium
+Natrium|mg/l|natrium
+Gesamthärte|°dH|gesamthaerte
+Härtebereich||haertebereich
+""",
+    "https://ol.wittich.de/titel/722/ausgabe/36/2023/artikel/00000000000038311185-OL-722-2023-36-36-0": """
+pH-Wert|ohne|ph_wert
+Leitfähigkeit bei 25°C|µS/cm|elektrische_leitfaehigkeit
+Gesamthärte|°dh|gesamthaerte
+Gesamthärte|mmol/L|gesamthaerte
+Calcium|mg/L|calcium
+Magnesium|mg/L|magnesium
+Natrium|mg/L|natrium
+Kalium|mg/L|kalium
+Fluorid|mg/L|fluorid
+Chlorid|mg/L|chlorid
+Nitrat|mg/L|nitrat
+Coliforme Bakterien|Anzahl/100 mL|coliforme_bakterien
+E.Coli|Anzahl/100 mL|e_coli
+Intestinale Enterokokken|Anzahl/100 mL|enterokokken
+Clostridium perfringens (inkl. Sporen)|Anzahl/100 mL|clostridium_perfringens
+""",
+    "https://www.wasserzweckverband-spitzberggruppe.de/index.php/allgemeine-informationen-spitzberg/wasserqualitaet-spitzberg": """
+Gesamthärte (CaCO3)|mmol/l|gesamthaerte
+Gesamthärte|°dH|gesamthaerte
+Härtebereich||haertebereich
+Karbonathärte|°dH|karbonathaerte
+Basekapazität bis pH=8,2|mmol/l|basekapazitaet_kb82
+Calcium|mg/l|calcium
+Magnesium|mg/l|magnesium
+Natrium|mg/l|natrium
+Kalium|mg/l|kalium
+Eisen, gesamt|mg/l|eisen
+Mangan, gesamt|mg/l|mangan
+Aluminium, gelöst|mg/l|-
+Ammonium|mg/l|ammonium
+Nitrit|mg/l|nitrit
+Nitrat|mg/l|nitrat
+Chlorid|mg/l|chlorid
+Sulfat|mg/l|sulfat
+Benzol|µg/l|benzol
+Bor|mg/l|bor
+Chrom|mg/l|chrom
+Cyanid|mg/l|cyanid
+Fluorid, unfiltriert|mg/l|fluorid
+Quecksilber|mg/l|quecksilber
+Selen|mg/l|selen
+Arsen|mg/l|arsen
+Blei|mg/l|blei
+Cadmium|mg/l|cadmium
+Kupfer|mg/l|kupfer
+Nickel|mg/l|nickel
+Uran|mg/l|uran
+pH-Wert  bei 8,2 °C||ph_wert
+""",
+    "http://www.oberkulm.ch/index.asp?W_ID=137&parent=10": """
+Calcium|mg/l|calcium
+Magnesium|mg/l|magnesium
+Natrium|mg/l|natrium
+Chlorid|mg/l|chlorid
+Kalium|mg/l|kalium
+Nitrat|mg/l|nitrat
+Sulfat|mg/l|sulfat
+Eisen|mg/l|eisen
 """,
 }
 

@@ -17,6 +17,7 @@ from generator.publications.aliases import (
     default_index,
     packaged_aliases,
     read_aliases,
+    source_addresses,
 )
 from generator.publications.match import MATCH_COLUMNS, match_one
 from tests.publications_corpus import expectations
@@ -205,9 +206,25 @@ def test_a_key_with_two_meanings_is_refused(tmp_path):
         build_index(REGISTER, [(1, {"alias": "Blei neu", "code": "blei_neu", "note": ""})])
     with pytest.raises(AliasError, match="needs a note"):
         build_index(REGISTER, [(1, {"alias": "Härte", "code": "", "note": ""})])
-    with pytest.raises(AliasError, match="the source must be the address"):
+    with pytest.raises(AliasError, match="'Stadtwerke' is not an address"):
         row = {"alias": "Härte", "code": "gesamthaerte", "note": "", "source": "Stadtwerke"}
         build_index(REGISTER, [(1, row)])
+    # Several addresses, separated by spaces: every one must be an address.
+    two = "https://a.example/analyse http://b.example/wasser"
+    row = {"alias": "Härte", "code": "gesamthaerte", "note": "", "source": two}
+    assert build_index(REGISTER, [(1, row)]).get(names.key("Härte")).code == "gesamthaerte"
+    with pytest.raises(AliasError, match="row 1: 'b.example/wasser' is not an address"):
+        row = {
+            "alias": "Härte",
+            "code": "gesamthaerte",
+            "note": "",
+            "source": "https://a.example b.example/wasser",
+        }
+        build_index(REGISTER, [(1, row)])
+    assert source_addresses(" https://a.example  http://b.example ") == [
+        "https://a.example",
+        "http://b.example",
+    ]
     # A register name the alias file contradicts is refused too.
     with pytest.raises(AliasError, match="register: code of nitrat"):
         build_index(REGISTER, [(1, {"alias": "Nitrat", "code": "", "note": "no"})])

@@ -1,13 +1,13 @@
 """The alias register: published spellings of parameter names, and what each one is.
 
 `generator/reference/aliases.csv` ships beside `parameters.csv`, one row per spelling:
-`alias,code,note,source`; `source` is the address of a supplier's publication (or of the
-ordinance) that prints the spelling. A row with a `code` maps the spelling to that
-register parameter; a row without one says the spelling is **not** in the register, and
-`note` says why (the ion balance, the acid capacity to pH 8.2, a sum of 16 EPA PAH where
-the ordinance sums four). Spellings are compared by `names.key`, so one row covers case,
-umlauts, spaces and punctuation (`Säurekapazität bis pH 4,3` also matches
-`SAEUREKAPAZITAET PH 4.3`).
+`alias,code,note,source`; `source` lists the addresses of the suppliers' publications (or
+of the ordinance) that print the spelling, separated by spaces. A row with a `code` maps
+the spelling to that register parameter; a row without one says the spelling is **not**
+in the register, and `note` says why (the ion balance, the acid capacity to pH 8.2, a sum
+of 16 EPA PAH where the ordinance sums four). Spellings are compared by `names.key`, so
+one row covers case, umlauts, spaces and punctuation (`Säurekapazität bis pH 4,3` also
+matches `SAEUREKAPAZITAET PH 4.3`).
 
 Besides the file, every register parameter is known by its code, its German and its
 English name. A key that would name two different outcomes is an error when the index is
@@ -86,6 +86,15 @@ def read_aliases(path: Path) -> list[tuple[int, dict[str, str]]]:
         return rows
 
 
+def source_addresses(source: str) -> list[str]:
+    """Return the addresses a `source` cell lists (separated by whitespace), in order."""
+    return source.split()
+
+
+def _is_address(text: str) -> bool:
+    return text.startswith(("https://", "http://")) and len(text) > len("https://")
+
+
 def build_index(
     parameters: pl.DataFrame, alias_rows: list[tuple[int, dict[str, str]]]
 ) -> AliasIndex:
@@ -120,8 +129,12 @@ def build_index(
         if not row["code"] and not row["note"]:
             problems.append(f"{source}: a spelling without a code needs a note saying why")
             continue
-        if row.get("source") and not row["source"].startswith(("https://", "http://")):
-            problems.append(f"{source}: the source must be the address of the publication")
+        bad = [a for a in source_addresses(row.get("source", "")) if not _is_address(a)]
+        if bad:
+            problems.append(
+                f"{source}: {bad[0]!r} is not an address; the source lists the addresses of "
+                "the publications that print the spelling, separated by spaces"
+            )
             continue
         add(row["alias"], Entry(row["code"], row["note"], source))
     if problems:

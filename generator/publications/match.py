@@ -65,6 +65,10 @@ BASES: dict[str, tuple[str, ...]] = {
     "silikat": ("SiO2",),
     "oxidierbarkeit": ("O2",),
     "calcitloesekapazitaet": ("CaCO3",),
+    # The Wasch- und Reinigungsmittelgesetz gives hardness as millimoles of calcium carbonate
+    # per litre: `Gesamthärte ber. als Calciumcarbonat` in mmol/l is the total hardness.
+    "gesamthaerte": ("CaCO3", "Calciumcarbonat"),
+    "summe_erdalkalien": ("CaCO3", "Calciumcarbonat"),
     "freie_kohlensaeure": ("CO2",),
 }
 # `gesamt` after a name that the register holds as a total names the same quantity.

@@ -194,10 +194,13 @@ SUMMARY_ICONS = {
 }
 
 
-def _key_values(fragment: str, badges: dict[str, str], explained: list[str]) -> pl.Expr:
-    """Render one key value (a row of `current_values`) as the PLZ page shows it."""
+def _key_values(
+    rows: pl.DataFrame, fragment: str, badges: dict[str, str], explained: list[str]
+) -> pl.DataFrame:
+    """Render each key value (a row of `current_values`) as the PLZ page shows it: `html`."""
     measured = pl.col("value_text").is_not_null()
-    return fragments.compile_fragment(
+    return fragments.with_fragment(
+        rows,
         fragment,
         {
             "name": pl.col("name_de").fill_null(pl.col("parameter")),
@@ -221,6 +224,7 @@ def _key_values(fragment: str, badges: dict[str, str], explained: list[str]) -> 
             "others": pl.col("other_points_de"),
             "pipes": readings.pipe_metal_note(),
         },
+        "html",
     )
 
 
@@ -229,7 +233,7 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
     explained = d.explanations["code"].to_list()
     order = {code: i for i, code in enumerate(KEY_VALUES)}
     keys = d.current_values.filter(pl.col("parameter").is_in(list(KEY_VALUES)))
-    values = (
+    rows = (
         readings.with_readings(keys)
         .join(
             readings.other_points(keys),
@@ -239,12 +243,11 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
         )
         .with_columns(pl.col("parameter").replace_strict(order, return_dtype=pl.Int32).alias("_o"))
         .sort("zone_id", "_o")
+    )
+    values = (
+        _key_values(rows, fragments.load(templates, "key_value.html"), badges, explained)
         .group_by("zone_id", maintain_order=True)
-        .agg(
-            _key_values(fragments.load(templates, "key_value.html"), badges, explained)
-            .str.join("")
-            .alias("values")
-        )
+        .agg(pl.col("html").str.join("").alias("values"))
     )
     hardness_value = readings.with_readings(
         d.current_values.filter(

@@ -59,6 +59,26 @@ def compile_fragment(template: str, values: dict[str, pl.Expr]) -> pl.Expr:
     return _concat(stack[0][1])
 
 
+def with_fragment(
+    frame: pl.DataFrame, template: str, values: dict[str, pl.Expr], name: str
+) -> pl.DataFrame:
+    """Return `frame` with the column `name`: `template` filled for every row.
+
+    The same as `compile_fragment(template, values)`, but each value is computed once, as a
+    column, before the template refers to it: a fragment that uses a long expression (a
+    limit in words) in several places would otherwise carry a copy of it at each, and
+    polars plans the copies again for every batch (seconds for a handful of rows).
+    """
+    temporary = {key: f"__fragment_{key}" for key in values}
+    return (
+        frame.with_columns(value.alias(temporary[key]) for key, value in values.items())
+        .with_columns(
+            compile_fragment(template, {k: pl.col(c) for k, c in temporary.items()}).alias(name)
+        )
+        .drop(temporary.values())
+    )
+
+
 def fill(shell: str, values: dict[str, pl.Expr]) -> pl.Expr:
     """Return the bytes of one page per row: `shell` with its placeholders filled."""
     return compile_fragment(shell, values).cast(pl.Binary)

@@ -61,38 +61,35 @@ def value_rows(
     future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
     name = pl.col("name_de").fill_null(pl.col("parameter"))
     category = pl.col("state").replace_strict(ROW_TONES)
-    html = fragments.compile_fragment(
-        row_fragment,
-        {
-            "bad": category == verdicts.EXCEEDS_LIMIT,
-            "warn": category == verdicts.EXCEEDS_OTHER,
-            "param_url": urls.url_expr("parameter", code=pl.col("parameter")),
-            "name": name,
-            "measured": measured,
-            "missing": ~measured,
-            "computed": pl.col("origin") == "computed",
-            "shown": pl.col(readings.SHOWN),
-            "published": readings.published_expr(),
-            "share": readings.current_share_expr(pl.col("limit")),
-            "future_share": readings.current_share_expr(
-                pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
-            ),
-            "date": text.date_expr(pl.col("sampled_at")),
-            "statistic": text.statistic_label(pl.col("statistic")),
-            "sample": measured & (pl.col("statistic") == "sample"),
-            "sample_point": pl.col("sample_point"),
-            "others": pl.col("other_points_de"),
-            "pipes": readings.pipe_metal_note(),
-            "limit": text.limit_expr(pl.col("limit")).fill_null("–"),
-            "future_limit": text.limit_expr(pl.col("future_limit")),
-            "future_from": future_from,
-            "badge": pl.col("state").replace_strict(badges),
-            "future_badge": pl.col("future_state").replace_strict(badges, default=None),
-            "note": pl.col("note_de"),
-            "doc_ref": pl.col("ref"),
-            "no_doc": pl.col("ref").is_null(),
-        },
-    )
+    html = {
+        "bad": category == verdicts.EXCEEDS_LIMIT,
+        "warn": category == verdicts.EXCEEDS_OTHER,
+        "param_url": urls.url_expr("parameter", code=pl.col("parameter")),
+        "name": name,
+        "measured": measured,
+        "missing": ~measured,
+        "computed": pl.col("origin") == "computed",
+        "shown": pl.col(readings.SHOWN),
+        "published": readings.published_expr(),
+        "share": readings.current_share_expr(pl.col("limit")),
+        "future_share": readings.current_share_expr(
+            pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
+        ),
+        "date": text.date_expr(pl.col("sampled_at")),
+        "statistic": text.statistic_label(pl.col("statistic")),
+        "sample": measured & (pl.col("statistic") == "sample"),
+        "sample_point": pl.col("sample_point"),
+        "others": pl.col("other_points_de"),
+        "pipes": readings.pipe_metal_note(),
+        "limit": text.limit_expr(pl.col("limit")).fill_null("–"),
+        "future_limit": text.limit_expr(pl.col("future_limit")),
+        "future_from": future_from,
+        "badge": pl.col("state").replace_strict(badges),
+        "future_badge": pl.col("future_state").replace_strict(badges, default=None),
+        "note": pl.col("note_de"),
+        "doc_ref": pl.col("ref"),
+        "no_doc": pl.col("ref").is_null(),
+    }
     future_bad = (
         pl.col("future_state")
         .replace_strict(ROW_TONES, default=None)
@@ -114,18 +111,18 @@ def value_rows(
             .alias("_order")
         )
         .sort("zone_id", "_order", "name_de", "parameter")
-        .select(
-            "zone_id",
-            html.alias("_html"),
-            text.statistic_label(pl.col("statistic")).is_not_null().alias("_aggregate"),
-            future_bad.fill_null(False).alias("_future_bad"),
-            pl.format(
-                "{} läge ab {} über dem neuen Wert ({})",
-                name,
-                future_from,
-                text.limit_expr(pl.col("future_limit")),
-            ).alias("_future_text"),
-        )
+    )
+    rows = fragments.with_fragment(rows, row_fragment, html, "_html").select(
+        "zone_id",
+        "_html",
+        text.statistic_label(pl.col("statistic")).is_not_null().alias("_aggregate"),
+        future_bad.fill_null(False).alias("_future_bad"),
+        pl.format(
+            "{} läge ab {} über dem neuen Wert ({})",
+            name,
+            future_from,
+            text.limit_expr(pl.col("future_limit")),
+        ).alias("_future_text"),
     )
     return (
         rows.group_by("zone_id", maintain_order=True)
