@@ -102,6 +102,8 @@ def _series_texts(rows: pl.DataFrame, docs: pl.DataFrame) -> pl.DataFrame:
         pl.col("row").str.join(",\n").alias("rows"),
         pl.len().alias("count"),
         pl.col("document_id").unique().sort().alias("document_id"),
+        # Rows are sorted by parameter: the units' keys come in order.
+        pl.col("unit_pair").unique(maintain_order=True).str.join(",").alias("units"),
     )
     doc_lists = (
         grouped.select("zone_id", "document_id")
@@ -112,6 +114,7 @@ def _series_texts(rows: pl.DataFrame, docs: pl.DataFrame) -> pl.DataFrame:
     )
     members = {
         "count": pl.col("count").cast(pl.String),
+        series.UNITS: pl.concat_str(pl.lit("{"), pl.col("units"), pl.lit("}")),
         series.ROW_FIELD: pl.lit("null"),
         "zone_id": pl.col("zone_id").cast(pl.String),
     }
@@ -146,9 +149,13 @@ def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
     counts = m.group_by("zone_id", maintain_order=True).len()
     zone_ids, lengths = counts["zone_id"].to_list(), counts["len"].to_list()
     row = document(resources.MEASUREMENT).struct.json_encode().alias("row")
+    # Each parameter's register unit once per series (`"blei":"µg/l"`), not in every row.
+    units = dict(d.parameters.select("code", "unit").iter_rows())
+    pairs = {code: series.units_text({code: unit})[1:-1] for code, unit in units.items()}
+    pair = pl.col("parameter").replace_strict(pairs, return_dtype=pl.String).alias("unit_pair")
 
     def render(offset: int, size: int) -> list[tuple[str, bytes]]:
-        rows = as_text(m.slice(offset, size)).select("zone_id", "document_id", row)
+        rows = as_text(m.slice(offset, size)).select("zone_id", "document_id", row, pair)
         texts = _series_texts(rows, docs)
         return [
             (routes.file_path("zone_measurements", zone_id=zone_id), text.encode())
@@ -164,7 +171,7 @@ def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
         yield from files
     # Zones without any published value still answer, with an empty series.
     for zone_id in d.zones.join(counts, on="zone_id", how="anti")["zone_id"]:
-        members = {series.ROW_FIELD: "null", "zone_id": str(zone_id)}
+        members = {series.ROW_FIELD: "null", series.UNITS: "{}", "zone_id": str(zone_id)}
         yield routes.file_path("zone_measurements", zone_id=zone_id), series.lines([], [], members)
 
 

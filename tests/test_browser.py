@@ -266,3 +266,32 @@ def test_playwright_is_never_asked_to_download_a_browser():
     script = (Path(__file__).parents[1] / "scripts" / "test.sh").read_text(encoding="utf-8")
     assert "apt-get install -y chromium" in script and "playwright install" not in script
     assert shutil.which("chromium") or Path(CHROMIUM).is_file()
+
+
+def test_zone_page_cites_sources_and_spans_values_read_as_published(
+    page, watch, server, sample_build
+):
+    """The folded layouts read right.
+
+    A row's source link lands on its document, described once under the table; a value that
+    reads as published spans both value columns.
+    """
+    base, _ = server
+    _, zone = plz_with_pfas_chart(sample_build)
+    page.goto(base + urls.url("zone", zone_id=zone))
+    source = page.locator("table.values tbody tr td:last-child a").first
+    ref = source.get_attribute("href")
+    assert ref is not None and re.fullmatch(r"#quelle-\d+", ref)
+    source.click()
+    described = page.locator(f"table.values tfoot li{ref}")
+    assert described.is_visible() and "abgerufen" in described.inner_text()
+    assert described.locator("a").first.get_attribute("href").startswith("http")
+    figure = page.locator("figure.chart-box").filter(has=page.locator("td[colspan='2']")).first
+    figure.locator("summary").click()
+    heads = figure.locator("thead th")
+    value, published = (heads.nth(i).bounding_box() for i in (1, 2))
+    cell = figure.locator("td[colspan='2']").first.bounding_box()
+    assert value and published and cell
+    assert abs(cell["x"] - value["x"]) < 2
+    assert abs(cell["x"] + cell["width"] - (published["x"] + published["width"])) < 2
+    no_console_errors(watch)

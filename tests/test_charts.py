@@ -182,3 +182,57 @@ def test_fragment_escapes_inserts_and_sections():
         fragments.compile_fragment("{missing}", {})
     with pytest.raises(ValueError):
         fragments.compile_fragment("{?a}open", {"a": pl.col("a")})
+
+
+def _table_cells(figure: str) -> list[dict[str, str]]:
+    """Read a chart's table as a reader does: each row's text under each column header.
+
+    A cell spanning two columns (`colspan`) stands under both of their headers.
+    """
+    tree = html5lib.parse(figure, namespaceHTMLElements=False)
+    headers = ["".join(th.itertext()) for th in tree.iter("th")]
+    rows = []
+    for tr in tree.find(".//tbody").iter("tr"):
+        cells: list[str] = []
+        for td in tr.iter("td"):
+            cells += ["".join(td.itertext())] * int(td.get("colspan", "1"))
+        assert len(cells) == len(headers), (headers, cells)
+        rows.append(dict(zip(headers, cells, strict=True)))
+    return rows
+
+
+def test_every_charted_value_reads_with_its_published_text(golden_derived):
+    """Folding a value that reads as published into one cell loses nothing of the table."""
+    from generator import readings
+    from generator.site import text
+
+    found = derived_chart_rows(golden_derived, AS_OF)
+    points = readings.with_readings(golden_derived.measurements).select(
+        "zone_id",
+        "parameter",
+        text.date_expr(pl.col("sampled_at")).alias("date"),
+        pl.concat_str(
+            readings.SHOWN,
+            pl.format(" ({})", text.statistic_label(pl.col("statistic"))).fill_null(""),
+        ).alias("shown"),
+        pl.col(readings.PUBLISHED_TEXT).alias("published"),
+        "sample_point",
+    )
+    folded = apart = 0
+    for (zone, code), figure in found.items():
+        expected = points.filter(zone_id=zone, parameter=code)
+        rows = _table_cells(figure)
+        assert len(rows) == expected.height > 0
+        for row, want in zip(rows, expected.iter_rows(named=True), strict=True):
+            assert (row["Probe vom"], row["Wert"], row["wie veröffentlicht"]) == (
+                want["date"],
+                want["shown"],
+                want["published"],
+            )
+            if "Messstelle" in row:
+                assert row["Messstelle"] == want["sample_point"]
+        cells = figure.count('<td class="verbatim">')
+        folded += figure.count("colspan=2")
+        apart += cells
+        assert figure.count("colspan=2") + cells == len(rows)
+    assert folded and apart  # both kinds of rows occur in the golden input

@@ -31,6 +31,7 @@ def per_parameter_reference(data_dir: Path) -> dict[tuple[int, str], bytes]:
         "zone_id",
         "parameter",
         "document_id",
+        "normalized_unit",
         document(resources.MEASUREMENT).struct.json_encode().alias("row"),
     )
     by = ["zone_id", "parameter"]
@@ -38,6 +39,7 @@ def per_parameter_reference(data_dir: Path) -> dict[tuple[int, str], bytes]:
         pl.col("row").str.join(","),
         pl.len().alias("count"),
         pl.col("document_id").unique().sort(),
+        pl.col("normalized_unit").unique(),
     )
     cited = (
         grouped.select(*by, "document_id")
@@ -47,15 +49,17 @@ def per_parameter_reference(data_dir: Path) -> dict[tuple[int, str], bytes]:
         .agg(pl.col("doc").str.join(","))
     )
     joined = grouped.join(cited, on=by, maintain_order="left")
-    return {
-        (zone, code): (
+    expected = {}
+    for zone, code, rows_, count, docs_, (unit,) in joined.select(
+        "zone_id", "parameter", "row", "count", "doc", "normalized_unit"
+    ).iter_rows():
+        # The parameter's register unit, once: every one of its points had it before.
+        units = json.dumps({code: unit}, ensure_ascii=False, separators=(",", ":"))
+        expected[zone, code] = (
             f'{{"count":{count},"documents":[{docs_}],"measurements":[{rows_}],'
-            f'"parameter":"{code}","zone_id":{zone}}}\n'
+            f'"normalized_units":{units},"parameter":"{code}","zone_id":{zone}}}\n'
         ).encode()
-        for zone, code, rows_, count, docs_ in joined.select(
-            "zone_id", "parameter", "row", "count", "doc"
-        ).iter_rows()
-    }
+    return expected
 
 
 def series_file(build_dir: Path, zone_id: int) -> bytes:
@@ -79,6 +83,7 @@ def test_filter_gives_the_bytes_of_the_former_per_parameter_files(data_dir, tree
 def test_series_files_are_valid_documents_one_item_per_line(sample_build):
     register = (sample_build / routes.file_path("parameters")).read_bytes()
     codes = series.register_codes(register)
+    units = {p["code"]: p["unit"] for p in json.loads(register)["parameters"]}
     zones = sorted(p for p in (sample_build / "_data/v1/zones").iterdir() if p.is_dir())
     assert zones
     empty = 0
@@ -89,10 +94,16 @@ def test_series_files_are_valid_documents_one_item_per_line(sample_build):
         assert whole["parameter"] is None and whole["zone_id"] == zone
         parts = series.split(body)
         members = {"parameter": "null", "zone_id": folder.name}
+        members["normalized_units"] = series.units_text(whole["normalized_units"])
         # The layout is exactly items between the frame lines, and nothing else.
         assert series.lines(parts.documents, parts.rows, members) == body
         assert body.count(b"\n") == len(parts.documents) + len(parts.rows) + 3
         assert [json.loads(r) for r in parts.rows] == whole["measurements"]
+        # One unit per parameter of the rows, the register's.
+        assert sorted(whole["normalized_units"]) == sorted(
+            {m["parameter"] for m in whole["measurements"]}
+        )
+        assert all(whole["normalized_units"][c] == units[c] for c in whole["normalized_units"])
         empty += whole["count"] == 0
         # Every code: the rows of that parameter, the documents they cite, nothing else.
         for code in codes:
@@ -103,6 +114,7 @@ def test_series_files_are_valid_documents_one_item_per_line(sample_build):
                 "count": len(rows),
                 "documents": [d for d in whole["documents"] if d["document_id"] in cited],
                 "measurements": rows,
+                "normalized_units": {code: units[code]} if rows else {},
                 "parameter": code,
                 "zone_id": zone,
             }
@@ -119,10 +131,12 @@ def test_an_empty_zone_has_an_empty_series(tiny_data, tmp_path):
     build(tiny_data, out, AS_OF, Config())
     body = series_file(out, 21)
     assert body == (
-        b'{"count":0,"documents":[\n],"measurements":[\n],"parameter":null,"zone_id":21}\n'
+        b'{"count":0,"documents":[\n],"measurements":[\n],"normalized_units":{},'
+        b'"parameter":null,"zone_id":21}\n'
     )
     assert series.filter_series(body, "nitrat", {"zone_id": "21"}) == (
-        b'{"count":0,"documents":[],"measurements":[],"parameter":"nitrat","zone_id":21}\n'
+        b'{"count":0,"documents":[],"measurements":[],"normalized_units":{},'
+        b'"parameter":"nitrat","zone_id":21}\n'
     )
 
 
@@ -139,11 +153,13 @@ def test_rows_are_picked_by_their_own_member_only():
         _row(document_id="b", parameter="nitrat", value_text='"parameter":"blei"}'),
     ]
     docs = [_row(document_id="a", title="x"), _row(document_id="b", title=tricky)]
-    body = series.lines(docs, rows, {"parameter": "null", "zone_id": "7"})
+    members = {"parameter": "null", "normalized_units": '{"blei":"µg/l","nitrat":"mg/l"}'}
+    body = series.lines(docs, rows, {**members, "zone_id": "7"})
     assert json.loads(body)["count"] == 3
     nitrat = json.loads(series.filter_series(body, "nitrat", {"zone_id": "7"}))
     assert [m["document_id"] for m in nitrat["measurements"]] == ["b"]
     assert [d["document_id"] for d in nitrat["documents"]] == ["b"]
+    assert nitrat["normalized_units"] == {"nitrat": "mg/l"}
     blei = json.loads(series.filter_series(body, "blei", {"zone_id": "7"}))
     assert blei["count"] == 2 and [d["document_id"] for d in blei["documents"]] == ["a"]
 
@@ -156,9 +172,12 @@ def test_the_member_is_found_first_last_or_alone():
         b'{"parameter":"x"}',
     ):
         docs = [doc] if b"document_id" in row else []
-        body = series.lines(docs, [row], {"parameter": "null", "zone_id": "1"})
-        assert json.loads(series.filter_series(body, "x", {"zone_id": "1"}))["count"] == 1
-        assert json.loads(series.filter_series(body, "y", {"zone_id": "1"}))["count"] == 0
+        members = {"parameter": "null", "normalized_units": '{"x":null}', "zone_id": "1"}
+        body = series.lines(docs, [row], members)
+        x = json.loads(series.filter_series(body, "x", {"zone_id": "1"}))
+        assert (x["count"], x["normalized_units"]) == (1, {"x": None})
+        y = json.loads(series.filter_series(body, "y", {"zone_id": "1"}))
+        assert (y["count"], y["normalized_units"]) == (0, {})
 
 
 def test_a_file_that_is_no_series_is_an_error():
@@ -169,6 +188,8 @@ def test_a_file_that_is_no_series_is_an_error():
 def test_the_frame_follows_the_declared_fields():
     assert series.HEAD == '{"count":{count},"documents":['
     assert series.MIDDLE == '],"measurements":['
-    assert series.TAIL == '],"parameter":{parameter},"zone_id":{zone_id}}'
-    body = series.lines([], [], {"parameter": "null", "zone_id": "5"})
+    assert series.TAIL == (
+        '],"normalized_units":{normalized_units},"parameter":{parameter},"zone_id":{zone_id}}'
+    )
+    body = series.lines([], [], {"parameter": "null", "normalized_units": "{}", "zone_id": "5"})
     assert sorted(json.loads(body)) == sorted(resources.MEASUREMENTS.names)

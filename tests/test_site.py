@@ -7,6 +7,7 @@ parser) and inspected as trees, never as substrings.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import re
 import tomllib
@@ -276,6 +277,40 @@ def cell(row, column: str) -> str:
     return text_of(td(row, column))
 
 
+DOC_2026 = "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
+
+
+def test_every_value_row_cites_the_document_of_its_value(golden_site):
+    """Each document is described once under the table, and every row still names its own."""
+    zones = sorted(p for p in (golden_site / "_data/v1/zones").iterdir() if p.is_dir())
+    cited = 0
+    for folder in zones:
+        zone = int(folder.name)
+        doc = json.loads((golden_site / routes.file_path("zone", zone_id=zone)).read_bytes())
+        tree = page(golden_site, urls.url("zone", zone_id=zone))
+        rows = value_rows(tree) if doc["current_values"] else {}
+        table = [t for t in find(tree, "table") if t.get("class") == "values"]
+        items = find(table[0], "li") if table else []
+        assert len({text_of(li) for li in items}) == len(items)  # each document once
+        for value in doc["current_values"]:
+            row = rows[value["name_de"] or value["parameter"]]
+            prov = value["provenance"]
+            if prov is None:
+                assert cell(row, "Quelle") == "–"
+                continue
+            ref = find(td(row, "Quelle"), "a")[0].get("href")
+            described = by_id(tree, ref.removeprefix("#"))
+            assert find(described, "a")[0].get("href") == prov["url"]
+            assert text_of(find(described, "a")[0]) == prov["title"]
+            edition, retrieved = (
+                dt.date.fromisoformat(prov[k]).strftime("%d.%m.%Y")
+                for k in ("edition_date", "retrieved_date")
+            )
+            assert f"Stand {edition}, abgerufen {retrieved}" in text_of(described)
+            cited += 1
+    assert cited >= 20
+
+
 def test_zone_page_values_badges_and_provenance(golden_site):
     tree = page(golden_site, urls.url("zone", zone_id=11))
     rows = value_rows(tree)
@@ -286,9 +321,12 @@ def test_zone_page_values_badges_and_provenance(golden_site):
     badge = find(pfas, "span", **{"class": "badge bad"})[0]
     # A shape and words, not colour alone; and which value it is above.
     assert text_of(badge) == "✕ Grenzwert überschritten"
+    # The row cites its document; the table's foot describes it once.
     source = find(pfas, "a")[-1]
-    assert source.get("href") == "https://wasser-kleinstadt.example/analyse-2026-1.pdf"
-    assert "Stand 30.06.2026, abgerufen 02.07.2026" in cell(pfas, "Quelle")
+    assert (source.get("href"), cell(pfas, "Quelle")) == ("#quelle-1", "Quelle 1")
+    described = by_id(tree, "quelle-1")
+    assert find(described, "a")[0].get("href") == DOC_2026
+    assert "Stand 30.06.2026, abgerufen 02.07.2026" in text_of(described)
     # Announced stricter limits: PFAS-4 from 2028, lead 2028.
     assert "Ab 12.01.2028: Grenzwert 0,02 µg/l" in cell(rows["Summe PFAS-4"], "Grenzwert")
     lead = td(rows["Blei"], "Bewertung")
@@ -314,9 +352,13 @@ def test_zone_page_chart_draws_the_limit_as_it_came_into_force(golden_site):
     assert xs == sorted(xs) and len(xs) == 3
     assert xs[1] < start < xs[2]  # between the 2025-09 and the 2026-03 sample
     table = find(figure, "details")[0]
-    cells = [[text_of(td) for td in tr.iter(NS + "td")] for tr in table.iter(NS + "tr")][1:]
-    # the value in the limit's unit, then as published; one sample point: in the caption
-    assert cells[0] == ["10.03.2025", "0,08 µg/l", "0,08 µg/l"]
+    cells = [
+        [(text_of(td), td.get("colspan")) for td in tr.iter(NS + "td")]
+        for tr in table.iter(NS + "tr")
+    ][1:]
+    # the value in the limit's unit, then as published: one cell across both columns where
+    # the two read the same; one sample point: in the caption
+    assert cells[0] == [("10.03.2025", None), ("0,08 µg/l", "2")]
     assert text_of(find(table, "caption")[0]).endswith("Messstelle Netz")
 
 

@@ -37,7 +37,8 @@ class Field:
     ref: str | None = None
     """Name of the resource an object field holds, or an array field's items."""
     items: Field | None = None
-    """The item of an array of plain values (name unused)."""
+    """The item of an array of plain values, or the value of an object keyed by code
+    (`keyed`); its name is unused."""
 
 
 @dataclass(frozen=True)
@@ -110,11 +111,19 @@ def many(name: str, items: str | Field, description: str, example: Any = None) -
     return Field(name, "array", description, example, items=items)
 
 
+def keyed(name: str, values: Field, description: str, example: Any, **kw: Any) -> Field:
+    """Declare an object whose keys are data (codes) and whose values are like `values`."""
+    return Field(name, "object", description, example, items=values, **kw)
+
+
 # ---------------------------------------------------------------------------- deriving
 
 
 def _value_schema(f: Field) -> dict[str, Any]:
     if f.type == "object":
+        if f.items is not None:
+            keys = {} if f.pattern is None else {"propertyNames": {"pattern": f.pattern}}
+            return {"type": "object", **keys, "additionalProperties": field_schema(f.items)}
         return {"$ref": REF + str(f.ref)}
     if f.type == "array":
         if f.ref:

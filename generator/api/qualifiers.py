@@ -1,4 +1,4 @@
-"""What kind of statement a published value is: the `qualifier` vocabulary of the API.
+"""What kind of statement a published value is: the `qualifier` and `statistic` vocabularies.
 
 The parser in `generator.values` assigns these; the resource declarations and the data
 contract's documentation describe them. Kept here so the contract package needs no polars.
@@ -26,6 +26,15 @@ QUALIFIERS: dict[str, str] = {
     TEXT: "A verbal finding or unreadable text (`farblos`, `o.B.`); no number derived.",
 }
 
+SAMPLE = "sample"
+STATISTICS: dict[str, str] = {
+    SAMPLE: "One sample, as analysed.",
+    "min": "The smallest value of the samples the supplier summarised for a period.",
+    "mean": "The mean of the samples the supplier summarised for a period.",
+    "max": "The largest value of the samples the supplier summarised for a period.",
+}
+"""What a published value is (the `statistic` of the data contract)."""
+
 __all__ = [
     "ABOVE",
     "BELOW_REPORTING_LIMIT",
@@ -34,5 +43,7 @@ __all__ = [
     "NUMBER",
     "QUALIFIERS",
     "RANGE",
+    "SAMPLE",
+    "STATISTICS",
     "TEXT",
 ]

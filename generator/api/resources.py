@@ -18,6 +18,7 @@ from generator.api.fields import (
     date,
     example,
     integer,
+    keyed,
     link,
     many,
     number,
@@ -30,6 +31,8 @@ from generator.api.license_resources import ATTRIBUTION as ATTRIBUTION
 from generator.api.license_resources import ATTRIBUTION_SOURCE as ATTRIBUTION_SOURCE
 from generator.api.license_resources import OBLIGATION as OBLIGATION
 from generator.api.qualifiers import QUALIFIERS
+from generator.api.qualifiers import SAMPLE as SAMPLE
+from generator.api.qualifiers import STATISTICS as STATISTICS
 from generator.api.verdict_resources import CHECK as CHECK
 from generator.api.verdict_resources import COMPUTED_SUM as COMPUTED_SUM
 from generator.api.verdict_resources import OTHER_POINT as OTHER_POINT
@@ -38,15 +41,6 @@ from generator.api.verdict_resources import STATES as STATES
 from generator.api.verdict_resources import SUM_MEMBER as SUM_MEMBER
 from generator.api.verdict_resources import ZONE_SUMMARY as ZONE_SUMMARY
 from generator.contract.patterns import CODE_PATTERN, PLZ_PATTERN
-
-SAMPLE = "sample"
-STATISTICS: dict[str, str] = {
-    SAMPLE: "One sample, as analysed.",
-    "min": "The smallest value of the samples the supplier summarised for a period.",
-    "mean": "The mean of the samples the supplier summarised for a period.",
-    "max": "The largest value of the samples the supplier summarised for a period.",
-}
-"""What a published value is (the `statistic` of the data contract)."""
 
 AMBIGUITY_REASONS = {
     "split": "more than one zone covers a material share of the PLZ (of its inhabitants "
@@ -234,10 +228,16 @@ _MEASURED = (
     ),
 )
 
+# A point's register unit is the same for every point of its parameter: a series states it
+# once per parameter (`normalized_units`), not in each of its 10 million points.
 MEASUREMENT = Resource(
     "Measurement",
-    "One published data point, verbatim.",
-    (*_MEASURED, string("document_id", "The document the value is taken from.", "wk-2026")),
+    "One published data point, verbatim. The unit of `normalized_value` and "
+    "`normalized_reporting_limit` is the series' `normalized_units[parameter]`.",
+    (
+        *(f for f in _MEASURED if f.name != "normalized_unit"),
+        string("document_id", "The document the value is taken from.", "wk-2026"),
+    ),
 )
 
 _NOT_MEASURED = ("sampled_at", "value_text", "qualifier", "statistic")
@@ -380,6 +380,15 @@ MEASUREMENTS = Resource(
         integer("count", "Number of data points.", 1),
         many("measurements", "Measurement", "The data points."),
         many("documents", "Document", "The documents the data points come from."),
+        keyed(
+            "normalized_units",
+            string("", "", None, nullable=True),
+            "By parameter code, the register unit of every parameter of `measurements`: the "
+            "unit of its points' `normalized_value` and `normalized_reporting_limit` (null: "
+            "the parameter has no unit).",
+            {"blei": "µg/l"},
+            pattern=CODE_PATTERN,
+        ),
     ),
 )
 

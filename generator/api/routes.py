@@ -279,8 +279,9 @@ ROUTES: tuple[Route, ...] = (
         file="_data/v1/zones/{zone_id}/measurements.json",
         not_found="No zone with id {zone_id}",
         filter=RowFilter("parameter", unknown="No parameter with code '{parameter}'"),
-        description="Verbatim time series, sorted by parameter then date. With `parameter`, "
-        "only that parameter's data points and the documents they come from.",
+        description="Verbatim time series, sorted by parameter then date, with each "
+        "parameter's register unit once (`normalized_units`). With `parameter`, only that "
+        "parameter's data points, the documents they come from and its unit.",
         response="Measurements",
         summary_de="Alle veröffentlichten Messwerte eines Versorgungsgebiets",
         description_de="Die Zeitreihen, wie veröffentlicht, sortiert nach Parameter und Datum.",

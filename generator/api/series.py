@@ -11,11 +11,13 @@ parameter without parsing the whole document:
     ],"measurements":[
     {"document_id":"zs-2026",...,"parameter":"chrom",...},
     {"document_id":"zs-2026",...,"parameter":"nitrat",...}
-    ],"parameter":null,"zone_id":21}
+    ],"normalized_units":{"chrom":"µg/l","nitrat":"mg/l"},"parameter":null,"zone_id":21}
 
 The frame lines (`HEAD`, `MIDDLE`, `TAIL`) follow from the resource's fields, keys sorted as
-everywhere. A filtered answer is the compact one-line document of the matching rows and of
-the documents they cite, byte for byte what a per-parameter file held. The edge gate
+everywhere. A row has no `normalized_unit`: it is its parameter's register unit, the same for
+every row of the parameter, so the tail states it once per parameter (`UNITS`). A filtered
+answer is the compact one-line document of the matching rows, of the documents they cite and
+of the code's unit, byte for byte what a per-parameter file would hold. The edge gate
 (`netlify/gate/series.ts`) ports `filter_series`; both read the layout from here (the edge
 gate through `routes.json`).
 
@@ -40,6 +42,9 @@ ROW_FIELD = "parameter"
 CITES = "document_id"
 """The field of a row that names a document of the series, and the document's own id."""
 COUNT = "count"
+UNITS = "normalized_units"
+"""The member that gives each parameter of the rows its register unit (`{"blei":"µg/l"}`):
+stated once per parameter, not in every row. A filtered answer keeps the asked code's."""
 
 
 def _frame() -> tuple[str, str, str]:
@@ -58,7 +63,8 @@ def _frame() -> tuple[str, str, str]:
 
 HEAD, MIDDLE, TAIL = _frame()
 """`{"count":{count},"documents":[`, `],"measurements":[`,
-`],"parameter":{parameter},"zone_id":{zone_id}}`: templates of `messages.fill`."""
+`],"normalized_units":{normalized_units},"parameter":{parameter},"zone_id":{zone_id}}`:
+templates of `messages.fill`."""
 
 
 def layout() -> dict[str, str]:
@@ -68,6 +74,7 @@ def layout() -> dict[str, str]:
         "middle": MIDDLE,
         "tail": TAIL,
         "count": COUNT,
+        "units": UNITS,
         "field": ROW_FIELD,
         "cites": CITES,
     }
@@ -152,8 +159,24 @@ def filter_series(body: bytes, code: str, values: dict[str, str]) -> bytes:
     if cited:
         lines = body[head_end + 1 : at].split(b"\n") if at > head_end else []
         documents = [doc for doc in _items(lines) if _cited(doc) in cited]
-    members = {**values, ROW_FIELD: json.dumps(code, ensure_ascii=False)}
+    units = {code: tail_units(body[tail + 1 : -1])[code]} if rows else {}
+    members = {**values, ROW_FIELD: json.dumps(code, ensure_ascii=False), UNITS: units_text(units)}
     return compact(documents, rows, members)
+
+
+def tail_units(line: bytes) -> dict[str, object]:
+    """Return the `normalized_units` of a series file's tail line (`],"normalized_units":...}`)."""
+    if not line.startswith(b"],"):
+        raise ValueError("not a series file: no tail line")
+    units = json.loads(b"{" + line[2:]).get(UNITS)
+    if not isinstance(units, dict):
+        raise ValueError("not a series file: no units in the tail line")
+    return units
+
+
+def units_text(units: dict[str, object]) -> str:
+    """Return the `normalized_units` member as JSON (codes in order, as every key is sorted)."""
+    return json.dumps(dict(sorted(units.items())), ensure_ascii=False, separators=(",", ":"))
 
 
 def compact(documents: list[bytes], rows: list[bytes], members: dict[str, str]) -> bytes:

@@ -127,7 +127,8 @@ and adds beside it:
   of the row's `reporting_limit` column, the limit the supplier printed beside the value
   (that text itself is published as `reporting_limit_text`);
 - `normalized_value`, `normalized_reporting_limit`: the same converted to the register unit
-  of the parameter (`normalized_unit`), used to compare with limits.
+  of the parameter, used to compare with limits (a current value names it as
+  `normalized_unit`; a series names it once per parameter, in `normalized_units`).
 
 A text that is not a number is kept, never an error and never a silent zero. The exact
 reading rules are in `generator/values.py`.

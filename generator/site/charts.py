@@ -408,6 +408,9 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
         pl.col("top").is_not_null()
     )
     point = pl.concat_str(_fmt(_x(pl.col("t"))), pl.lit(","), _fmt(_y(pl.col("level"))))
+    statistic = text.statistic_label(pl.col("statistic"))
+    # A value that reads exactly as published fills both columns once (`colspan`), not twice.
+    as_published = ((pl.col("shown") == pl.col("published")) & statistic.is_null()).fill_null(False)
     per_series = (
         rows.lazy()
         .with_columns(
@@ -419,7 +422,9 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
                     "shown": pl.col("shown"),
                     "published": pl.col("published"),
                     "sample_point": pl.col("sample_point"),
-                    "statistic": text.statistic_label(pl.col("statistic")),
+                    "statistic": statistic,
+                    "as_published": as_published,
+                    "apart": ~as_published,
                     # One sample point for the whole series is named once, in the caption.
                     "many_points": pl.col("many_points"),
                 },

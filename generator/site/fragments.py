@@ -101,3 +101,16 @@ def load(templates: Path, name: str) -> str:
         glue = "" if not out or out[-1] in ">}" or line[0] in "<{" else " "
         out += glue + line
     return out
+
+
+_LAYOUT = re.compile(r"(<(pre|textarea)\b.*?</\2>)|[ \t]*\n\s*", re.S)
+
+
+def squeeze(html: str) -> str:
+    """Drop the indentation and blank lines of a rendered page (its whitespace runs).
+
+    A run of whitespace with a line break in it becomes one line break: the browser reads
+    both as one space, so the page says the same. Only `<pre>` and `<textarea>`, where
+    whitespace is content, are kept as they are.
+    """
+    return _LAYOUT.sub(lambda m: m.group(1) or "\n", html)

@@ -93,7 +93,7 @@ def environment(
 
 
 def _html(html: str) -> bytes:
-    return html.encode()
+    return fragments.squeeze(html).encode()
 
 
 # ---------------------------------------------------------------------------- static
@@ -161,6 +161,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "future_text": pl.col("future_text"),
         "checks_html": pl.col("checks_html"),
         "values_html": pl.col("values_html"),
+        "sources_html": pl.col("sources_html"),
         "no_values": pl.col("values_html").is_null(),
         "aggregates": pl.col("aggregates").fill_null(False),
         "charts_html": pl.col("charts_html"),
@@ -191,9 +192,11 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         fragments.load(templates, "chart_row.html"),
     )
     row_fragment = fragments.load(templates, "value_row.html")
+    source_fragment = fragments.load(templates, "source_item.html")
     badges = _badges(env)
     # Jinja renders the site-wide shell once; polars fills in each zone.
-    page = fragments.fill(env.get_template("zone.html").render(), _zone_page_values())
+    shell = fragments.squeeze(env.get_template("zone.html").render())
+    page = fragments.fill(shell, _zone_page_values())
     m = d.measurements
     counts = m.group_by("zone_id", maintain_order=True).agg(pl.len().alias("measurement_count"))
     per_zone = dict(zip(counts["zone_id"], counts["measurement_count"], strict=True))
@@ -225,7 +228,10 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .agg(pl.col("html").str.join("").alias("charts_html"))
         )
         values = value_rows(
-            d.current_values.filter(pl.col("zone_id").is_in(batch)), row_fragment, badges
+            d.current_values.filter(pl.col("zone_id").is_in(batch)),
+            row_fragment,
+            badges,
+            source_fragment,
         )
         zones = d.zones.filter(pl.col("zone_id").is_in(batch))
         filled = (
@@ -289,7 +295,7 @@ def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, b
             .agg(fragment.str.join("").alias(column))
         )
 
-    shell = env.get_template("supplier.html").render()
+    shell = fragments.squeeze(env.get_template("supplier.html").render())
     frame = (
         d.suppliers.drop("zones", "documents")
         .join(listed("zones", zone), on="supplier_id", how="left", maintain_order="left")

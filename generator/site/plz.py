@@ -135,7 +135,7 @@ def plz_pages(
     low = reasons.list.contains("low_confidence")
     uncovered = pl.col("covered_share") < 0.995
     grid = next((s for s in d.sources if s.license == provenance.ZENSUS_LICENSE), None)
-    shell = env.get_template("plz.html").render(grid=grid)
+    shell = fragments.squeeze(env.get_template("plz.html").render(grid=grid))
     names = d.places.group_by("plz").agg(pl.col("name").unique().sort().str.join(", "))
     frame = (
         d.lookups.join(cards, on="plz", maintain_order="left")

@@ -11,10 +11,52 @@ from generator.site import fragments, readings, text, urls
 ROW_TONES = {state: v.category for state, v in verdicts.STATES.items()}
 
 
-def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> pl.DataFrame:
-    """Return one row per zone: its current values as table rows, and announced exceedances."""
+def _sources(cv: pl.DataFrame, fragment: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return the documents each zone's current values come from, numbered newest first.
+
+    That is (zone_id, document_id, `ref`) and, per zone, the list items of its sources: the
+    table cites a document by its number and describes it once, under the table, not in
+    every row that comes from it (most of a zone's rows come from one or two documents).
+    """
+    prov = pl.col("provenance").struct.field
+    docs = (
+        cv.select("zone_id", "provenance")
+        .filter(prov("url").is_not_null())
+        .unique(maintain_order=True)
+        .unnest("provenance")
+        .sort("zone_id", "edition_date", "document_id", descending=[False, True, False])
+        .with_columns(pl.int_range(1, pl.len() + 1).over("zone_id").cast(pl.String).alias("ref"))
+    )
+    item = fragments.compile_fragment(
+        fragment,
+        {
+            "ref": pl.col("ref"),
+            "url": pl.col("url"),
+            "title": pl.col("title"),
+            "edition": text.date_expr(pl.col("edition_date")),
+            "retrieved": text.date_expr(pl.col("retrieved_date")),
+            "gone": text.date_expr(pl.col("link_gone_since")),
+        },
+    )
+    lists = docs.group_by("zone_id", maintain_order=True).agg(
+        item.str.join("").alias("sources_html")
+    )
+    return docs.select("zone_id", "document_id", "ref"), lists
+
+
+def value_rows(
+    cv: pl.DataFrame, row_fragment: str, badges: dict[str, str], source_fragment: str
+) -> pl.DataFrame:
+    """Return one row per zone: its current values as rows, their sources, announcements."""
     order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
     prov = pl.col("provenance").struct.field
+    refs, sources = _sources(cv, source_fragment)
+    cv = cv.with_columns(prov("document_id").alias("_document_id")).join(
+        refs.rename({"document_id": "_document_id"}),
+        on=["zone_id", "_document_id"],
+        how="left",
+        maintain_order="left",
+    )
     measured = pl.col("value_text").is_not_null()
     future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
     name = pl.col("name_de").fill_null(pl.col("parameter"))
@@ -45,12 +87,8 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
         "badge": pl.col("state").replace_strict(badges),
         "future_badge": pl.col("future_state").replace_strict(badges, default=None),
         "note": pl.col("note_de"),
-        "doc_url": prov("url"),
-        "doc_title": prov("title"),
-        "doc_edition": text.date_expr(prov("edition_date")),
-        "doc_retrieved": text.date_expr(prov("retrieved_date")),
-        "doc_gone": text.date_expr(prov("link_gone_since")),
-        "no_doc": prov("url").is_null(),
+        "doc_ref": pl.col("ref"),
+        "no_doc": pl.col("ref").is_null(),
     }
     future_bad = (
         pl.col("future_state")
@@ -86,10 +124,17 @@ def value_rows(cv: pl.DataFrame, row_fragment: str, badges: dict[str, str]) -> p
             text.limit_expr(pl.col("future_limit")),
         ).alias("_future_text"),
     )
-    return rows.group_by("zone_id", maintain_order=True).agg(
-        pl.col("_html").str.join("").alias("values_html"),
-        pl.col("_aggregate").any().alias("aggregates"),
-        pl.col("_future_text").filter(pl.col("_future_bad")).str.join("; ").alias("future_text"),
+    return (
+        rows.group_by("zone_id", maintain_order=True)
+        .agg(
+            pl.col("_html").str.join("").alias("values_html"),
+            pl.col("_aggregate").any().alias("aggregates"),
+            pl.col("_future_text")
+            .filter(pl.col("_future_bad"))
+            .str.join("; ")
+            .alias("future_text"),
+        )
+        .join(sources, on="zone_id", how="left", maintain_order="left")
     )
 
 

@@ -67,6 +67,8 @@ export interface SeriesLayout {
   tail: string;
   /** The member that holds the number of rows. */
   count: string;
+  /** The member that holds each parameter's register unit, keyed by code. */
+  units: string;
   /** The row field the filter compares (and the series member that names the filter). */
   field: string;
   /** The row field that names a document, and the document's own id. */

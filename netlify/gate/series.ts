@@ -3,7 +3,8 @@
  *
  * The file holds one item per line between three frame lines (routes.json `series`: head,
  * middle, tail); the answer is the compact one-line document of the rows whose parameter is
- * CODE and of the documents they cite, byte for byte what the Python gate answers. A row is
+ * CODE and of the documents they cite, with CODE's register unit from the tail's
+ * `normalized_units`, byte for byte what the Python gate answers. A row is
  * picked without parsing it: in JSON text a `"` inside a string is always escaped, so
  * `,"parameter":"CODE"` followed by `,` or `}` can only be the row's own member.
  */
@@ -28,6 +29,16 @@ function picks(layout: SeriesLayout, code: string): (row: string) => boolean {
   return (row) => row.includes(inner) || row.startsWith(first) || row.endsWith(last) || row === alone;
 }
 
+/** `series.tail_members`: the members of the file's last line (`],"normalized_units":...}`). */
+function tailMembers(text: string, layout: SeriesLayout): Record<string, Record<string, unknown>> {
+  const end = text.lastIndexOf("\n", text.length - 2);
+  const line = text.slice(end + 1, -1);
+  if (!line.startsWith("],")) throw new Error("not a series file");
+  const members = JSON.parse("{" + line.slice(2));
+  if (typeof members[layout.units] !== "object" || members[layout.units] === null) throw new Error("not a series file");
+  return members;
+}
+
 /** `series.filter_series`: the series of only CODE's rows, as one compact line. */
 export function filterSeries(
   text: string,
@@ -39,6 +50,13 @@ export function filterSeries(
   const picked = rows.filter(picks(layout, code));
   const cited = new Set(picked.map((row) => JSON.parse(row)[layout.cites]));
   const kept = documents.filter((doc) => cited.has(JSON.parse(doc)[layout.cites]));
-  const values = { ...members, [layout.field]: JSON.stringify(code), [layout.count]: String(picked.length) };
+  const units: Record<string, unknown> = {};
+  if (picked.length) units[code] = tailMembers(text, layout)[layout.units][code];
+  const values = {
+    ...members,
+    [layout.field]: JSON.stringify(code),
+    [layout.count]: String(picked.length),
+    [layout.units]: JSON.stringify(units),
+  };
   return fill(layout.head, values) + kept.join(",") + layout.middle + picked.join(",") + fill(layout.tail, values) + "\n";
 }
