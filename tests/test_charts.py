@@ -207,7 +207,7 @@ def test_every_charted_value_reads_with_its_published_text(golden_derived):
     from generator.site import text
 
     found = derived_chart_rows(golden_derived, AS_OF)
-    points = readings.with_readings(golden_derived.measurements).select(
+    points = readings.with_readings(as_text(golden_derived.measurements)).select(
         "zone_id",
         "parameter",
         text.date_expr(pl.col("sampled_at")).alias("date"),
