@@ -198,31 +198,21 @@ def _key_values(
     rows: pl.DataFrame, fragment: str, badges: dict[str, str], explained: list[str]
 ) -> pl.DataFrame:
     """Render each key value (a row of `current_values`) as the PLZ page shows it: `html`."""
-    measured = pl.col("value_text").is_not_null()
     return fragments.with_fragment(
         rows,
         fragment,
         {
+            **readings.reading_values(),
             "name": pl.col("name_de").fill_null(pl.col("parameter")),
             "explain_url": explain_link(pl.col("parameter"), explained).fill_null(
                 urls.url_expr("parameter", code=pl.col("parameter"))
             ),
-            "measured": measured,
-            "missing": ~measured,
-            "shown": pl.col(readings.SHOWN),
-            "published": readings.published_expr(),
             "badge": pl.col("state").replace_strict(badges),
             "share": readings.current_share_expr(pl.col("limit")),
             "limit": text.limit_expr(pl.col("limit")),
             "future_limit": text.limit_expr(pl.col("future_limit")),
             "future_from": text.date_expr(pl.col("future_limit").struct.field("valid_from")),
             "future_share": readings.current_share_expr(pl.col("future_limit")),
-            "date": text.date_expr(pl.col("sampled_at")),
-            "statistic": text.statistic_label(pl.col("statistic")),
-            "sample": measured & (pl.col("statistic") == "sample"),
-            "sample_point": pl.col("sample_point"),
-            "others": pl.col("other_points_de"),
-            "pipes": readings.pipe_metal_note(),
         },
         "html",
     )

@@ -15,7 +15,7 @@ from generator.readings import QUALIFIER, REPORTING_LIMIT, VALUE
 from generator.readings import SHOWN as SHOWN
 from generator.readings import published_expr as published_expr
 from generator.readings import with_readings as with_readings
-from generator.site.text import thousands_expr
+from generator.site.text import date_expr, statistic_label, thousands_expr
 
 SHARE_OF: dict[str, str] = {
     "grenzwert": "des Grenzwerts",
@@ -158,3 +158,25 @@ def share_expr(limit: pl.Expr, until: pl.Expr | None = None, value: pl.Expr = VA
     return pl.when(usable).then(
         pl.concat_str(words, pl.lit(" "), of, pl.lit("") if until is None else until)
     )
+
+
+def reading_values() -> dict[str, pl.Expr]:
+    """Return what a fragment shows of a current value's reading, by placeholder.
+
+    The value as read and as published, when and where it was sampled and whether it is a
+    statistic of several samples: the zone page's value rows and the PLZ page's key values
+    show a value alike (a frame of `with_readings` and `other_points`).
+    """
+    measured = pl.col("value_text").is_not_null()
+    return {
+        "measured": measured,
+        "missing": ~measured,
+        "shown": pl.col(SHOWN),
+        "published": published_expr(),
+        "date": date_expr(pl.col("sampled_at")),
+        "statistic": statistic_label(pl.col("statistic")),
+        "sample": measured & (pl.col("statistic") == "sample"),
+        "sample_point": pl.col("sample_point"),
+        "others": pl.col("other_points_de"),
+        "pipes": pipe_metal_note(),
+    }

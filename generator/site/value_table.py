@@ -57,30 +57,20 @@ def value_rows(
         how="left",
         maintain_order="left",
     )
-    measured = pl.col("value_text").is_not_null()
     future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
     name = pl.col("name_de").fill_null(pl.col("parameter"))
     category = pl.col("state").replace_strict(ROW_TONES)
     html = {
+        **readings.reading_values(),
         "bad": category == verdicts.EXCEEDS_LIMIT,
         "warn": category == verdicts.EXCEEDS_OTHER,
         "param_url": urls.url_expr("parameter", code=pl.col("parameter")),
         "name": name,
-        "measured": measured,
-        "missing": ~measured,
         "computed": pl.col("origin") == "computed",
-        "shown": pl.col(readings.SHOWN),
-        "published": readings.published_expr(),
         "share": readings.current_share_expr(pl.col("limit")),
         "future_share": readings.current_share_expr(
             pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
         ),
-        "date": text.date_expr(pl.col("sampled_at")),
-        "statistic": text.statistic_label(pl.col("statistic")),
-        "sample": measured & (pl.col("statistic") == "sample"),
-        "sample_point": pl.col("sample_point"),
-        "others": pl.col("other_points_de"),
-        "pipes": readings.pipe_metal_note(),
         "limit": text.limit_expr(pl.col("limit")).fill_null("–"),
         "future_limit": text.limit_expr(pl.col("future_limit")),
         "future_from": future_from,
