@@ -29,7 +29,7 @@ function picks(layout: SeriesLayout, code: string): (row: string) => boolean {
   return (row) => row.includes(inner) || row.startsWith(first) || row.endsWith(last) || row === alone;
 }
 
-/** `series.tail_members`: the members of the file's last line (`],"normalized_units":...}`). */
+/** `series.tail_units` reads the same line: the members of the file's last line (`],"normalized_units":...}`). */
 function tailMembers(text: string, layout: SeriesLayout): Record<string, Record<string, unknown>> {
   const end = text.lastIndexOf("\n", text.length - 2);
   const line = text.slice(end + 1, -1);
