@@ -145,7 +145,7 @@ def main() -> None:
     if not 1 <= args.requests <= 100_000 or not 1 <= args.connections <= 64:
         sys.exit("--requests must be 1..100000 and --connections 1..64")
 
-    from generator.api import routes
+    from generator.api import http, routes
     from generator.gate import keys as key_tools
     from generator.gate.sqlite_state import open_state
 
@@ -172,14 +172,15 @@ def main() -> None:
     bench_dir = build / "bench"
     servers: list[subprocess.Popen] = []
     try:
-        # The ungated copies: the same bytes under an open path of the same server.
+        # The ungated copies: the same answers under an open path of the same server (a series
+        # stored gzip-compressed is copied as the JSON the gate answers from it).
         shutil.rmtree(bench_dir, ignore_errors=True)
         for name, items in endpoints.items():
             for i, (_, rel) in enumerate(items):
                 if rel is not None:
                     target = bench_dir / name / f"{i}.json"
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(build / rel, target)
+                    target.write_bytes(http.served_bytes(rel, (build / rel).read_bytes()))
 
         per_variant = args.requests + 100  # + warm-up
         keyed = per_variant * len(endpoints)

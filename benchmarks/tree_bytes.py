@@ -6,13 +6,14 @@ Per folder, per kind of file, per member of a series point, and per part of the 
     python benchmarks/tree_bytes.py OUT --no-pages # skip the zone pages (the slow part)
 
 Sizes are file sizes (`lstat`), as `benchmarks/build.py` sums them. A series member counts
-with its key, its value and the comma after it; the series are read in batches of files,
-never all at once.
+with its key, its value and the comma after it, uncompressed (the series are stored
+gzip-compressed); the series are read in batches of files, never all at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
-SERIES = "measurements.json"
+SERIES = "measurements.json.gz"
 MIDDLE = '],"measurements":['
 BATCH = 400  # series files per batch
 
@@ -59,7 +60,7 @@ def series_members(paths: list[Path]) -> tuple[int, Counter[str]]:
         rows: list[str] = []
         with_rows = 0
         for path in paths[first : first + BATCH]:
-            lines = path.read_text(encoding="utf-8").split("\n")
+            lines = gzip.decompress(path.read_bytes()).decode("utf-8").split("\n")
             at = lines.index(MIDDLE)
             with_rows += len(lines) - 2 > at + 1
             members["(frame lines)"] += sum(len(lines[i].encode()) + 1 for i in (0, at, -2))

@@ -6,6 +6,7 @@ a resource's fields from the columns of a frame, so nothing else lists them.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 from collections.abc import Mapping
@@ -79,3 +80,16 @@ def object_bytes(resource: Resource, **parts: bytes) -> bytes:
 def file_digest(data: bytes) -> str:
     """Return the SHA-256 of a file's bytes, in hex (the manifest, versioned asset URLs)."""
     return hashlib.sha256(data).hexdigest()
+
+
+STORED_GZIP_LEVEL = 3
+"""zlib's level for stored files: about 380 MB/s on a series, level 6 is 60 MB/s for 10 %
+fewer bytes."""
+
+
+def stored_gzip(data: bytes) -> bytes:
+    """Compress a file stored as gzip (`generator.api.http.STORED_GZIP_SUFFIX`), reproducibly.
+
+    No name and no time in the header: the same bytes in, the same bytes out.
+    """
+    return gzip.compress(data, compresslevel=STORED_GZIP_LEVEL, mtime=0)

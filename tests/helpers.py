@@ -1,4 +1,4 @@
-"""What the test modules share: the golden input, its as-of date, and editing CSV tables.
+"""What the test modules share: the golden input, its as-of date, editing tables, reading builds.
 
 Defined once here (fixtures live in conftest.py, which imports these).
 """
@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import json
 from pathlib import Path
+
+from generator.api import http, routes
 
 TESTS = Path(__file__).parent
 GOLDEN_INPUT = TESTS / "golden" / "input"
@@ -45,3 +48,18 @@ def append(data_dir: Path, table: str, **values: str) -> int:
     rows.append({k: values.get(k, "") for k in rows[0]})
     write_rows(path, rows)
     return len(rows)
+
+
+def tree_bytes(path: Path) -> bytes:
+    """Return what a file of a build answers with: a stored `.gz` file decompressed."""
+    return http.served_bytes(path.name, path.read_bytes())
+
+
+def tree_json(path: Path):
+    """Parse a JSON file of a build (a stored `.json.gz` too)."""
+    return json.loads(tree_bytes(path))
+
+
+def series_path(out: Path, zone_id: int) -> Path:
+    """Return the file of a zone's series in a build."""
+    return out / routes.file_path("zone_measurements", zone_id=zone_id)

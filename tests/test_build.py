@@ -15,7 +15,7 @@ from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
 from generator.write import MANIFEST, TreeWriter, manifest_path, read_manifest
-from tests.helpers import AS_OF, GOLDEN_INPUT, edit
+from tests.helpers import AS_OF, GOLDEN_INPUT, edit, series_path, tree_bytes, tree_json
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -82,12 +82,12 @@ def test_a_crash_between_swap_and_manifest_leaves_no_stale_manifest(
     with pytest.raises(OSError):
         run(tiny_data, out)
     # The new tree is published, and no manifest claims digests of the old one.
-    assert b"0,07" in (out / "_data/v1/zones/11/measurements.json").read_bytes()
+    assert b"0,07" in tree_bytes(series_path(out, 11))
     assert not manifest_path(out).exists()
     monkeypatch.undo()
     edit(tiny_data, "measurements", 1, value_text="0,08")
     run(tiny_data, out)
-    assert b"0,07" not in (out / "_data/v1/zones/11/measurements.json").read_bytes()
+    assert b"0,07" not in tree_bytes(series_path(out, 11))
 
 
 def test_changing_one_measurement_rewrites_only_its_files(tiny_data, golden_build_copy, tmp_path):
@@ -97,7 +97,7 @@ def test_changing_one_measurement_rewrites_only_its_files(tiny_data, golden_buil
     edit(tiny_data, "measurements", 1, value_text="0,07")
     report = run(tiny_data, out).report
     api = {p for p in report.written if p.startswith(("_data/", "v1/"))}
-    assert api == {"_data/v1/zones/11/measurements.json"}
+    assert api == {"_data/v1/zones/11/measurements.json.gz"}
     assert all("11" in p for p in report.written), report.written
     assert report.deleted == []
 
@@ -109,8 +109,8 @@ def test_stale_files_are_deleted(tiny_data, golden_build_copy, tmp_path):
     kept = [r for r in rows if ",geruch," not in r]
     (tiny_data / "measurements.csv").write_text("\n".join(kept) + "\n", encoding="utf-8")
     report = run(tiny_data, out).report
-    assert "_data/v1/zones/11/measurements.json" in report.written
-    assert "geruch" not in (out / "_data/v1/zones/11/measurements.json").read_text()
+    assert "_data/v1/zones/11/measurements.json.gz" in report.written
+    assert "geruch" not in tree_bytes(series_path(out, 11)).decode()
     # A postal code that is gone leaves no files behind.
     # (the tables keyed by PLZ lose it too: a place or street of an unknown PLZ is an error)
     for name in ("plz_zones.csv", "places.csv", "streets.csv"):
@@ -347,11 +347,11 @@ def test_zone_current_values_and_provenance(golden_site):
 
 
 def test_measurements_verbatim_sorted_and_filtered(golden_site):
-    doc = load_json(golden_site, "_data/v1/zones/11/measurements.json")
+    doc = tree_json(series_path(golden_site, 11))
     keys = [(m["parameter"], m["sampled_at"]) for m in doc["measurements"]]
     assert keys == sorted(keys) and doc["count"] == len(keys) == 12
     assert {d["document_id"] for d in doc["documents"]} == {"wk-2025", "wk-2026"}
-    body = (golden_site / "_data/v1/zones/11/measurements.json").read_bytes()
+    body = tree_bytes(series_path(golden_site, 11))
     one = json.loads(series.filter_series(body, "pfas_summe_20", {"zone_id": "11"}))
     assert one["parameter"] == "pfas_summe_20"
     assert [m["value_text"] for m in one["measurements"]] == ["0,08", "0,09", "0,14"]

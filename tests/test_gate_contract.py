@@ -140,7 +140,7 @@ def test_a_value_that_is_no_segment_names_no_file():
     # The filter names no file: one series file per zone, whatever the code.
     for value in ("blei", "../../../lookup/76437", "a/b", "", "a" * 5000):
         assert measurements.file_for({"zone_id": 11, "parameter": value}) == (
-            "_data/v1/zones/11/measurements.json"
+            "_data/v1/zones/11/measurements.json.gz"
         )
         assert measurements.unknown_detail({"zone_id": 11, "parameter": value}) == (
             f"No parameter with code '{value}'"

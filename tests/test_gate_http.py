@@ -19,9 +19,11 @@ from collections.abc import Iterator
 import brotli
 import pytest
 
+from generator.api import http as http_rules
 from generator.api import routes, series
 from generator.gate import compress
 from tests.conformance.support import Server, start_server
+from tests.helpers import series_path, tree_bytes
 
 TIMEOUT = 1.0  # --timeout-request of the servers here
 
@@ -245,8 +247,34 @@ def test_small_answers_go_as_they_are_but_still_vary(server, key):
     assert "content-encoding" not in headers
 
 
+def test_a_series_stored_compressed_is_answered_as_json(server, key, built):
+    stored = series_path(built, 11)
+    assert stored.name.endswith(http_rules.STORED_GZIP_SUFFIX)
+    assert stored.read_bytes().startswith(b"\x1f\x8b")
+    plain = gzip.decompress(stored.read_bytes())
+    status, headers, body = get(server, "/v1/zones/11/measurements", X_Api_Key=key)
+    assert (status, body) == (200, plain)
+    assert headers["content-type"] == http_rules.JSON_TYPE
+    assert headers["content-length"] == str(len(plain)) and "content-encoding" not in headers
+    assert headers["etag"] == f'"{hashlib.sha256(plain).hexdigest()[:32]}"'
+    # Asked for gzip, the answer is the gate's gzip of the JSON, with its own tag.
+    status, headers, body = get(
+        server, "/v1/zones/11/measurements", X_Api_Key=key, Accept_Encoding="gzip"
+    )
+    assert status == 200 and headers["content-encoding"] == "gzip"
+    assert gzip.decompress(body) == plain and headers["etag"].endswith('-gzip"')
+
+
+def test_stored_bytes_that_are_no_gzip_are_answered_as_they_are():
+    # A CDN may have decoded them on the way: JSON never starts with the gzip magic.
+    assert http_rules.served_bytes("a.json.gz", b'{"a":1}') == b'{"a":1}'
+    assert http_rules.served_bytes("a.json.gz", gzip.compress(b"{}")) == b"{}"
+    assert http_rules.served_bytes("a.json", gzip.compress(b"{}")).startswith(b"\x1f\x8b")
+    assert http_rules.content_type("a.json.gz") == http_rules.JSON_TYPE
+
+
 def test_a_filtered_series_is_compressed_too(server, key, built):
-    whole = (built / routes.file_path("zone_measurements", zone_id=11)).read_bytes()
+    whole = tree_bytes(series_path(built, 11))
     expected = series.filter_series(whole, "pfas_summe_20", {"zone_id": "11"})
     status, headers, body = get(
         server, "/v1/zones/11/measurements?parameter=pfas_summe_20", X_Api_Key=key,

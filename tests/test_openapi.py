@@ -16,6 +16,7 @@ from generator.api.settings import GateSettings, routes_document
 from generator.config import Config
 from generator.gate.validation import validate
 from generator.write import read_manifest
+from tests.helpers import tree_json
 
 NOT_ROUTED = set(routes.OPEN_FILES.values())
 """Open files that are no route's backing file (served as plain files)."""
@@ -116,7 +117,7 @@ def _file_routes():
 def test_every_json_file_matches_its_route_schema(built, doc):
     routed = _file_routes()
     checked: dict[str, int] = {}
-    for path in sorted(built.rglob("*.json")):
+    for path in sorted([*built.rglob("*.json"), *built.rglob("*.json.gz")]):
         rel = path.relative_to(built).as_posix()
         if not rel.startswith(("v1/", "_data/")) or rel in NOT_ROUTED:
             continue
@@ -124,9 +125,7 @@ def test_every_json_file_matches_its_route_schema(built, doc):
         assert len(matches) == 1, f"{rel} belongs to {len(matches)} routes"
         name = matches[0].response
         errors = sorted(
-            validator(doc, f"#/components/schemas/{name}").iter_errors(
-                json.loads(path.read_text())
-            ),
+            validator(doc, f"#/components/schemas/{name}").iter_errors(tree_json(path)),
             key=lambda e: list(e.absolute_path),
         )
         assert not errors, f"{rel}: " + "; ".join(

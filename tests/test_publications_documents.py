@@ -16,6 +16,7 @@ from generator.load import check
 from generator.publications import documents
 from generator.publications.importer import Target, import_publication
 from tests import publications_documents as docs
+from tests.helpers import series_path, tree_json
 
 pytest.importorskip("lxml")
 pytest.importorskip("pdfplumber")
@@ -146,9 +147,7 @@ def test_the_reporting_limit_reaches_the_series_and_gives_less_than_bg_its_numbe
     assert result.exit_code == 0, result.output
     out = tmp_path / "build"
     build(data, out, dt.date(2026, 11, 23), Config(), force=True)
-    import json
-
-    series = json.loads((out / "_data/v1/zones/12/measurements.json").read_text("utf-8"))
+    series = tree_json(series_path(out, 12))
     lead = [
         m for m in series["measurements"] if m["parameter"] == "blei" and m["sampled_at"] == SAMPLED
     ]

@@ -16,7 +16,7 @@ from generator.cli import cli
 from generator.config import Config
 from generator.load import check
 from generator.publications.importer import Target, plan
-from tests.helpers import AS_OF, GOLDEN_INPUT
+from tests.helpers import AS_OF, GOLDEN_INPUT, series_path, tree_json
 from tests.publications_corpus import TABLES, Table, write
 
 
@@ -160,9 +160,7 @@ def test_all_tables_import_validate_and_build_end_to_end(data, tables, tmp_path)
     assert (current["blei"]["statistic"], current["blei"]["state"]) == ("max", "below_limit")
     # A pH range cannot be judged from one aggregate.
     assert current["ph_wert"]["state"] == "not_assessable"
-    series = json.loads((out / "_data/v1/zones/12/measurements.json").read_text(encoding="utf-8"))[
-        "measurements"
-    ]
+    series = tree_json(series_path(out, 12))["measurements"]
     nitrat = {m["statistic"] for m in series if m["parameter"] == "nitrat"}
     assert nitrat == {"sample", "min", "mean", "max"}
     page = next((out / "gebiete").glob("12*/index.html")).read_text(encoding="utf-8")

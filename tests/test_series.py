@@ -18,7 +18,7 @@ from generator.api import resources, routes, series
 from generator.compact import as_text
 from generator.encode import document
 from generator.load import sample_data_dir
-from tests.helpers import AS_OF, GOLDEN_INPUT
+from tests.helpers import AS_OF, GOLDEN_INPUT, series_path, tree_bytes
 
 
 def per_parameter_reference(data_dir: Path) -> dict[tuple[int, str], bytes]:
@@ -63,7 +63,7 @@ def per_parameter_reference(data_dir: Path) -> dict[tuple[int, str], bytes]:
 
 
 def series_file(build_dir: Path, zone_id: int) -> bytes:
-    return (build_dir / routes.file_path("zone_measurements", zone_id=zone_id)).read_bytes()
+    return tree_bytes(series_path(build_dir, zone_id))
 
 
 @pytest.mark.parametrize(

@@ -276,7 +276,7 @@ ROUTES: tuple[Route, ...] = (
             ),
             API_KEY,
         ),
-        file="_data/v1/zones/{zone_id}/measurements.json",
+        file="_data/v1/zones/{zone_id}/measurements.json.gz",
         not_found="No zone with id {zone_id}",
         filter=RowFilter("parameter", unknown="No parameter with code '{parameter}'"),
         description="Verbatim time series, sorted by parameter then date, with each "

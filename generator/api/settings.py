@@ -139,6 +139,7 @@ def routes_document(settings: GateSettings, codes: Sequence[str] = ()) -> dict[s
             "exposed_headers": ", ".join(http.EXPOSED_HEADERS),
             "license_link": settings.header(http.LICENSE_LINK),
             "preflight_max_age": http.PREFLIGHT_MAX_AGE,
+            "stored_gzip_suffix": http.STORED_GZIP_SUFFIX,
             "www_authenticate": settings.header(http.WWW_AUTHENTICATE),
         },
         "files": {

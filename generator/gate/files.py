@@ -90,8 +90,9 @@ class FileServer:
     ) -> Response | None:
         """Answer a file of the build with ETag/304 handling; None if there is no such file.
 
-        With `transform`, the answer is `transform(bytes of the file)`, its ETag from those
-        bytes (a filtered series).
+        A file stored gzip-compressed (`http.STORED_GZIP_SUFFIX`) answers its decompressed
+        bytes. With `transform`, the answer is `transform(bytes of the file)`, its ETag from
+        those bytes (a filtered series).
         """
         path = self.inside(rel)
         if path is None:
@@ -114,11 +115,14 @@ class FileServer:
         content_type = http.content_type(rel)
         compressible = compress.compressible(content_type)
         encoding = compress.choose(headers.get("accept-encoding", "")) if compressible else None
-        if info.st_size > compress.MAX_BYTES and transform is None:
+        stored = rel.endswith(http.STORED_GZIP_SUFFIX)
+        if info.st_size > compress.MAX_BYTES and transform is None and not stored:
             encoding = None
-        # Read whole: small files, filtered series, and files to compress.
-        small = info.st_size <= STREAM_ABOVE or transform is not None or encoding is not None
-        body = fh.read() if small else b""
+        # Read whole: small files, stored compressed ones, filtered series, files to compress.
+        small = (
+            info.st_size <= STREAM_ABOVE or stored or transform is not None or encoding is not None
+        )
+        body = http.served_bytes(rel, fh.read()) if small else b""
         cache_key = (str(path), info.st_ino, info.st_mtime_ns, info.st_size)
         if transform is not None:
             body = transform(body)

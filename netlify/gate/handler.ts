@@ -171,7 +171,15 @@ export function createGate({ table, state, now = Date.now }: Dependencies) {
     const upstream = await context.next(new Request(new URL(path, request.url), { method: "GET", headers }));
     if (upstream.status === 404) return null;
     if (upstream.status !== 200) throw new Error(`the CDN answered ${upstream.status} for ${path}`);
-    return new Uint8Array(await upstream.arrayBuffer());
+    return await servedBytes(rel, new Uint8Array(await upstream.arrayBuffer()));
+  }
+
+  /** A stored gzip file's decompressed bytes, other bytes as they are (http.served_bytes). */
+  async function servedBytes(rel: string, body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+    // Not gzip (a CDN that decoded it on the way): as it is. JSON never starts with the magic.
+    if (!rel.endsWith(http.stored_gzip_suffix) || body[0] !== 0x1f || body[1] !== 0x8b) return body;
+    const stream = new Blob([body]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
   }
 
   /** Answer bytes as the file `rel`: its type, the gate's headers, ETag and 304. */

@@ -57,6 +57,8 @@ export interface Http {
   exposed_headers: string;
   license_link: string;
   preflight_max_age: number;
+  /** A file whose name ends so is stored gzip-compressed and answered decompressed. */
+  stored_gzip_suffix: string;
   www_authenticate: string;
 }
 
@@ -171,8 +173,10 @@ export function odbLicensed(table: RouteTable): RegExp[] {
   );
 }
 
-/** The Content-Type of a file by its suffix (generator.api.http.content_type). */
+/** The Content-Type of a file by its suffix, a stored file's without `.gz` (http.content_type). */
 export function contentType(table: RouteTable, rel: string): string {
-  const suffix = /\.[^./]*$/.exec(rel)?.[0].toLowerCase() ?? "";
+  const stored = table.http.stored_gzip_suffix;
+  const name = rel.endsWith(stored) ? rel.slice(0, -stored.length) : rel;
+  const suffix = /\.[^./]*$/.exec(name)?.[0].toLowerCase() ?? "";
   return table.http.content_types[suffix] ?? table.http.default_content_type;
 }

@@ -123,7 +123,7 @@ Deno.test("a parameter value never reaches a path of the CDN", async () => {
     assertEquals(answer.status, 404);
     assertEquals((await answer.json()).detail.startsWith("No parameter with code '"), true);
   }
-  assertEquals(new Set(asked), new Set(["/_data/v1/zones/11/measurements.json"]));
+  assertEquals(new Set(asked), new Set(["/_data/v1/zones/11/measurements.json.gz"]));
   // A code in a path is one harmless segment, or no file at all.
   asked.length = 0;
   for (const value of ["a%0Ab", "a".repeat(5000)]) {
@@ -132,4 +132,21 @@ Deno.test("a parameter value never reaches a path of the CDN", async () => {
     assertEquals((await answer.json()).detail.startsWith("No parameter with code '"), true);
   }
   assertEquals(asked, []);
+});
+
+Deno.test("a stored .gz series answers its JSON, and as it is when the CDN decoded it already", async () => {
+  const json = '{"count":0,"documents":[\n],"measurements":[\n],"normalized_units":{},"parameter":null,"zone_id":11}\n';
+  const gzipped = new Uint8Array(
+    await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer(),
+  );
+  const gate = createGate({ table, state: fakeState({}) });
+  const url = "https://example.org/v1/zones/11/measurements";
+  for (const stored of [gzipped, new TextEncoder().encode(json)]) {
+    const served = { next: () => Promise.resolve(new Response(stored, { status: 200 })) } as unknown as Context;
+    const answer = await gate(new Request(url, { headers: { "X-Api-Key": "twd_x" } }), served);
+    assertEquals(answer.status, 200);
+    assertEquals(answer.headers.get("content-type"), table.http.content_types[".json"]);
+    assertEquals(answer.headers.get("content-length"), String(new TextEncoder().encode(json).byteLength));
+    assertEquals(await answer.text(), json);
+  }
 });

@@ -85,7 +85,7 @@ def test_netlify_holds_no_copied_message_or_table():
 
 
 def test_handler_unit_tests():
-    """tests/edge/handler_test.ts: busy state, CDN and Blobs failures (503), id collisions, DST."""
+    """tests/edge/handler_test.ts: busy state, CDN and Blobs failures, ids, DST, stored gzip."""
     from generator.api.settings import GateSettings, routes_document
 
     env = {**tool_env(), "ROUTES_JSON": json.dumps(routes_document(GateSettings()))}
@@ -104,4 +104,4 @@ def test_handler_unit_tests():
         text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "7 passed" in done.stdout, done.stdout
+    assert "8 passed" in done.stdout, done.stdout

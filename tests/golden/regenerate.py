@@ -15,7 +15,7 @@ from generator.api import series
 from generator.build import build
 from generator.config import Config
 from generator.write import state_dir
-from tests.helpers import AS_OF, GOLDEN_INPUT
+from tests.helpers import AS_OF, GOLDEN_INPUT, tree_bytes
 
 HERE = Path(__file__).parent
 INPUT = GOLDEN_INPUT
@@ -51,7 +51,7 @@ def example(ref: str, root: Path = EXPECTED) -> object:
     """
     path, _, pointer = ref.partition("#")
     path, _, query = path.partition("?")
-    data = (root / path).read_bytes()
+    data = tree_bytes(root / path)
     if query:
         code = query.removeprefix("parameter=")
         zone_id = PurePosixPath(path).parent.name
