@@ -83,8 +83,8 @@ def file_digest(data: bytes) -> str:
 
 
 STORED_GZIP_LEVEL = 3
-"""zlib's level for stored files: about 380 MB/s on a series, level 6 is 60 MB/s for 10 %
-fewer bytes."""
+"""zlib's level for stored files: on the national series 380 MB/s for a twentieth of the
+bytes; level 6 leaves a fifth fewer bytes at a third of the speed."""
 
 
 def stored_gzip(data: bytes) -> bytes:

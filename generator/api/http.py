@@ -132,7 +132,7 @@ def is_file_segment(value: str) -> bool:
 
 STORED_GZIP_SUFFIX = ".gz"
 """A file of the tree whose name ends so is stored gzip-compressed (a zone's series: 3.6 GB
-of JSON nationally, a tenth of it compressed). Both gates answer its decompressed bytes, with
+of JSON nationally, 0.18 GB compressed). Both gates answer its decompressed bytes, with
 the media type, ETag and length of those: the answer is the same as from an uncompressed file.
 """
 _GZIP_MAGIC = b"\x1f\x8b"
