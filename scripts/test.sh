@@ -2,6 +2,10 @@
 # Set up everything the suite needs, lint, type-check, and run the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Bytecode caches on: the suite starts Python many times (servers, the CLI, builds in
+# subprocesses), and without them each start compiles the project again, and pytest
+# rewrites every test module's asserts again in each worker.
+unset PYTHONDONTWRITEBYTECODE
 scripts/setup.sh test
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
