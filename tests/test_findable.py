@@ -282,6 +282,34 @@ def test_the_feeds_cap_their_entries(golden_site, monkeypatch):
     assert newest == dt.date(2026, 6, 30)
 
 
+def test_feed_entries_escape_what_xml_needs_escaped():
+    import polars as pl
+
+    row = pl.DataFrame(
+        {
+            "zone_id": [7],
+            "key": ["neu-7-a&b"],
+            "day": [dt.date(2026, 3, 1)],
+            "title": ['Werte <neu> & "frisch"'],
+            "summary": ["1 < 2 > 0 & so"],
+        }
+    )
+    config = Config(base_url="https://example.org/a&b")
+    entry = row.select(feeds._entry_expr(config))["entry"][0]
+    assert entry == (
+        "<entry>\n"
+        "<id>https://example.org/a&amp;b/gebiete/7/#neu-7-a&amp;b</id>\n"
+        '<title>Werte &lt;neu&gt; &amp; "frisch"</title>\n'
+        "<updated>2026-03-01T00:00:00Z</updated>\n"
+        '<link rel="alternate" type="text/html" href="https://example.org/a&amp;b/gebiete/7/"/>\n'
+        "<summary>1 &lt; 2 &gt; 0 &amp; so</summary>\n"
+        "</entry>\n"
+    )
+    # And it parses: the document around it is well-formed XML.
+    doc = feeds.atom(config, "/feeds/x.atom", "/", "T", [entry], dt.date(2026, 3, 1))
+    assert ET.fromstring(doc).find("{http://www.w3.org/2005/Atom}entry") is not None
+
+
 # ---------------------------------------------------------------------------- gates
 
 
