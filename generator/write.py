@@ -6,6 +6,13 @@ the new one, never a mix. A manifest of path -> SHA-256 lets a rebuild hard-link
 unchanged files from the previous tree instead of writing them again, and tells which
 files went stale.
 
+The tree a swap replaces is not thrown away: it stays beside (`.build.staging`), with its
+manifest (`build-state/staging.json`), and the next build brings it up to date in place.
+A daily update then touches the files that changed since that tree, not every file and
+folder of the country (making and removing some 45,000 folders was most of a rebuild's
+writing). Its manifest is removed before it is touched, so a build that fails or is killed
+leaves it unknown, and the next build starts that staging tree from nothing.
+
 The manifest is the build's bookkeeping, not published: it lists every file, the keyed ones
 too. It lives beside the tree (`build` -> `build-state/manifest.json`), like the gates'
 `build-gate/`. It is removed before the swap and written after it, so a crash in between
@@ -14,9 +21,11 @@ leaves no manifest (the next build writes everything) rather than one of another
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -30,7 +39,9 @@ from generator.encode import file_digest
 from generator.errors import BuildError
 
 MANIFEST = "manifest.json"
+STAGING_MANIFEST = "staging.json"
 MAX_DIR_ENTRIES = 50_000
+_PART = re.compile(r"[^/]+")
 
 
 @dataclass
@@ -38,7 +49,6 @@ class WriteReport:
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
     deleted: list[str] = field(default_factory=list)
-    bytes: int = 0
 
     @property
     def files(self) -> int:
@@ -55,13 +65,22 @@ def manifest_path(out: Path) -> Path:
     return state_dir(out) / MANIFEST
 
 
+def staging_manifest_path(out: Path) -> Path:
+    """Return where the manifest of the tree kept beside for the next build is."""
+    return state_dir(out) / STAGING_MANIFEST
+
+
 def read_manifest(out: Path) -> dict[str, Any]:
     """Return the manifest of a published tree, or an empty one."""
+    return _read_json(manifest_path(out))
+
+
+def _read_json(path: Path) -> dict[str, Any]:
     try:
-        manifest: dict[str, Any] = json.loads(manifest_path(out).read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return manifest
+    return manifest if isinstance(manifest, dict) else {}
 
 
 class TreeWriter:
@@ -74,17 +93,24 @@ class TreeWriter:
     def __init__(self, out: Path):
         self.out = Path(out).absolute()
         self.staging = self.out.with_name(f".{self.out.name}.staging")
-        self.previous = read_manifest(self.out).get("files", {})
+        self.previous: dict[str, str] = read_manifest(self.out).get("files", {})
         self.files: dict[str, str] = {}
         self.report = WriteReport()
+        self._staged: dict[str, str] = {}
+        """What the staging tree holds, path -> digest, before this build touched it."""
         self._entries: Counter[str] = Counter()
         self._dirs: set[str] = set()
-        self._made: set[PurePosixPath] = set()
 
     def __enter__(self) -> TreeWriter:
-        # A staging tree left by a crashed build is garbage: start clean.
-        shutil.rmtree(self.staging, ignore_errors=True)
-        self.staging.mkdir(parents=True)
+        known = staging_manifest_path(self.out)
+        staged = _read_json(known).get("files")
+        known.unlink(missing_ok=True)  # from here on the staging tree is being changed
+        if isinstance(staged, dict) and self.staging.is_dir():
+            self._staged = staged
+        else:
+            # A staging tree nobody vouches for (a crashed build's) is garbage: start clean.
+            shutil.rmtree(self.staging, ignore_errors=True)
+            self.staging.mkdir(parents=True)
         return self
 
     def __exit__(
@@ -96,16 +122,15 @@ class TreeWriter:
         if exc_type is not None:
             shutil.rmtree(self.staging, ignore_errors=True)
 
-    def _check_path(self, rel: str) -> PurePosixPath:
-        path = PurePosixPath(rel)
-        if path.is_absolute() or ".." in path.parts or str(path) != rel:
+    def _check_path(self, rel: str) -> None:
+        parts = rel.split("/")
+        if not all(_PART.fullmatch(p) and p not in (".", "..") for p in parts):
             raise BuildError(f"refusing to write outside the tree: {rel!r}")
         if rel in self.files:
             raise BuildError(f"two resources map to the same file: {rel}")
-        return path
+        self._count_entries(parts)
 
-    def _count_entries(self, path: PurePosixPath) -> None:
-        parts = path.parts
+    def _count_entries(self, parts: list[str]) -> None:
         for depth in range(len(parts)):
             parent = "/".join(parts[:depth])
             child = "/".join(parts[: depth + 1])
@@ -120,60 +145,97 @@ class TreeWriter:
 
     def write(self, rel: str, data: bytes) -> None:
         """Stage one file; reuse the published copy when its content is unchanged."""
-        path = self._check_path(rel)
-        self._count_entries(path)
+        self._check_path(rel)
         digest = file_digest(data)
         self.files[rel] = digest
-        self.report.bytes += len(data)
-        target = self.staging / path
-        if path.parent not in self._made:  # one mkdir per folder, not one per file
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._made.add(path.parent)
-        if self.previous.get(rel) == digest:
-            try:
-                os.link(self.out / path, target)
-                self.report.unchanged += 1
-                return
-            except OSError:
-                pass  # the old file is gone or on another device: write it anew
-        with open(target, "wb") as fh:
-            fh.write(data)
-        self.report.written.append(rel)
+        same = self.previous.get(rel) == digest
+        if not self._has(rel, digest) and not (same and self._link(rel)):
+            self._stage(rel, lambda target: target.write_bytes(data))
+        if same:
+            self.report.unchanged += 1
+        else:
+            self.report.written.append(rel)
 
     def keep(self, rel: str) -> None:
         """Stage the published copy of a file that was not rendered again.
 
         Its digest is the previous manifest's; `BuildError` if the previous tree lacks it.
         """
-        path = self._check_path(rel)
-        self._count_entries(path)
+        self._check_path(rel)
         digest = self.previous.get(rel)
-        target = self.staging / path
-        if path.parent not in self._made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._made.add(path.parent)
-        try:
-            if digest is None:
-                raise FileNotFoundError(rel)
-            os.link(self.out / path, target)
-        except OSError as exc:
-            raise BuildError(f"cannot keep {rel} from the previous tree: {exc}") from exc
+        if digest is None or not (self._has(rel, digest) or self._link(rel)):
+            raise BuildError(f"cannot keep {rel} from the previous tree: it has no such file")
         self.files[rel] = digest
-        self.report.bytes += target.stat().st_size
         self.report.unchanged += 1
+
+    def _has(self, rel: str, digest: str) -> bool:
+        """Whether the staging tree holds this file: its manifest says so, and it is there."""
+        return self._staged.get(rel) == digest and os.path.isfile(os.path.join(self.staging, rel))
+
+    def _link(self, rel: str) -> bool:
+        """Stage the published file by a hard link; False when it cannot be linked."""
+        source = os.path.join(self.out, rel)
+        try:
+            self._stage(rel, lambda target: os.link(source, target))
+        except OSError:
+            return False  # the old file is gone or on another device
+        return True
+
+    def _stage(self, rel: str, put: Callable[[Path], object]) -> None:
+        """Replace the staging tree's file: never write into it, it may share the live inode."""
+        target = self.staging / rel
+        try:
+            target.unlink(missing_ok=True)
+            put(target)
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            self._make_room(target)
+            put(target)
+
+    def _make_room(self, target: Path) -> None:
+        """Make the folders above `target`, where the staging tree may have a file instead."""
+        for folder in reversed(target.parents):
+            if folder in self.staging.parents or folder == self.staging:
+                continue
+            if folder.is_file() or folder.is_symlink():
+                folder.unlink()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+
+    def _remove_stale(self) -> None:
+        """Remove from staging what it holds beyond this tree, and the folders left empty."""
+        folders: set[PurePosixPath] = set()
+        for rel in set(self._staged) - set(self.files):
+            path = self.staging / rel
+            # A file of the old tree may be a folder of this one now, or under a file.
+            with contextlib.suppress(NotADirectoryError):
+                if not path.is_dir():
+                    path.unlink(missing_ok=True)
+            folders.update(PurePosixPath(rel).parents)
+        # The deepest first, so a folder emptied by removing its subfolders goes too.
+        for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
+            if folder.parts and str(folder) not in self._dirs:
+                with contextlib.suppress(OSError):
+                    os.rmdir(self.staging / folder)
 
     def commit(self, meta: dict[str, str]) -> WriteReport:
         """Swap the staging tree in and write its manifest; return what changed."""
+        self._remove_stale()
         manifest = dict(meta, files=dict(sorted(self.files.items())))
-        text = json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
         self.report.deleted = sorted(set(self.previous) - set(self.files))
         target = manifest_path(self.out)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.unlink(missing_ok=True)
         _swap(self.staging, self.out)
-        atomic_write(target, text.encode("utf-8"))
-        shutil.rmtree(self.staging, ignore_errors=True)  # now holds the previous tree
+        atomic_write(target, _manifest_text(manifest))
+        if self.staging.is_dir():
+            # The staging tree now holds the previous tree: kept for the next build to reuse.
+            atomic_write(staging_manifest_path(self.out), _manifest_text({"files": self.previous}))
         return self.report
+
+
+def _manifest_text(manifest: dict[str, Any]) -> bytes:
+    return (json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode()
 
 
 Content = bytes | Callable[[Path], object]

@@ -194,6 +194,26 @@ def test_incremental_build_equals_full_build(
         assert incremental_result.zones_rendered <= len(touched)
 
 
+@pytest.mark.slow
+def test_daily_updates_in_a_row_equal_full_builds(base: Path, tmp_path: Path) -> None:
+    """From the third build on, the writer updates the tree the swap before replaced."""
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    days = [
+        [("append", 3, "0,05"), ("title", 1, "Neu")],
+        [("value", 3, "< 0,01"), ("zone_name", 2, "X")],
+        [("plz", 5, "X"), ("drop", 7, "X"), ("value", 11, "12")],
+    ]
+    for day, changes in enumerate(days):
+        _apply(tmp_path / "data", changes)
+        build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+        full = tmp_path / f"full-{day}"
+        build(tmp_path / "data", full, AS_OF, Config())
+        assert _tree(tmp_path / "build") == _tree(full), f"day {day}: {changes}"
+        assert read_manifest(tmp_path / "build")["files"] == read_manifest(full)["files"]
+    assert (tmp_path / ".build.staging").is_dir()
+
+
 def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> None:
     shutil.copytree(base / "data", tmp_path / "data")
     m = _csv(tmp_path / "data" / "measurements.csv")

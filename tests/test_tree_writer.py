@@ -1,0 +1,151 @@
+"""The writer keeps the tree a swap replaced and brings it up to date in the next build.
+
+Each build must still publish exactly the files it wrote or kept, nothing of an older tree,
+and never change a file of the published tree while it builds the next one.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.write import TreeWriter, read_manifest, staging_manifest_path
+
+
+def files_of(root: Path) -> dict[str, bytes]:
+    return {
+        os.path.relpath(os.path.join(d, n), root): Path(d, n).read_bytes()
+        for d, _dirs, names in os.walk(root)
+        for n in names
+    }
+
+
+def folders_of(root: Path) -> set[str]:
+    return {os.path.relpath(os.path.join(d, n), root) for d, dirs, _ in os.walk(root) for n in dirs}
+
+
+def publish(out: Path, files: dict[str, bytes], keep: tuple[str, ...] = ()) -> TreeWriter:
+    with TreeWriter(out) as writer:
+        for rel, data in files.items():
+            writer.write(rel, data)
+        for rel in keep:
+            writer.keep(rel)
+        writer.commit({"build": "test"})
+    return writer
+
+
+def staging(out: Path) -> Path:
+    return out.with_name(f".{out.name}.staging")
+
+
+def test_the_replaced_tree_is_kept_beside_and_reused(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    first = {"a/1.json": b"1", "b/2.json": b"2", "b/c/3.json": b"3"}
+    publish(out, first)
+    assert not staging(out).exists()  # the first build had nothing to replace
+    second = {"a/1.json": b"1 neu", "d/4.json": b"4"}
+    publish(out, second)
+    assert files_of(out) == second
+    assert files_of(staging(out)) == first  # the replaced tree, whole
+    third = {"a/1.json": b"1 neu", "b/2.json": b"2 neu", "e/5.json": b"5"}
+    writer = publish(out, third)
+    # Brought up to date from the first tree: its stale files and emptied folders are gone.
+    assert files_of(out) == third
+    assert folders_of(out) == {"a", "b", "e"}
+    assert files_of(staging(out)) == second
+    assert writer.report.written == ["b/2.json", "e/5.json"]
+    assert writer.report.unchanged == 1
+    assert writer.report.deleted == ["d/4.json"]
+
+
+def test_a_build_never_changes_a_published_file(tmp_path: Path) -> None:
+    """An unchanged file is one inode in both trees: staging a new content must not write it."""
+    out = tmp_path / "build"
+    publish(out, {"f.json": b"alt"})
+    publish(out, {"f.json": b"alt"})  # linked: the staging tree's file is the published inode
+    assert os.path.samefile(out / "f.json", staging(out) / "f.json")
+    with TreeWriter(out) as writer:
+        writer.write("f.json", b"neu")
+        assert (out / "f.json").read_bytes() == b"alt"  # before the swap, readers see the old
+        writer.commit({})
+    assert (out / "f.json").read_bytes() == b"neu"
+    assert (staging(out) / "f.json").read_bytes() == b"alt"
+
+
+def test_kept_files_come_from_the_published_tree(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"z/1.json": b"eins", "z/2.json": b"zwei"})
+    publish(out, {"z/1.json": b"eins neu"}, keep=("z/2.json",))
+    publish(out, {"z/1.json": b"eins neuer"}, keep=("z/2.json",))
+    assert files_of(out) == {"z/1.json": b"eins neuer", "z/2.json": b"zwei"}
+
+
+def test_a_staging_tree_that_lost_a_file_is_not_trusted_for_it(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a", "b.json": b"b"})
+    publish(out, {"a.json": b"a", "b.json": b"b2"})
+    (staging(out) / "a.json").unlink()
+    publish(out, {"a.json": b"a", "b.json": b"b3"})
+    assert files_of(out) == {"a.json": b"a", "b.json": b"b3"}
+
+
+def test_without_its_manifest_the_staging_tree_starts_anew(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a"})
+    publish(out, {"b.json": b"b"})
+    staging_manifest_path(out).unlink()
+    (staging(out) / "stray.json").write_bytes(b"from a crashed build")
+    publish(out, {"c.json": b"c"})
+    assert files_of(out) == {"c.json": b"c"}
+
+
+def test_a_failed_build_drops_the_staging_tree(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a"})
+    publish(out, {"a.json": b"a2"})
+    with pytest.raises(RuntimeError), TreeWriter(out) as writer:
+        writer.write("a.json", b"a3")
+        raise RuntimeError("rendering failed")
+    assert files_of(out) == {"a.json": b"a2"}
+    assert not staging(out).exists() and not staging_manifest_path(out).exists()
+    publish(out, {"a.json": b"a4"})
+    assert files_of(out) == {"a.json": b"a4"}
+
+
+def test_a_file_and_a_folder_may_change_places(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"x/y.json": b"1", "z": b"2"})
+    publish(out, {"w.json": b"3"})
+    publish(out, {"x": b"4", "z/v.json": b"5"})  # over the first tree, still in staging
+    assert files_of(out) == {"x": b"4", "z/v.json": b"5"}
+    assert read_manifest(out)["files"].keys() == {"x", "z/v.json"}
+
+
+NAMES = ["a.json", "a/b/c.json", "a/d.json", "e/f.json", "g", "g/h.json"]
+"""With `g` a file in one tree and a folder in another."""
+
+trees = st.lists(
+    st.dictionaries(st.sampled_from(NAMES), st.sampled_from([b"1", b"2", b"3"])).filter(
+        lambda files: not ("g" in files and "g/h.json" in files)
+    ),
+    min_size=1,
+    max_size=5,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(trees=trees)
+def test_every_build_publishes_exactly_its_files(
+    tmp_path_factory: pytest.TempPathFactory, trees: list[dict[str, bytes]]
+) -> None:
+    out = tmp_path_factory.mktemp("trees") / "build"
+    for files in trees:
+        publish(out, files)
+        assert files_of(out) == files
+        assert read_manifest(out)["files"].keys() == files.keys()
+        # No folder is left empty by a file of an older tree.
+        assert folders_of(out) == {str(p) for rel in files for p in Path(rel).parents} - {"."}
