@@ -117,16 +117,18 @@ def build(
             f"{len(plan.keep)} unchanged zone(s) keep theirs"
         )
     zones = incremental.restrict(derived, plan.render)
+    zone_feeds, plan = incremental.zone_feeds(derived, zones, as_of, plan)
+    feeds_rendered = set(zone_feeds.zones["zone_id"].to_list())
     mark = _stage("derive", mark, timings, peaks)
     timings.update(api=0.0, site=0.0, write=0.0)
-    planned = _planned_files(derived) - 3 * len(plan.keep)
+    planned = _planned_files(derived) - len(incremental.zone_paths(0)) * len(plan.keep)
     with (
         TreeWriter(out) as writer,
         progress.bar("Rendering and writing files", planned, "files") as bar,
     ):
         # Rendering is lazy, so the time between two yields is the time spent rendering
         # the file just yielded; it is charged to the API or the site by its path.
-        for path, payload in render.render_all(derived, as_of, config, zones):
+        for path, payload in render.render_all(derived, as_of, config, zones, zone_feeds):
             rendered = time.perf_counter()
             timings["api" if path.startswith(API_PREFIXES) else "site"] += rendered - mark
             writer.write(path, payload)
@@ -134,7 +136,8 @@ def build(
             mark = time.perf_counter()
             timings["write"] += mark - rendered
         for zone_id in plan.keep:
-            for path in incremental.zone_paths(zone_id):
+            *files, feed = incremental.zone_paths(zone_id)
+            for path in files if zone_id in feeds_rendered else (*files, feed):
                 writer.keep(path)
         incremental.forget_state(out)
         report = writer.commit(

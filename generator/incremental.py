@@ -1,6 +1,6 @@
 """Which zones a build renders again; the others keep their files from the previous tree.
 
-A zone's three files (its document, its series, its page) are a function of the zone's own
+A zone's four files (its document, its series, its page, its feed) are a function of the zone's own
 derived rows (its row in `zones`, its current values, its measurements and the documents
 they cite) and of what every zone file shares: the code and templates, the settings, the
 date of the build, the limits and the register, the map sources and the search index whose
@@ -8,8 +8,13 @@ versioned URL every page carries. The first is fingerprinted per zone, the secon
 render key). A build renders the zones whose fingerprint differs from the previous build's,
 and every zone when the render key differs; the files of the other zones are the previous
 tree's, hard-linked. Everything national (lookups, suppliers, PLZ pages, the map, the search
-index, the exports, the counts) is rendered every time: it summarises all zones and costs
-little next to the zones' files.
+index, the exports, the counts, the national feed) is rendered every time: it summarises all
+zones and costs little next to the zones' files.
+
+A feed without entries is the one exception: it carries the date of the newest entry of any
+zone. Each zone's newest entry day is kept with its fingerprint, so a build knows that date
+from the rendered zones' entries and the kept zones' days, and renders the kept zones' empty
+feeds again when it moved (`zone_feeds`).
 
 The fingerprints are hashes of the derived frames, so an input change that does not reach a
 zone's derived rows (a measurement of another zone, a typo in an unrelated table) does not
@@ -19,6 +24,7 @@ render it again, and one that does is always seen, however it got there.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import hashlib
 import os
 from dataclasses import dataclass
@@ -30,23 +36,27 @@ from generator.api import routes
 from generator.compact import as_text
 from generator.contract.tables import MEASUREMENTS
 from generator.derive import Derived
+from generator.site import feeds
 from generator.site import urls as site_urls
+from generator.site.feeds import ZoneFeeds
 from generator.write import state_dir
 
 STATE = "zones.parquet"
-"""Per zone its fingerprint, beside the manifest (`build-state/`); never published."""
+"""Per zone its fingerprint and newest feed day, beside the manifest (`build-state/`)."""
+FEED_DAY = "feed_day"
 HASH_ROWS = 500_000
 SOURCE_COLUMNS = [c.name for c in MEASUREMENTS.columns]
 SEEDS = (0x5EED, 0xC0FFEE)
 """Two independent 64-bit row hashes make a 128-bit fingerprint."""
 
 
-def zone_paths(zone_id: int) -> tuple[str, str, str]:
-    """Return the files of one zone: its API document, its series, its page."""
+def zone_paths(zone_id: int) -> tuple[str, str, str, str]:
+    """Return the files of one zone: its API document, its series, its page, its feed."""
     return (
         routes.file_path("zone", zone_id=zone_id),
         routes.file_path("zone_measurements", zone_id=zone_id),
         site_urls.file_path("zone", zone_id=zone_id),
+        site_urls.file_path("zone_feed", zone_id=zone_id),
     )
 
 
@@ -160,6 +170,8 @@ class Plan:
     """The zones to render; None: all of them."""
     keep: tuple[int, ...] = ()
     """The zones whose files come from the previous tree."""
+    previous: pl.DataFrame | None = None
+    """The previous build's state: `zone_id`, `fingerprint`, `feed_day` of every zone."""
 
     @property
     def full(self) -> bool:
@@ -183,7 +195,38 @@ def plan(
         if all(p in previous_files and os.path.isfile(root / p) for p in zone_paths(zone_id)):
             keep.append(zone_id)
             render.discard(zone_id)
-    return Plan(key, prints, frozenset(render), tuple(keep))
+    return Plan(key, prints, frozenset(render), tuple(keep), before[1])
+
+
+def zone_feeds(d: Derived, zones: Derived, as_of: dt.date, p: Plan) -> tuple[ZoneFeeds, Plan]:
+    """Choose the zone feeds to render; return them and `p` with each zone's newest feed day.
+
+    A feed is the zone's like its other files, but for its date when it has no entries: the
+    newest entry of any zone (`feeds.quiet_day`). The newest days of the kept zones are the
+    previous build's (in the state), so only the rendered zones' entries are computed; when
+    the date of an empty feed moved, the kept zones' empty feeds are rendered again too.
+    """
+    entries = feeds.zone_entries(zones, as_of)
+    rendered = zones.zones.select("zone_id", "name")
+    days = rendered.select("zone_id").join(
+        feeds.newest_days(entries), on="zone_id", how="left", maintain_order="left"
+    )
+    chosen = rendered
+    if not p.full and p.previous is not None:
+        kept = (
+            pl.DataFrame({"zone_id": p.keep}, schema={"zone_id": days["zone_id"].dtype})
+            .join(p.previous, on="zone_id", how="left", maintain_order="left")
+            .select(days.columns)
+        )
+        days = pl.concat([kept, days]).sort("zone_id")
+        before = feeds.quiet_day(p.previous[FEED_DAY].max(), as_of)
+        if feeds.quiet_day(days[FEED_DAY].max(), as_of) != before:
+            silent = kept.filter(pl.col(FEED_DAY).is_null())["zone_id"].implode()
+            empty = d.zones.filter(pl.col("zone_id").is_in(silent)).select(rendered.columns)
+            chosen = pl.concat([rendered, empty]).sort("zone_id")
+    quiet = feeds.quiet_day(days[FEED_DAY].max(), as_of)
+    state = p.fingerprints.join(days, on="zone_id", how="left", maintain_order="left")
+    return ZoneFeeds(chosen, entries, quiet), dataclasses.replace(p, fingerprints=state)
 
 
 def restrict(d: Derived, zone_ids: frozenset[int] | None) -> Derived:
@@ -211,7 +254,7 @@ def read_state(out: Path) -> tuple[str, pl.DataFrame] | None:
         meta = pl.read_parquet_metadata(state_path(out))
     except (OSError, pl.exceptions.PolarsError):
         return None
-    if "render_key" not in meta or frame.columns != ["zone_id", "fingerprint"]:
+    if "render_key" not in meta or frame.columns != ["zone_id", "fingerprint", FEED_DAY]:
         return None
     return meta["render_key"], frame
 

@@ -37,6 +37,7 @@ from generator.encode import (
     stored_gzip,
 )
 from generator.site import urls as site_urls
+from generator.site.feeds import ZoneFeeds
 
 MEASUREMENT_BATCH = 100  # zones per batch: bounds the memory of the encoded strings
 ZONE_BATCH = 250  # zones per batch: bounds the memory of the encoded strings
@@ -399,12 +400,17 @@ def api_file_count(d: Derived) -> int:
 
 
 def render_all(
-    d: Derived, as_of: dt.date, config: Config, zones: Derived | None = None
+    d: Derived,
+    as_of: dt.date,
+    config: Config,
+    zones: Derived | None = None,
+    zone_feeds: ZoneFeeds | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """Yield (path, bytes) for every file of the tree.
 
-    `zones` is `d` restricted to the zones whose files are rendered (`incremental.restrict`);
-    the files of the others are the caller's to keep. Everything else is rendered from `d`.
+    `zones` is `d` restricted to the zones whose files are rendered (`incremental.restrict`),
+    `zone_feeds` the zone feeds to render (`incremental.zone_feeds`); the files of the others
+    are the caller's to keep. Everything else is rendered from `d`.
     """
     zones = d if zones is None else zones
     yield from parameter_files(d)
@@ -415,4 +421,4 @@ def render_all(
     yield from zone_files(zones, as_of, config)
     yield from measurement_files(zones)
     yield routes.open_file("openapi"), json_bytes(openapi.document(config))
-    yield from site.site_files(d, as_of, config, zones)
+    yield from site.site_files(d, as_of, config, zones, zone_feeds)

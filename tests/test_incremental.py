@@ -214,6 +214,29 @@ def test_daily_updates_in_a_row_equal_full_builds(base: Path, tmp_path: Path) ->
     assert (tmp_path / ".build.staging").is_dir()
 
 
+def test_an_empty_feed_of_a_kept_zone_follows_the_newest_entry(base: Path, tmp_path: Path) -> None:
+    """Zone 23's feed has no entries: it is dated by the newest entry of any zone."""
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    empty = incremental.zone_paths(23)[3]
+    assert "<entry>" not in (tmp_path / "build" / empty).read_text(encoding="utf-8")
+    with (tmp_path / "data" / "documents.csv").open("a", encoding="utf-8") as fh:
+        fh.write("wk-neu,1,Nachtrag,https://example.org/nachtrag.pdf,2026-11-20,2026-11-21\n")
+    with (tmp_path / "data" / "measurements.csv").open("a", encoding="utf-8") as fh:
+        fh.write('11,nitrat,2026-11-10,"12",mg/l,wk-neu,Netz,\n')
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+
+    assert result.zones_rendered == 1
+    assert result.report is not None and empty in result.report.written
+    assert "<updated>2026-11-20T00:00:00Z</updated>" in (tmp_path / "build" / empty).read_text(
+        encoding="utf-8"
+    )
+    # A zone with entries of its own kept its feed.
+    assert incremental.zone_paths(12)[3] not in result.report.written
+    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
+    assert _tree(tmp_path / "build") == _tree(tmp_path / "full")
+
+
 def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> None:
     shutil.copytree(base / "data", tmp_path / "data")
     m = _csv(tmp_path / "data" / "measurements.csv")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 import polars as pl
@@ -303,8 +304,39 @@ def atom(
     ).encode()
 
 
-def feed_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str, bytes]]:
-    """Yield the national feed and one feed per zone.
+@dataclass(frozen=True)
+class ZoneFeeds:
+    """The zone feeds a build renders, with what they need."""
+
+    zones: pl.DataFrame
+    """`zone_id` and `name` of the zones whose feeds are rendered, in order."""
+    entries: pl.DataFrame
+    """`zone_entries` of (at least) those zones."""
+    quiet: dt.date
+    """The date of a feed without entries: the newest entry of any zone (`quiet_day`)."""
+
+
+def quiet_day(newest: object, as_of: dt.date) -> dt.date:
+    """Return the date of a feed without entries: the newest entry's, `as_of` without any."""
+    return newest if isinstance(newest, dt.date) else as_of
+
+
+def newest_days(entries: pl.DataFrame) -> pl.DataFrame:
+    """Return `zone_id` and the day of its newest entry (`feed_day`), zones with entries only."""
+    return entries.group_by("zone_id").agg(pl.col("day").max().alias("feed_day"))
+
+
+def every_zone_feed(d: Derived, as_of: dt.date) -> ZoneFeeds:
+    entries = zone_entries(d, as_of)
+    return ZoneFeeds(
+        d.zones.select("zone_id", "name"), entries, quiet_day(entries["day"].max(), as_of)
+    )
+
+
+def feed_files(
+    d: Derived, as_of: dt.date, config: Config, zone_feeds: ZoneFeeds | None = None
+) -> Iterator[tuple[str, bytes]]:
+    """Yield the national feed and the zones' feeds (every zone's, unless `zone_feeds` says).
 
     A zone without entries gets an empty one, dated by the newest entry of any zone, so its
     address never answers 404.
@@ -322,20 +354,15 @@ def feed_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
             national["day"].max() or as_of,  # type: ignore[arg-type]
         ),
     )
-    entries_of_zones = zone_entries(d, as_of)
-    # A feed without entries is as new as the newest data, which `as_of` is only without any.
-    newest = entries_of_zones["day"].max()
-    quiet = newest if isinstance(newest, dt.date) else as_of
+    plan = zone_feeds or every_zone_feed(d, as_of)
     # The entries as text in polars, joined per zone: a Python call per entry (hundreds of
     # thousands nationally) took most of the feeds' time.
     per_zone = (
-        entries_of_zones.select("zone_id", "day", _entry_expr(config))
+        plan.entries.select("zone_id", "day", _entry_expr(config))
         .group_by("zone_id", maintain_order=True)
         .agg(pl.col("entry").str.join(""), pl.col("day").max())
     )
-    feeds = d.zones.select("zone_id", "name").join(
-        per_zone, on="zone_id", how="left", maintain_order="left"
-    )
+    feeds = plan.zones.join(per_zone, on="zone_id", how="left", maintain_order="left")
     for zone_id, name, entries, day in feeds.iter_rows():
         yield (
             urls.file_path("zone_feed", zone_id=zone_id),
@@ -345,7 +372,7 @@ def feed_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
                 urls.url("zone", zone_id=zone_id),
                 f"Trinkwasser im Versorgungsgebiet {name}: Neuigkeiten",
                 [entries or ""],
-                day or quiet,
+                day or plan.quiet,
             ),
         )
 

@@ -506,12 +506,17 @@ def simple_pages(
 
 
 def site_files(
-    d: Derived, as_of: dt.date, config: Config, zones: Derived | None = None
+    d: Derived,
+    as_of: dt.date,
+    config: Config,
+    zones: Derived | None = None,
+    zone_feeds: feeds.ZoneFeeds | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """Yield (path, bytes) for every page and asset of the human site.
 
     Then its feeds, robots.txt and the sitemap of the pages. Zone pages are rendered for
-    the zones of `zones` (`d` restricted, see `render_all`); the sitemap lists every zone's.
+    the zones of `zones` (`d` restricted, see `render_all`), zone feeds for those of
+    `zone_feeds` (every zone's without it); the sitemap lists every zone's page.
     """
     pages: list[str] = []
     zone_at = None
@@ -527,7 +532,7 @@ def site_files(
     every_zone = [seo.page_url(urls.file_path("zone", zone_id=z)) for z in d.zones["zone_id"]]
     at = len(pages) if zone_at is None else zone_at
     pages[at:at] = [p for p in every_zone if p is not None]
-    yield from feeds.feed_files(d, as_of, config)
+    yield from feeds.feed_files(d, as_of, config, zone_feeds)
     yield urls.file_path("robots"), seo.robots_txt(config)
     yield from seo.sitemap_files(pages, seo.page_dates(d, as_of), config)
 
