@@ -35,6 +35,8 @@ STAGES = re.compile(
     r"([\d.]+) s, write ([\d.]+) s"
 )
 """The line `trinkwasser build` ends with (generator/build.py)."""
+BESIDE = ((".", ".staging"), ("", "-gate"), ("", "-state"))
+"""What a build keeps beside its tree `build` (generator/write.py, generator/build.py)."""
 
 
 def measured(cmd: list[str], **kwargs) -> dict:
@@ -175,7 +177,8 @@ def main() -> None:
         gen = measured([*TRINKWASSER, "demo-data", "--out", str(data), "--scale", args.scale])
         print(f"dataset generated in {gen['wall']:.1f} s (peak {gen['peak_mib']:.0f} MiB)")
     out, copy = args.work / "build", args.work / "build-copy"
-    for path in (out, copy, args.work / "build-gate", args.work / "build-state"):
+    # The full build starts from nothing: no tree, no state, no staging tree kept beside.
+    for path in (out, copy, *(args.work / f"{p}build{s}" for p, s in BESIDE)):
         shutil.rmtree(path, ignore_errors=True)
 
     build_cmd = [*TRINKWASSER, "build", "--data", str(data), "--out", str(out), "--as-of", AS_OF]
