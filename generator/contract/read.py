@@ -42,11 +42,12 @@ def read(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:
         frame = _read_csv(path, table, problems)
         if frame is None:
             return None
+        frame = shared_text(frame)  # a Parquet file's columns are shared as they are read
     # CSV headers sometimes carry stray spaces; the names are otherwise exact.
     frame = frame.rename({c: c.strip() for c in frame.columns})
     # One chunk per column: a reader returns a chunk per row group, and later steps that
     # put columns side by side would each copy the table to align them.
-    return shared_text(frame).rechunk().with_row_index(ROW, offset=1)
+    return frame.rechunk().with_row_index(ROW, offset=1)
 
 
 def _read_parquet(path: Path) -> pl.DataFrame:
