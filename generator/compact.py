@@ -13,6 +13,8 @@ for value and type for type.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import polars as pl
 import polars.selectors as cs
 
@@ -30,3 +32,26 @@ def compact(frame: pl.DataFrame) -> pl.DataFrame:
 def as_text(frame: pl.DataFrame) -> pl.DataFrame:
     """Return `frame` with its `Enum` columns as text again (the inverse of `compact`)."""
     return frame.with_columns(cs.enum().cast(pl.String))
+
+
+def like(frame: pl.DataFrame, model: pl.DataFrame) -> pl.DataFrame:
+    """Return `frame` with its text columns typed as `model`'s columns of the same name.
+
+    For joining a small frame of texts to the compact series: an `Enum` only joins an
+    `Enum` of the same values. A text the model's `Enum` lacks becomes null: no row of
+    the model can match it.
+    """
+    return frame.with_columns(
+        pl.col(name).cast(model.schema[name], strict=False)
+        for name, dtype in frame.schema.items()
+        if dtype == pl.String and isinstance(model.schema.get(name), pl.Enum)
+    )
+
+
+def per_text(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr]) -> pl.Series:
+    """Return `expr` of column `name` for every row, computed once per text of an `Enum`."""
+    dtype = frame.schema[name]
+    if not isinstance(dtype, pl.Enum):
+        return frame.select(expr(pl.col(name))).to_series()
+    texts = pl.DataFrame({name: pl.Series(dtype.categories, dtype=pl.String)})
+    return texts.select(expr(pl.col(name))).to_series().gather(frame[name].to_physical())

@@ -17,7 +17,7 @@ from generator import staleness, summary, sums, units
 from generator.api import resources, routes, verdicts
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER
 from generator.classify import SIG_FIGS, classify
-from generator.compact import compact
+from generator.compact import as_text, compact, like, per_text
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.current import aggregate_verdicts, notes_de, standing, worst_point
@@ -240,7 +240,7 @@ def current_values(
         .filter(pl.col("sampled_at") <= as_of),
         keys,
     ).get_column("_i")
-    latest = measurements.select(pl.all().gather(chosen)).drop("normalized_unit")
+    latest = as_text(measurements.select(pl.all().gather(chosen)).drop("normalized_unit"))
     del chosen
     latest = sums.with_sums(latest, computed, data.parameters)
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
@@ -332,11 +332,14 @@ def measurement_rows(data: SourceData) -> pl.DataFrame:
     """Return every data point, sorted by zone, parameter, date (the verbatim series)."""
     # The loader already sorted the table; adding columns does not copy the others.
     units_by_code = data.parameters.select("code", "unit")
-    return _normalized(data.measurements).with_columns(
-        pl.col("parameter")
-        .replace_strict(units_by_code["code"], units_by_code["unit"], default=None)
-        .alias("normalized_unit")
+    unit = per_text(
+        data.measurements,
+        "parameter",
+        lambda code: code.replace_strict(
+            units_by_code["code"], units_by_code["unit"], default=None
+        ),
     )
+    return _normalized(data.measurements).with_columns(unit.alias("normalized_unit"))
 
 
 def zones(data: SourceData) -> pl.DataFrame:
@@ -451,7 +454,9 @@ def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> 
     # Suppliers repeat the same few thousand spellings across millions of rows: parse each
     # distinct text once. Joins below touch only their key columns and the result is
     # stacked beside the table, so the 10-million-row frame is never copied whole.
-    parsed = parse_values(measurements.select(pl.col("value_text").unique())).with_row_index("_k")
+    parsed = like(
+        parse_values(as_text(measurements.select(pl.col("value_text").unique()))), measurements
+    ).with_row_index("_k")
     # The row of `parsed` for each data point, then its columns gathered by that number: a
     # join would carry a copy of `value_text` along.
     k = (
@@ -467,13 +472,13 @@ def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> 
     )
     derived = parsed.drop("_k", "value_text").select(pl.all().gather(k))
     del k
-    pairs = measurements.select("unit", "parameter").unique()
+    pairs = as_text(measurements.select("unit", "parameter").unique())
     pairs = pairs.join(
         parameters.select(pl.col("code").alias("parameter"), pl.col("unit").alias("_to")),
         on="parameter",
         how="inner",
     )
-    pairs = units.factor_frame(pairs, "unit", "_to", "parameter")
+    pairs = like(units.factor_frame(pairs, "unit", "_to", "parameter"), measurements)
     factor = (
         measurements.select("unit", "parameter")
         .join(pairs, on=["unit", "parameter"], how="left", maintain_order="left")
@@ -502,7 +507,8 @@ def _published_limit(derived: pl.DataFrame, published: pl.Series) -> pl.DataFram
     """
     if published.null_count() == published.len():
         return derived
-    limits = parse_values(pl.DataFrame({"value_text": published.unique()}), "value_text").select(
+    texts = pl.DataFrame({"value_text": published.unique()})
+    limits = parse_values(as_text(texts), "value_text").select(
         "value_text",
         pl.when(pl.col("qualifier").is_in([NUMBER, BELOW_REPORTING_LIMIT]))
         .then(pl.coalesce("value", "reporting_limit"))
@@ -510,7 +516,13 @@ def _published_limit(derived: pl.DataFrame, published: pl.Series) -> pl.DataFram
     )
     numbers = (
         pl.DataFrame({"value_text": published})
-        .join(limits, on="value_text", how="left", nulls_equal=True, maintain_order="left")
+        .join(
+            like(limits, texts),
+            on="value_text",
+            how="left",
+            nulls_equal=True,
+            maintain_order="left",
+        )
         .get_column("_published")
     )
     return derived.with_columns(
@@ -532,32 +544,6 @@ def with_values(data: SourceData) -> SourceData:
     )
 
 
-def newest_publications(data: SourceData, as_of: dt.date, cadence_months: int) -> pl.DataFrame:
-    """Return per zone the edition date of its newest document up to `as_of`, and staleness.
-
-    Stale: older than the cadence, or no document at all (`generator.staleness`).
-    """
-    editions = data.documents.filter(pl.col("edition_date") <= as_of).select(
-        "document_id", "edition_date"
-    )
-    newest = (
-        data.measurements.select("zone_id", "document_id")
-        .unique()
-        .join(editions, on="document_id")
-        .group_by("zone_id")
-        .agg(pl.col("edition_date").max().alias("newest_publication"))
-    )
-    return (
-        data.zones.select("zone_id")
-        .join(newest, on="zone_id", how="left")
-        .with_columns(
-            staleness.stale_expr(pl.col("newest_publication"), as_of, cadence_months).alias(
-                "publication_stale"
-            )
-        )
-    )
-
-
 def derive(data: SourceData, as_of: dt.date, cadence_months: int = 12) -> Derived:
     """Run every derivation; `cadence_months` is the operator's publication cadence."""
     data = with_values(data)
@@ -575,7 +561,13 @@ def derive(data: SourceData, as_of: dt.date, cadence_months: int = 12) -> Derive
             summary.summaries(zone_frame, values, zone_checks), on="zone_id", how="left"
         )
         .join(check_lists, on="zone_id", how="left")
-        .join(newest_publications(data, as_of, cadence_months), on="zone_id", how="left")
+        .join(
+            staleness.newest_publications(
+                data.measurements, data.documents, data.zones, as_of, cadence_months
+            ),
+            on="zone_id",
+            how="left",
+        )
         .with_columns(pl.col("checks").fill_null([]))
         .sort("zone_id")
     )

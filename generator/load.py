@@ -16,6 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
+from generator.compact import compact
 from generator.contract import provenance, rules
 from generator.contract.check import check_tables
 from generator.contract.model import ROW
@@ -43,7 +44,7 @@ class SourceData:
     streets: pl.DataFrame
     documents: pl.DataFrame
     measurements: pl.DataFrame
-    """Sorted by MEASUREMENT_ORDER; `value_text` exactly as published."""
+    """Sorted by MEASUREMENT_ORDER; `value_text` exactly as published; text as `Enum`s."""
     places: pl.DataFrame
     """Optional: no rows when the data directory has no places table."""
     plz_shapes: pl.DataFrame
@@ -106,6 +107,10 @@ def check(
         frame = result.tables.pop(table.name).drop(ROW)
         if table.sorted_by and not in_order(frame, table.sorted_by):
             frame = frame.sort(list(table.sorted_by), nulls_last=False)
+        if table is MEASUREMENTS:
+            # Held as Enums from here on (`generator.compact`): its text is most of a
+            # build's memory, and the checks above are done.
+            frame = compact(frame)
         frames[table.name] = frame
     return SourceData(**frames, mapping=mapping), problems
 

@@ -12,6 +12,8 @@ import datetime as dt
 
 import polars as pl
 
+from generator.compact import as_text
+
 
 def cutoff(as_of: dt.date, months: int) -> dt.date:
     """Return the date `months` months before `as_of` (the last day of a shorter month)."""
@@ -24,3 +26,32 @@ def cutoff(as_of: dt.date, months: int) -> dt.date:
 def stale_expr(newest: pl.Expr, as_of: dt.date, months: int) -> pl.Expr:
     """Return true where the newest publication is older than the cadence, or missing."""
     return newest.is_null() | (newest < pl.lit(cutoff(as_of, months)))
+
+
+def newest_publications(
+    measurements: pl.DataFrame,
+    documents: pl.DataFrame,
+    zones: pl.DataFrame,
+    as_of: dt.date,
+    months: int,
+) -> pl.DataFrame:
+    """Return per zone the edition date of its newest document up to `as_of`, and staleness.
+
+    Stale: older than the cadence, or no document at all.
+    """
+    editions = documents.filter(pl.col("edition_date") <= as_of).select(
+        "document_id", "edition_date"
+    )
+    newest = (
+        as_text(measurements.select("zone_id", "document_id").unique())
+        .join(editions, on="document_id")
+        .group_by("zone_id")
+        .agg(pl.col("edition_date").max().alias("newest_publication"))
+    )
+    return (
+        zones.select("zone_id")
+        .join(newest, on="zone_id", how="left")
+        .with_columns(
+            stale_expr(pl.col("newest_publication"), as_of, months).alias("publication_stale")
+        )
+    )

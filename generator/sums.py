@@ -34,6 +34,7 @@ import polars as pl
 
 from generator import sum_notes
 from generator.api import resources
+from generator.compact import as_text, like, per_text
 from generator.encode import document
 from generator.german import number_expr
 
@@ -241,7 +242,7 @@ def current_samples(
     pairs = member_table.select("parameter", "sum_code").unique()
     newest_members = (
         upto.select("zone_id", "sampled_at", "parameter")
-        .join(pairs, on="parameter")
+        .join(like(pairs, upto), on="parameter")
         .group_by("zone_id", "sum_code")
         .agg(pl.col("sampled_at").max())
     )
@@ -275,19 +276,13 @@ def computed(
     v = pl.col("normalized_value") * pl.col("weight")
     rl = pl.col("normalized_reporting_limit") * pl.col("weight")
     quantified = q.is_in(["number", "range"])
+    members = member_table["parameter"].unique().implode()
+    value = ["value_text", "unit", "qualifier", "normalized_value", "normalized_reporting_limit"]
     rows = (
-        measurements.filter(
-            (pl.col("sampled_at") <= as_of)
-            & pl.col("parameter").is_in(member_table["parameter"].unique().implode())
-        )
-        .select(
-            *SAMPLE,
-            "parameter",
-            "value_text",
-            "unit",
-            "qualifier",
-            "normalized_value",
-            "normalized_reporting_limit",
+        as_text(
+            measurements.filter(
+                (pl.col("sampled_at") <= as_of) & pl.col("parameter").is_in(members)
+            ).select(*SAMPLE, "parameter", *value)
         )
         .join(member_table, on="parameter", how="inner")
         .join(rules_frame(), on="sum_code", how="left")
@@ -453,9 +448,11 @@ def newest(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     same date; all of them are kept, so that an exceedance at one point cannot hide behind
     the other (the worst of them is chosen after classification, `derive.current_values`).
     """
-    rank = pl.col("statistic").replace_strict(STATISTIC_RANK, default=-1, return_dtype=pl.Int8)
-    dated = frame.filter(pl.col("sampled_at") == pl.col("sampled_at").max().over(keys))
-    return dated.filter(rank == rank.max().over(keys))
+    rank = per_text(frame, "statistic", lambda s: s.replace_strict(STATISTIC_RANK, default=-1))
+    dated = frame.with_columns(rank.alias("_rank")).filter(
+        pl.col("sampled_at") == pl.col("sampled_at").max().over(keys)
+    )
+    return dated.filter(pl.col("_rank") == pl.col("_rank").max().over(keys)).drop("_rank")
 
 
 def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
