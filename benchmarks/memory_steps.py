@@ -30,7 +30,7 @@ STEPS = [
     ("generator.sums", "computed"),
     ("generator.derive", "current_values"),
     ("generator.summary", "summaries"),
-    ("generator.derive", "newest_publications"),
+    ("generator.staleness", "newest_publications"),
     ("generator.derive", "compact"),
 ]
 """The steps timed: functions that the stages look up in their module when they run."""

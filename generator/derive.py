@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from generator import staleness, summary, sums, units
+from generator import batches, staleness, summary, sums, units
 from generator.api import resources, routes, verdicts
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER
 from generator.classify import SIG_FIGS, classify
@@ -231,15 +231,16 @@ def current_values(
     computed from their members (`sums.computed`): they cross-check published sums, and
     where a zone publishes only the members, the computed sum is the current value.
     """
-    # The rows are chosen on the columns that choose them; only those rows of the whole
-    # series are gathered (a filter of the series would copy all of it).
+    # The rows are chosen on the columns that choose them, in runs of whole zones; only
+    # those rows of the whole series are gathered (a filter of the series would copy all
+    # of it, the windows over all of it held half a gigabyte).
     keys = ["zone_id", "parameter"]
-    chosen = sums.newest(
-        measurements.select(*keys, "sampled_at", "statistic")
-        .with_row_index("_i")
-        .filter(pl.col("sampled_at") <= as_of),
-        keys,
-    ).get_column("_i")
+    rows = measurements.select(*keys, "sampled_at", "statistic").with_row_index("_i")
+    chosen = pl.concat(
+        sums.newest(rows.slice(at, n).filter(pl.col("sampled_at") <= as_of), keys)["_i"]
+        for at, n in batches.zone_runs(rows)
+    )
+    del rows
     latest = as_text(measurements.select(pl.all().gather(chosen)).drop("normalized_unit"))
     del chosen
     latest = sums.with_sums(latest, computed, data.parameters)

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
+from generator import batches
 from generator.api import routes
 from generator.compact import as_text
 from generator.contract.tables import MEASUREMENTS
@@ -91,21 +92,17 @@ def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     if not frame["zone_id"].is_sorted():
         frame = frame.sort("zone_id", maintain_order=True)
     frame = _as_hashes(frame)
-    counts = frame.group_by("zone_id", maintain_order=True).len()["len"].to_list()
-    parts, start, size = [], 0, 0
-    for n in [*counts, None]:
-        if n is None or (size and size + n > HASH_ROWS):
-            part = frame.slice(start, size)
-            hashes = part.select("zone_id").with_columns(
-                part.hash_rows(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)
-            )
-            parts.append(
-                hashes.group_by("zone_id", maintain_order=True)
-                .agg(pl.col("_h0"), pl.col("_h1"))
-                .select("zone_id", pl.concat_list("_h0", "_h1").hash(SEEDS[0]).alias(name))
-            )
-            start, size = start + size, 0
-        size += n or 0
+    parts = []
+    for offset, length in batches.zone_runs(frame, HASH_ROWS):
+        part = frame.slice(offset, length)
+        hashes = part.select("zone_id").with_columns(
+            part.hash_rows(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)
+        )
+        parts.append(
+            hashes.group_by("zone_id", maintain_order=True)
+            .agg(pl.col("_h0"), pl.col("_h1"))
+            .select("zone_id", pl.concat_list("_h0", "_h1").hash(SEEDS[0]).alias(name))
+        )
     return pl.concat(parts)
 
 

@@ -100,6 +100,8 @@ class TreeWriter:
         """What the staging tree holds, path -> digest, before this build touched it."""
         self._entries: Counter[str] = Counter()
         self._dirs: set[str] = set()
+        self._made: set[str] | None = None
+        """The folders made so far, when staging started empty (no file to replace there)."""
 
     def __enter__(self) -> TreeWriter:
         known = staging_manifest_path(self.out)
@@ -111,6 +113,7 @@ class TreeWriter:
             # A staging tree nobody vouches for (a crashed build's) is garbage: start clean.
             shutil.rmtree(self.staging, ignore_errors=True)
             self.staging.mkdir(parents=True)
+            self._made = set()
         return self
 
     def __exit__(
@@ -184,6 +187,14 @@ class TreeWriter:
     def _stage(self, rel: str, put: Callable[[Path], object]) -> None:
         """Replace the staging tree's file: never write into it, it may share the live inode."""
         target = self.staging / rel
+        if self._made is not None:
+            # A staging tree started empty: one mkdir per folder, nothing to unlink first.
+            folder = rel.rpartition("/")[0]
+            if folder not in self._made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self._made.add(folder)
+            put(target)
+            return
         try:
             target.unlink(missing_ok=True)
             put(target)

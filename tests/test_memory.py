@@ -6,13 +6,14 @@ the same frames as the plain way of computing them.
 
 from __future__ import annotations
 
+import itertools
 import random
 import shutil
 
 import polars as pl
 import pytest
 
-from generator import derive, load
+from generator import batches, derive, load
 from generator.compact import as_text, compact
 from generator.contract.read import shared_text
 from tests.helpers import AS_OF, GOLDEN_INPUT
@@ -97,3 +98,25 @@ def test_measurements_out_of_order_load_as_sorted(tmp_path):
     path.write_text(head + "".join(rows), encoding="utf-8")
     shuffled = load.load(tmp_path / "data").measurements
     assert shuffled.equals(load.load(GOLDEN_INPUT).measurements)
+
+
+def test_runs_of_zones_cover_the_series_and_never_split_a_zone():
+    d = derive.derive(load.load(GOLDEN_INPUT), AS_OF)
+    for rows in (1, 3, 50, 10**9):
+        runs = batches.zone_runs(d.measurements, rows)
+        assert sum(length for _, length in runs) == d.measurements.height
+        assert [offset for offset, _ in runs] == [0, *itertools.accumulate(n for _, n in runs[:-1])]
+        zones = [set(d.measurements.slice(o, n)["zone_id"]) for o, n in runs]
+        assert all(not (a & b) for i, a in enumerate(zones) for b in zones[i + 1 :])
+    assert len(batches.zone_runs(d.measurements, 1)) == d.measurements["zone_id"].n_unique()
+
+
+def test_verdict_changes_do_not_depend_on_the_runs(monkeypatch):
+    from generator.site import feeds
+
+    d = derive.derive(load.load(GOLDEN_INPUT), AS_OF)
+    whole = feeds.verdict_changes(d, AS_OF)
+    monkeypatch.setattr(batches, "ROWS", 3)
+    assert len(batches.zone_runs(d.measurements)) > 1
+    assert feeds.verdict_changes(d, AS_OF).equals(whole)
+    assert whole.height > 0

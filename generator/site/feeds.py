@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape
 
 import polars as pl
 
-from generator import sums
+from generator import batches, sums
 from generator.api import verdicts
 from generator.api.license_resources import odbl_attribution
 from generator.compact import as_text
@@ -36,6 +36,8 @@ MAX_ENTRIES = 50
 """Entries of a zone's feed (the newest)."""
 MAX_NATIONAL = 200
 """Entries of the national feed (the newest)."""
+ASSESSED_ROWS = 100_000
+"""Earlier samples assessed at a time (`verdict_changes`)."""
 TITLE = "Trinkwasserdaten: Neuigkeiten"
 
 _CATEGORY = {s: v.category for s, v in verdicts.STATES.items()}
@@ -88,14 +90,20 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
     # The rows are chosen on the four columns that choose them (`sums.newest`, as `standing`
     # does again), and only the chosen rows of the others are gathered: the whole history
     # before the latest sample is most of 10 million rows.
+    # In runs of whole zones: the windows over all 10 million rows at once were the build's
+    # peak of memory.
     series = ["zone_id", "parameter"]
-    chosen = sums.newest(
-        d.measurements.select(*series, "sampled_at", pl.col("statistic").cast(pl.String))
-        .with_row_index("_i")
-        .filter(pl.col("sampled_at") <= as_of)
-        .filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(series)),
-        series,
-    ).get_column("_i")
+    keys = d.measurements.select(*series, "sampled_at", "statistic").with_row_index("_i")
+    chosen = pl.concat(
+        sums.newest(
+            keys.slice(offset, length)
+            .filter(pl.col("sampled_at") <= as_of)
+            .filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(series)),
+            series,
+        ).get_column("_i")
+        for offset, length in batches.zone_runs(keys)
+    )
+    del keys
     earlier = as_text(
         d.measurements.select(
             pl.col(
@@ -111,14 +119,20 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
         )
     )
     del chosen
-    previous = standing(earlier, d.limits, d.parameters, as_of).select(
-        "zone_id",
-        "parameter",
-        pl.col("state").replace_strict(_CATEGORY, default=None).alias("before"),
-        pl.col("sampled_at").alias("before_at"),
+    # Assessed in runs of zones too: the verdicts of a million samples at once held a gigabyte.
+    previous = pl.concat(
+        standing(earlier.slice(offset, length), d.limits, d.parameters, as_of).select(
+            "zone_id",
+            "parameter",
+            pl.col("state").replace_strict(_CATEGORY, default=None).alias("before"),
+            pl.col("sampled_at").alias("before_at"),
+        )
+        for offset, length in batches.zone_runs(earlier, ASSESSED_ROWS)
     )
+    # Without the nested columns no entry shows: a filter copies every column it keeps.
+    nested = [c for c, t in d.current_values.schema.items() if isinstance(t, pl.Struct | pl.List)]
     now = readings.with_readings(
-        d.current_values.filter(
+        d.current_values.drop(nested).filter(
             (pl.col("origin") == "published") & pl.col("value_text").is_not_null()
         )
     ).with_columns(pl.col("state").replace_strict(_CATEGORY, default=None).alias("after"))

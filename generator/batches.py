@@ -1,0 +1,28 @@
+"""Runs of whole zones: how the series (10 million rows nationally) is worked on in parts.
+
+A step whose every group lies within one zone (a zone's hash, a parameter's samples) gives
+the same result on each run of zones as on the whole series, and holds only one run's
+intermediate frames at a time.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+ROWS = 500_000
+"""About how many rows a run holds (a zone is never split, so a run may hold more)."""
+
+
+def zone_runs(frame: pl.DataFrame, rows: int | None = None) -> list[tuple[int, int]]:
+    """Return (offset, length) of consecutive runs of whole zones; `frame` sorted by zone."""
+    rows = rows or ROWS
+    counts = frame.group_by("zone_id", maintain_order=True).len()["len"].to_list()
+    runs, start, size = [], 0, 0
+    for n in counts:
+        if size and size + n > rows:
+            runs.append((start, size))
+            start, size = start + size, 0
+        size += n
+    if size or not runs:
+        runs.append((start, size))
+    return runs
