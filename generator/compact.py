@@ -1,14 +1,15 @@
-"""The text columns of the measurement series, held compactly between derive and render.
+"""The text columns of the measurement series, held compactly from the loader on.
 
 The series is the largest frame of a build (10 million rows at national scale) and lives
-from derive to the end of rendering. Polars holds a text cell as a 16-byte view (plus its
-bytes, if longer than 12); a column of a few thousand distinct values as an `Enum` of them
-is 4 bytes a row. `Enum`, not `Categorical`: its codes follow the sorted distinct values,
-so they are the same in every run, whatever the threads did.
+from the end of the check to the end of rendering. Polars holds a text cell as a 16-byte
+view (plus its bytes, if longer than 12); a column of a few thousand distinct values as an
+`Enum` of them is 4 bytes a row. `Enum`, not `Categorical`: its codes follow the sorted
+distinct values, so they are the same in every run, whatever the threads did.
 
 Nothing downstream computes on the codes: every reader of the series takes the rows it
-needs and gets their text back (`as_text`), so what it sees is what it saw before, value
-for value and type for type.
+needs and gets their text back (`as_text`), joins a small frame of texts typed like the
+series (`like`) or maps a column once per distinct text (`per_text`), so what it sees is
+what it saw before, value for value.
 """
 
 from __future__ import annotations
