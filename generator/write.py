@@ -93,7 +93,10 @@ class TreeWriter:
     def __init__(self, out: Path):
         self.out = Path(out).absolute()
         self.staging = self.out.with_name(f".{self.out.name}.staging")
-        self.previous: dict[str, str] = read_manifest(self.out).get("files", {})
+        files = read_manifest(self.out).get("files")
+        self.previous: dict[str, str] = files if isinstance(files, dict) else {}
+        self._previous_known = isinstance(files, dict)
+        """Whether a manifest says what the published tree holds (it may be missing)."""
         self.files: dict[str, str] = {}
         self.report = WriteReport()
         self._staged: dict[str, str] = {}
@@ -131,6 +134,10 @@ class TreeWriter:
             raise BuildError(f"refusing to write outside the tree: {rel!r}")
         if rel in self.files:
             raise BuildError(f"two resources map to the same file: {rel}")
+        folders = ("/".join(parts[:depth]) for depth in range(1, len(parts)))
+        clash = [f for f in folders if f in self.files]
+        if rel in self._dirs or clash:
+            raise BuildError(f"{(clash or [rel])[0]} would be both a file and a folder")
         self._count_entries(parts)
 
     def _count_entries(self, parts: list[str]) -> None:
@@ -239,9 +246,12 @@ class TreeWriter:
         target.unlink(missing_ok=True)
         _swap(self.staging, self.out)
         atomic_write(target, _manifest_text(manifest))
-        if self.staging.is_dir():
+        if self.staging.is_dir() and self._previous_known:
             # The staging tree now holds the previous tree: kept for the next build to reuse.
             atomic_write(staging_manifest_path(self.out), _manifest_text({"files": self.previous}))
+        else:
+            # Nobody knows what it holds: a later build must not trust it.
+            shutil.rmtree(self.staging, ignore_errors=True)
         return self.report
 
 

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.write import TreeWriter, read_manifest, staging_manifest_path
+from generator.errors import BuildError
+from generator.write import TreeWriter, manifest_path, read_manifest, staging_manifest_path
 
 
 def files_of(root: Path) -> dict[str, bytes]:
@@ -149,3 +150,28 @@ def test_every_build_publishes_exactly_its_files(
         assert read_manifest(out)["files"].keys() == files.keys()
         # No folder is left empty by a file of an older tree.
         assert folders_of(out) == {str(p) for rel in files for p in Path(rel).parents} - {"."}
+
+
+def test_a_replaced_tree_no_manifest_described_is_not_kept(tmp_path: Path) -> None:
+    """Without the published tree's manifest, the tree a swap replaces holds unknown files."""
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a", "old.json": b"old"})
+    publish(out, {"a.json": b"a", "old.json": b"old"})
+    manifest_path(out).unlink()
+    publish(out, {"a.json": b"a"})
+    assert not staging(out).exists() and not staging_manifest_path(out).exists()
+    publish(out, {"a.json": b"a"})
+    assert files_of(out) == {"a.json": b"a"}
+
+
+@pytest.mark.parametrize("order", [("x/y.json", "x"), ("x", "x/y.json")])
+def test_a_file_and_a_folder_of_one_name_in_one_tree_is_refused(
+    tmp_path: Path, order: tuple[str, str]
+) -> None:
+    out = tmp_path / "build"
+    publish(out, {"z.json": b"1"})
+    publish(out, {"z.json": b"2"})  # the next build reuses a staging tree
+    with pytest.raises(BuildError, match="both a file and a folder"), TreeWriter(out) as writer:
+        for rel in order:
+            writer.write(rel, b"x")
+    assert files_of(out) == {"z.json": b"2"}
