@@ -11,7 +11,8 @@ manifest (`build-state/staging.json`), and the next build brings it up to date i
 A daily update then touches the files that changed since that tree, not every file and
 folder of the country (making and removing some 45,000 folders was most of a rebuild's
 writing). Its manifest is removed before it is touched, so a build that fails or is killed
-leaves it unknown, and the next build starts that staging tree from nothing.
+leaves it unknown, and the next build starts that staging tree from nothing; a replaced tree
+that no manifest described is removed rather than kept.
 
 The manifest is the build's bookkeeping, not published: it lists every file, the keyed ones
 too. It lives beside the tree (`build` -> `build-state/manifest.json`), like the gates'
