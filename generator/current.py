@@ -11,7 +11,7 @@ import datetime as dt
 
 import polars as pl
 
-from generator import sums
+from generator import batches, sums
 from generator.api import resources, verdicts
 from generator.classify import classify, worst_order
 from generator.encode import document
@@ -126,3 +126,23 @@ def aggregate_verdicts(values: pl.DataFrame) -> pl.DataFrame:
         .otherwise(pl.col("future_state"))
         .alias("future_state"),
     )
+
+
+def newest_rows(series: pl.DataFrame, as_of: dt.date, earlier: bool = False) -> pl.Series:
+    """Return the numbers of the rows `sums.newest` chooses per zone and parameter by `as_of`.
+
+    With `earlier`, among each parameter's samples before its latest one. The rows are chosen
+    on the four columns that choose them, in runs of whole zones, and only they are gathered
+    by the caller: a filter of the series copies all of it, and windows over all of it held
+    half a gigabyte.
+    """
+    keys = ["zone_id", "parameter"]
+    rows = series.select(*keys, "sampled_at", "statistic").with_row_index("_i")
+
+    def chosen(at: int, n: int) -> pl.Series:
+        run = rows.slice(at, n).filter(pl.col("sampled_at") <= as_of)
+        if earlier:
+            run = run.filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(keys))
+        return sums.newest(run, keys)["_i"]
+
+    return pl.concat(chosen(at, n) for at, n in batches.zone_runs(rows))

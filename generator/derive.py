@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from generator import batches, staleness, summary, sums, units
+from generator import staleness, summary, sums, units
 from generator.api import resources, routes, verdicts
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER
 from generator.classify import SIG_FIGS, classify
 from generator.compact import as_text, compact, like, per_text
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
-from generator.current import aggregate_verdicts, notes_de, standing, worst_point
+from generator.current import aggregate_verdicts, newest_rows, notes_de, standing, worst_point
 from generator.encode import document
 from generator.load import SourceData
 from generator.values import parse_limit_values, parse_values
@@ -231,16 +231,7 @@ def current_values(
     computed from their members (`sums.computed`): they cross-check published sums, and
     where a zone publishes only the members, the computed sum is the current value.
     """
-    # The rows are chosen on the columns that choose them, in runs of whole zones; only
-    # those rows of the whole series are gathered (a filter of the series would copy all
-    # of it, the windows over all of it held half a gigabyte).
-    keys = ["zone_id", "parameter"]
-    rows = measurements.select(*keys, "sampled_at", "statistic").with_row_index("_i")
-    chosen = pl.concat(
-        sums.newest(rows.slice(at, n).filter(pl.col("sampled_at") <= as_of), keys)["_i"]
-        for at, n in batches.zone_runs(rows)
-    )
-    del rows
+    chosen = newest_rows(measurements, as_of)
     latest = as_text(measurements.select(pl.all().gather(chosen)).drop("normalized_unit"))
     del chosen
     latest = sums.with_sums(latest, computed, data.parameters)

@@ -45,7 +45,6 @@ from generator.write import state_dir
 STATE = "zones.parquet"
 """Per zone its fingerprint and newest feed day, beside the manifest (`build-state/`)."""
 FEED_DAY = "feed_day"
-HASH_ROWS = 500_000
 SOURCE_COLUMNS = [c.name for c in MEASUREMENTS.columns]
 SEEDS = (0x5EED, 0xC0FFEE)
 """Two independent 64-bit row hashes make a 128-bit fingerprint."""
@@ -86,14 +85,14 @@ def _as_hashes(frame: pl.DataFrame) -> pl.DataFrame:
 def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     """One hash per zone of the zone's rows in their order (order matters to the output).
 
-    In batches of whole zones of about `HASH_ROWS` rows: hashing all 10 million data
-    points at once took more memory than the rest of the build.
+    In runs of whole zones (`batches.zone_runs`): hashing all 10 million data points at
+    once took more memory than the rest of the build.
     """
     if not frame["zone_id"].is_sorted():
         frame = frame.sort("zone_id", maintain_order=True)
     frame = _as_hashes(frame)
     parts = []
-    for offset, length in batches.zone_runs(frame, HASH_ROWS):
+    for offset, length in batches.zone_runs(frame):
         part = frame.slice(offset, length)
         hashes = part.select("zone_id").with_columns(
             part.hash_rows(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)
@@ -208,20 +207,20 @@ def zone_feeds(d: Derived, zones: Derived, as_of: dt.date, p: Plan) -> tuple[Zon
     days = rendered.select("zone_id").join(
         feeds.newest_days(entries), on="zone_id", how="left", maintain_order="left"
     )
-    chosen = rendered
-    if not p.full and p.previous is not None:
-        kept = (
-            pl.DataFrame({"zone_id": p.keep}, schema={"zone_id": days["zone_id"].dtype})
-            .join(p.previous, on="zone_id", how="left", maintain_order="left")
-            .select(days.columns)
-        )
-        days = pl.concat([kept, days]).sort("zone_id")
-        before = feeds.quiet_day(p.previous[FEED_DAY].max(), as_of)
-        if feeds.quiet_day(days[FEED_DAY].max(), as_of) != before:
-            silent = kept.filter(pl.col(FEED_DAY).is_null())["zone_id"].implode()
-            empty = d.zones.filter(pl.col("zone_id").is_in(silent)).select(rendered.columns)
-            chosen = pl.concat([rendered, empty]).sort("zone_id")
+    kept = (
+        pl.DataFrame({"zone_id": p.keep}, schema={"zone_id": days["zone_id"].dtype})
+        .join(p.previous, on="zone_id", how="left", maintain_order="left")
+        .select(days.columns)
+        if p.previous is not None
+        else days.clear()
+    )
+    days = pl.concat([kept, days]).sort("zone_id")
     quiet = feeds.quiet_day(days[FEED_DAY].max(), as_of)
+    chosen = rendered
+    if p.previous is not None and quiet != feeds.quiet_day(p.previous[FEED_DAY].max(), as_of):
+        silent = kept.filter(pl.col(FEED_DAY).is_null())["zone_id"].implode()
+        empty = d.zones.filter(pl.col("zone_id").is_in(silent)).select(rendered.columns)
+        chosen = pl.concat([rendered, empty]).sort("zone_id")
     state = p.fingerprints.join(days, on="zone_id", how="left", maintain_order="left")
     return ZoneFeeds(chosen, entries, quiet), dataclasses.replace(p, fingerprints=state)
 

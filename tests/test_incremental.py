@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from generator import incremental
+from generator import batches, incremental
 from generator.build import build
 from generator.config import Config
 from generator.derive import Derived, derive
@@ -338,7 +338,7 @@ def test_fingerprints_do_not_depend_on_the_hashing_batches(
 ) -> None:
     d = _derived(base / "data")
     whole = incremental.fingerprints(d)
-    monkeypatch.setattr(incremental, "HASH_ROWS", 3)
+    monkeypatch.setattr(batches, "ROWS", 3)
     assert incremental.fingerprints(d).equals(whole)
     assert whole["zone_id"].to_list() == sorted(_csv(INPUT / "zones.csv")["zone_id"].cast(int))
 

@@ -23,12 +23,12 @@ from xml.sax.saxutils import escape
 
 import polars as pl
 
-from generator import batches, sums
+from generator import batches
 from generator.api import verdicts
 from generator.api.license_resources import odbl_attribution
 from generator.compact import as_text
 from generator.config import Config
-from generator.current import standing
+from generator.current import newest_rows, standing
 from generator.derive import Derived
 from generator.site import readings, text, urls
 
@@ -86,24 +86,11 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
     Zone, parameter, dates and categories; both samples assessed against the limits valid
     on `as_of`.
     """
-    # Only what choosing and assessing a sample needs: the series is the largest frame.
-    # The rows are chosen on the four columns that choose them (`sums.newest`, as `standing`
-    # does again), and only the chosen rows of the others are gathered: the whole history
-    # before the latest sample is most of 10 million rows.
-    # In runs of whole zones: the windows over all 10 million rows at once were the build's
-    # peak of memory.
+    # Only what choosing and assessing a sample needs: the series is the largest frame. The
+    # whole history before the latest sample is most of 10 million rows; only the chosen
+    # earlier samples are gathered (`standing` chooses among them again).
     series = ["zone_id", "parameter"]
-    keys = d.measurements.select(*series, "sampled_at", "statistic").with_row_index("_i")
-    chosen = pl.concat(
-        sums.newest(
-            keys.slice(offset, length)
-            .filter(pl.col("sampled_at") <= as_of)
-            .filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(series)),
-            series,
-        ).get_column("_i")
-        for offset, length in batches.zone_runs(keys)
-    )
-    del keys
+    chosen = newest_rows(d.measurements, as_of, earlier=True)
     earlier = as_text(
         d.measurements.select(
             pl.col(
@@ -365,7 +352,7 @@ def feed_files(
             urls.url("home"),
             TITLE,
             entries,
-            national["day"].max() or as_of,  # type: ignore[arg-type]
+            quiet_day(national["day"].max(), as_of),
         ),
     )
     plan = zone_feeds or every_zone_feed(d, as_of)
