@@ -15,7 +15,7 @@ import polars as pl
 
 from generator import staleness, summary, sums, units
 from generator.api import resources, routes, verdicts
-from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER
+from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER, QUALIFIERS
 from generator.classify import SIG_FIGS, classify
 from generator.compact import as_text, compact, like, per_text
 from generator.contract import provenance
@@ -32,6 +32,7 @@ __all__ = [
     "classify",
     "derive",
     "standing",
+    "with_links",
     "with_values",
 ]
 
@@ -53,6 +54,7 @@ class Derived:
     zones: pl.DataFrame
     """With `summary` (the verdict) and `checks` (rules over several parameters)."""
     current_values: pl.DataFrame
+    """Without `provenance` and `measurements_url`: `with_links` adds them to a batch."""
     measurements: pl.DataFrame
     """The series; its text columns are Enums (`generator.compact`): read it with `as_text`."""
     suppliers: pl.DataFrame
@@ -214,13 +216,6 @@ def lookups(export: pl.DataFrame, streets: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _normalized(measurements: pl.DataFrame) -> pl.DataFrame:
-    return measurements.with_columns(
-        _round(pl.col("value_std")).alias("normalized_value"),
-        _round(pl.col("reporting_limit_std")).alias("normalized_reporting_limit"),
-    )
-
-
 def current_values(
     data: SourceData, measurements: pl.DataFrame, as_of: dt.date, computed: pl.DataFrame
 ) -> pl.DataFrame:
@@ -290,7 +285,6 @@ def _classified(data: SourceData, values: pl.DataFrame, as_of: dt.date) -> pl.Da
         .with_columns(notes_de(data.pesticides, data.limits).alias("note_de"))
         .drop("_decision", "reason", "sum_note", "sum_blocking_rl")
     )
-    docs = data.documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
     names = data.parameters.select(
         pl.col("code").alias("parameter"),
         "name_de",
@@ -298,21 +292,26 @@ def _classified(data: SourceData, values: pl.DataFrame, as_of: dt.date) -> pl.Da
         pl.col("unit").alias("normalized_unit"),
         "group",
     )
-    return (
-        values.join(docs, on="document_id", how="left")
-        .join(names, on="parameter", how="left")
-        .with_columns(
-            # A computed sum has no series of its own: its members are in the zone's.
-            pl.when(pl.col("origin") == "computed")
-            .then(routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")))
-            .otherwise(
-                routes.url_expr(
-                    "zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter")
-                )
+    return values.join(names, on="parameter", how="left").sort("zone_id", "parameter")
+
+
+def with_links(values: pl.DataFrame, documents: pl.DataFrame) -> pl.DataFrame:
+    """Add `provenance` (the cited document) and `measurements_url` to current values.
+
+    Added to each batch as it is rendered, not held in `Derived.current_values`: a copy of
+    the document in each of a million rows was a fifth of that frame.
+    """
+    docs = documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
+    return values.join(docs, on="document_id", how="left", maintain_order="left").with_columns(
+        # A computed sum has no series of its own: its members are in the zone's.
+        pl.when(pl.col("origin") == "computed")
+        .then(routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")))
+        .otherwise(
+            routes.url_expr(
+                "zone_measurements", zone_id=pl.col("zone_id"), parameter=pl.col("parameter")
             )
-            .alias("measurements_url")
         )
-        .sort("zone_id", "parameter")
+        .alias("measurements_url")
     )
 
 
@@ -331,7 +330,7 @@ def measurement_rows(data: SourceData) -> pl.DataFrame:
             units_by_code["code"], units_by_code["unit"], default=None
         ),
     )
-    return _normalized(data.measurements).with_columns(unit.alias("normalized_unit"))
+    return data.measurements.with_columns(compact(unit.to_frame("normalized_unit")))
 
 
 def zones(data: SourceData) -> pl.DataFrame:
@@ -440,8 +439,10 @@ def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> 
     """Add what `value_text` states, as published and in the register unit of the parameter.
 
     `value`, `qualifier`, `reporting_limit` come from `generator.values.parse_values`;
-    `value_std` and `reporting_limit_std` are the same numbers times the unit factor. The
-    loader has checked that every unit converts, so a factor is never missing here.
+    `normalized_value` and `normalized_reporting_limit` are the same numbers times the unit
+    factor, to `SIG_FIGS` significant figures (the unrounded product is never kept: every
+    verdict compares the rounded number, as the API shows it). The loader has checked that
+    every unit converts, so a factor is never missing here.
     """
     # Suppliers repeat the same few thousand spellings across millions of rows: parse each
     # distinct text once. Joins below touch only their key columns and the result is
@@ -462,7 +463,10 @@ def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> 
         )
         .get_column("_k")
     )
-    derived = parsed.drop("_k", "value_text").select(pl.all().gather(k))
+    # Compact like the loaded columns (`generator.compact`), over every qualifier there is,
+    # so that any qualifier compares with its `Enum`.
+    qualifier = pl.col("qualifier").cast(pl.Enum(sorted(QUALIFIERS)))
+    derived = parsed.drop("_k", "value_text").with_columns(qualifier).select(pl.all().gather(k))
     del k
     pairs = as_text(measurements.select("unit", "parameter").unique())
     pairs = pairs.join(
@@ -485,8 +489,8 @@ def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> 
         )
     derived = _published_limit(derived, measurements.get_column("reporting_limit_text"))
     return measurements.hstack(derived).with_columns(
-        (pl.col("value") * factor).alias("value_std"),
-        (pl.col("reporting_limit") * factor).alias("reporting_limit_std"),
+        _round(pl.col("value") * factor).alias("normalized_value"),
+        _round(pl.col("reporting_limit") * factor).alias("normalized_reporting_limit"),
     )
 
 

@@ -25,7 +25,7 @@ from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.contract.tables import PLZ_ZONES, STREETS
 from generator.csv_cells import write_csv
-from generator.derive import Derived
+from generator.derive import Derived, with_links
 from generator.encode import (
     checked,
     constant,
@@ -81,7 +81,10 @@ def zone_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     # Grouped and encoded in batches of zones: the current values of all zones as nested
     # structs at once were the build's peak of memory (about a gigabyte at national scale).
     def render(zones: pl.DataFrame) -> list[tuple[str, bytes]]:
-        values = d.current_values.filter(pl.col("zone_id").is_in(zones["zone_id"].implode()))
+        values = with_links(
+            d.current_values.filter(pl.col("zone_id").is_in(zones["zone_id"].implode())),
+            d.documents,
+        )
         per_zone = values.group_by("zone_id", maintain_order=True).agg(value)
         batch = zones.join(per_zone, on="zone_id", how="left", maintain_order="left")
         paths = (routes.file_path("zone", zone_id=z) for z in batch["zone_id"])

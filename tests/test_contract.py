@@ -98,13 +98,19 @@ def test_unit_validity_stays_a_load_rule_and_values_are_read_in_derive(tiny_data
     read = with_values(data)
     m = read.measurements.filter(pl.col("zone_id") == 21, pl.col("parameter") == "pfas_summe_20")
     # 40 ng/l is 0.04 µg/l, the register unit; `< BG` states no number.
-    assert m.select("value_text", "value", "qualifier", "value_std").rows() == [
+    assert m.select("value_text", "value", "qualifier", "normalized_value").rows() == [
         ("40", 40.0, "number", pytest.approx(0.04)),
         ("< BG", None, "below_reporting_limit", None),
     ]
     # Reading adds columns and changes nothing else; the published reporting-limit text
     # keeps its place as `reporting_limit_text` beside the number read from `< x`.
-    added = ["value", "qualifier", "reporting_limit", "value_std", "reporting_limit_std"]
+    added = [
+        "value",
+        "qualifier",
+        "reporting_limit",
+        "normalized_value",
+        "normalized_reporting_limit",
+    ]
     source = ["reporting_limit_text" if c == "reporting_limit" else c for c in MEASUREMENTS.names]
     assert read.measurements.columns == [*source, *added]
     renamed = read.measurements.drop(added).rename({"reporting_limit_text": "reporting_limit"})

@@ -115,8 +115,8 @@ def test_verdict_changes_do_not_depend_on_the_runs(monkeypatch):
     from generator.site import feeds
 
     d = derive.derive(load.load(GOLDEN_INPUT), AS_OF)
-    whole = feeds.verdict_changes(d, AS_OF)
+    whole = feeds.verdict_changes(d, AS_OF).collect()
     monkeypatch.setattr(batches, "ROWS", 3)
     assert len(batches.zone_runs(d.measurements)) > 1
-    assert feeds.verdict_changes(d, AS_OF).equals(whole)
+    assert feeds.verdict_changes(d, AS_OF).collect().equals(whole)
     assert whole.height > 0

@@ -38,6 +38,8 @@ MAX_NATIONAL = 200
 """Entries of the national feed (the newest)."""
 ASSESSED_ROWS = 100_000
 """Earlier samples assessed at a time (`verdict_changes`)."""
+FEED_ZONES = 1000
+"""Zones whose feeds are written as text at a time (`feed_files`)."""
 TITLE = "Trinkwasserdaten: Neuigkeiten"
 
 _CATEGORY = {s: v.category for s, v in verdicts.STATES.items()}
@@ -58,11 +60,11 @@ def _stamp(day: dt.date) -> str:
 
 def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
     docs = d.documents.select("document_id", "title", "edition_date")
+    # Counted within the groups: a filtered copy of the series' columns holds 10 million rows.
     return (
-        d.measurements.select("zone_id", "document_id", "sampled_at")
-        .filter(pl.col("sampled_at") <= as_of)
-        .group_by("zone_id", "document_id")
-        .agg(pl.len().alias("n"))
+        d.measurements.group_by("zone_id", "document_id")
+        .agg((pl.col("sampled_at") <= as_of).sum().alias("n"))
+        .filter(pl.col("n") > 0)
         .pipe(as_text)
         .join(docs, on="document_id")
         .select(
@@ -80,11 +82,12 @@ def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
     )
 
 
-def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
+def verdict_changes(d: Derived, as_of: dt.date) -> pl.LazyFrame:
     """Return where the latest sample's verdict differs from the previous sample's.
 
     Zone, parameter, dates and categories; both samples assessed against the limits valid
-    on `as_of`.
+    on `as_of`. Lazy: the caller's choice of columns is all that is taken from the current
+    values (nearly all of a million rows pass the filter).
     """
     # Only what choosing and assessing a sample needs: the series is the largest frame. The
     # whole history before the latest sample is most of 10 million rows; only the chosen
@@ -119,11 +122,13 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
     # Without the nested columns no entry shows: a filter copies every column it keeps.
     nested = [c for c, t in d.current_values.schema.items() if isinstance(t, pl.Struct | pl.List)]
     now = readings.with_readings(
-        d.current_values.drop(nested).filter(
-            (pl.col("origin") == "published") & pl.col("value_text").is_not_null()
-        )
+        d.current_values.lazy()
+        .drop(nested)
+        .filter((pl.col("origin") == "published") & pl.col("value_text").is_not_null())
     ).with_columns(pl.col("state").replace_strict(_CATEGORY, default=None).alias("after"))
-    return now.join(previous, on=["zone_id", "parameter"]).filter(
+    return now.join(
+        previous.lazy(), on=["zone_id", "parameter"], maintain_order="left"
+    ).filter(
         (pl.col("before") != pl.col("after"))
         & pl.col("before").is_in([verdicts.NOT_MEASURED, verdicts.NO_COMPARISON]).not_()
     )
@@ -147,7 +152,7 @@ def _changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
             text.date_expr(pl.col("before_at")),
             pl.col("before").replace_strict(_CATEGORY_WORDS),
         ).alias("summary"),
-    )
+    ).collect()
 
 
 def _limits(d: Derived, as_of: dt.date) -> pl.DataFrame:
@@ -357,25 +362,28 @@ def feed_files(
     )
     plan = zone_feeds or every_zone_feed(d, as_of)
     # The entries as text in polars, joined per zone: a Python call per entry (hundreds of
-    # thousands nationally) took most of the feeds' time.
-    per_zone = (
-        plan.entries.select("zone_id", "day", _entry_expr(config))
-        .group_by("zone_id", maintain_order=True)
-        .agg(pl.col("entry").str.join(""), pl.col("day").max())
-    )
-    feeds = plan.zones.join(per_zone, on="zone_id", how="left", maintain_order="left")
-    for zone_id, name, entries, day in feeds.iter_rows():
-        yield (
-            urls.file_path("zone_feed", zone_id=zone_id),
-            atom(
-                config,
-                urls.url("zone_feed", zone_id=zone_id),
-                urls.url("zone", zone_id=zone_id),
-                f"Trinkwasser im Versorgungsgebiet {name}: Neuigkeiten",
-                [entries or ""],
-                day or plan.quiet,
-            ),
+    # thousands nationally) took most of the feeds' time. In slices of zones: the escaped
+    # text of every entry at once was the build's peak of memory.
+    for zones in plan.zones.iter_slices(FEED_ZONES):
+        per_zone = (
+            plan.entries.filter(pl.col("zone_id").is_in(zones["zone_id"].implode()))
+            .select("zone_id", "day", _entry_expr(config))
+            .group_by("zone_id", maintain_order=True)
+            .agg(pl.col("entry").str.join(""), pl.col("day").max())
         )
+        feeds = zones.join(per_zone, on="zone_id", how="left", maintain_order="left")
+        for zone_id, name, entries, day in feeds.iter_rows():
+            yield (
+                urls.file_path("zone_feed", zone_id=zone_id),
+                atom(
+                    config,
+                    urls.url("zone_feed", zone_id=zone_id),
+                    urls.url("zone", zone_id=zone_id),
+                    f"Trinkwasser im Versorgungsgebiet {name}: Neuigkeiten",
+                    [entries or ""],
+                    day or plan.quiet,
+                ),
+            )
 
 
 def plz_feed_links(d: Derived) -> pl.DataFrame:

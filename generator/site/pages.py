@@ -25,7 +25,7 @@ from generator.api.license_resources import odbl_attribution
 from generator.api.settings import GateSettings
 from generator.compact import as_text
 from generator.config import Config
-from generator.derive import Derived
+from generator.derive import Derived, with_links
 from generator.site import (
     answer,
     api_reference,
@@ -253,7 +253,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .agg(pl.col("html").str.join("").alias("charts_html"))
         )
         values = value_rows(
-            d.current_values.filter(pl.col("zone_id").is_in(batch)),
+            with_links(d.current_values.filter(pl.col("zone_id").is_in(batch)), d.documents),
             row_fragment,
             badges,
             source_fragment,

@@ -49,18 +49,22 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
     The latest of: its samples up to `as_of`, the editions of the documents they come from,
     and the dates limits of its parameters came into force (a verdict can change then).
     """
-    m = d.measurements.select("zone_id", "sampled_at", "document_id").filter(
-        pl.col("sampled_at") <= as_of
-    )
-    sampled = m.group_by("zone_id").agg(pl.col("sampled_at").max().alias("_s"))
+    # Filtered within the groups: a filtered copy of the series' columns was the build's peak.
+    kept = pl.col("sampled_at") <= as_of
+    m = d.measurements
+    sampled = m.group_by("zone_id").agg(pl.col("sampled_at").filter(kept).max().alias("_s"))
     edited = (
-        as_text(m.select("zone_id", "document_id").unique())
+        m.group_by("zone_id", "document_id")
+        .agg(kept.any().alias("_kept"))
+        .filter("_kept")
+        .pipe(as_text)
         .join(d.documents.select("document_id", "edition_date"), on="document_id")
         .group_by("zone_id")
         .agg(pl.col("edition_date").max().alias("_e"))
     )
     in_force = (
-        d.current_values.filter(pl.col("value_text").is_not_null())
+        d.current_values.select("zone_id", "parameter", "value_text")
+        .filter(pl.col("value_text").is_not_null())
         .select("zone_id", "parameter")
         .join(
             d.limits.filter(pl.col("valid_from") <= as_of).select(
