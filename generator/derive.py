@@ -13,17 +13,17 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from generator import staleness, summary, sums, units
+from generator import published, staleness, summary, sums
 from generator.api import resources, routes, verdicts
-from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER, QUALIFIERS
 from generator.classify import SIG_FIGS, classify
-from generator.compact import as_text, compact, like, per_text
+from generator.compact import as_text, compact, per_text
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.current import aggregate_verdicts, newest_rows, notes_de, standing, worst_point
 from generator.encode import document
 from generator.load import SourceData
-from generator.values import parse_limit_values, parse_values
+from generator.published import with_numbers
+from generator.values import parse_limit_values
 
 __all__ = [
     "KEY_PARAMETERS",
@@ -33,6 +33,7 @@ __all__ = [
     "derive",
     "standing",
     "with_links",
+    "with_numbers",
     "with_values",
 ]
 
@@ -56,7 +57,12 @@ class Derived:
     current_values: pl.DataFrame
     """Without `provenance` and `measurements_url`: `with_links` adds them to a batch."""
     measurements: pl.DataFrame
-    """The series; its text columns are Enums (`generator.compact`): read it with `as_text`."""
+    """The series; its text columns are Enums (`generator.compact`): read it with `as_text`.
+
+    Its numbers are the `readings` of its `reading` column: read them with `with_numbers`.
+    """
+    readings: pl.DataFrame
+    """The numbers of each reading (`generator.published`)."""
     suppliers: pl.DataFrame
     limits: pl.DataFrame
     parameters: pl.DataFrame
@@ -217,7 +223,11 @@ def lookups(export: pl.DataFrame, streets: pl.DataFrame) -> pl.DataFrame:
 
 
 def current_values(
-    data: SourceData, measurements: pl.DataFrame, as_of: dt.date, computed: pl.DataFrame
+    data: SourceData,
+    measurements: pl.DataFrame,
+    readings: pl.DataFrame,
+    as_of: dt.date,
+    computed: pl.DataFrame,
 ) -> pl.DataFrame:
     """Return the latest sample per zone and parameter, classified, with provenance.
 
@@ -227,7 +237,8 @@ def current_values(
     where a zone publishes only the members, the computed sum is the current value.
     """
     chosen = newest_rows(measurements, as_of)
-    latest = as_text(measurements.select(pl.all().gather(chosen)).drop("normalized_unit"))
+    latest = measurements.select(pl.all().gather(chosen)).drop("normalized_unit")
+    latest = as_text(with_numbers(latest, readings))
     del chosen
     latest = sums.with_sums(latest, computed, data.parameters)
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
@@ -432,123 +443,33 @@ def explanations(data: SourceData) -> pl.DataFrame:
     )
 
 
-# ---------------------------------------------------------------------------- published values
+def read_values(data: SourceData) -> tuple[SourceData, pl.DataFrame]:
+    """Return `data` with the limits' values read and a `reading` per data point; the readings.
 
-
-def measurement_values(measurements: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
-    """Add what `value_text` states, as published and in the register unit of the parameter.
-
-    `value`, `qualifier`, `reporting_limit` come from `generator.values.parse_values`;
-    `normalized_value` and `normalized_reporting_limit` are the same numbers times the unit
-    factor, to `SIG_FIGS` significant figures (the unrounded product is never kept: every
-    verdict compares the rounded number, as the API shows it). The loader has checked that
-    every unit converts, so a factor is never missing here.
+    `generator.published` says what a reading is; `with_numbers` puts its numbers beside rows.
     """
-    # Suppliers repeat the same few thousand spellings across millions of rows: parse each
-    # distinct text once. Joins below touch only their key columns and the result is
-    # stacked beside the table, so the 10-million-row frame is never copied whole.
-    parsed = like(
-        parse_values(as_text(measurements.select(pl.col("value_text").unique()))), measurements
-    ).with_row_index("_k")
-    # The row of `parsed` for each data point, then its columns gathered by that number: a
-    # join would carry a copy of `value_text` along.
-    k = (
-        measurements.select("value_text")
-        .join(
-            parsed.select("value_text", "_k"),
-            on="value_text",
-            how="left",
-            nulls_equal=True,
-            maintain_order="left",
-        )
-        .get_column("_k")
-    )
-    # Compact like the loaded columns (`generator.compact`), over every qualifier there is,
-    # so that any qualifier compares with its `Enum`.
-    qualifier = pl.col("qualifier").cast(pl.Enum(sorted(QUALIFIERS)))
-    derived = parsed.drop("_k", "value_text").with_columns(qualifier).select(pl.all().gather(k))
-    del k
-    pairs = as_text(measurements.select("unit", "parameter").unique())
-    pairs = pairs.join(
-        parameters.select(pl.col("code").alias("parameter"), pl.col("unit").alias("_to")),
-        on="parameter",
-        how="inner",
-    )
-    pairs = like(units.factor_frame(pairs, "unit", "_to", "parameter"), measurements)
-    factor = (
-        measurements.select("unit", "parameter")
-        .join(pairs, on=["unit", "parameter"], how="left", maintain_order="left")
-        .get_column("factor")
-    )
-    # The contract's `reporting_limit` is the text of a reporting-limit column; the number
-    # `reporting_limit` below is the x of `< x` (or, see `_published_limit`, that column's).
-    measurements = measurements.rename({"reporting_limit": "reporting_limit_text"}, strict=False)
-    if "reporting_limit_text" not in measurements.columns:
-        measurements = measurements.with_columns(
-            pl.lit(None, dtype=pl.String).alias("reporting_limit_text")
-        )
-    derived = _published_limit(derived, measurements.get_column("reporting_limit_text"))
-    return measurements.hstack(derived).with_columns(
-        _round(pl.col("value") * factor).alias("normalized_value"),
-        _round(pl.col("reporting_limit") * factor).alias("normalized_reporting_limit"),
-    )
-
-
-def _published_limit(derived: pl.DataFrame, published: pl.Series) -> pl.DataFrame:
-    """Give `< BG` the reporting limit its supplier printed in a column of its own.
-
-    A value below the reporting limit without a number (`< BG`, `< NWG`) says only "less
-    than the limit in the reporting-limit column": that column's number is then its
-    reporting limit. A value with its own number (`< 0,05`) keeps it.
-    """
-    if published.null_count() == published.len():
-        return derived
-    texts = pl.DataFrame({"value_text": published.unique()})
-    limits = parse_values(as_text(texts), "value_text").select(
-        "value_text",
-        pl.when(pl.col("qualifier").is_in([NUMBER, BELOW_REPORTING_LIMIT]))
-        .then(pl.coalesce("value", "reporting_limit"))
-        .alias("_published"),
-    )
-    numbers = (
-        pl.DataFrame({"value_text": published})
-        .join(
-            like(limits, texts),
-            on="value_text",
-            how="left",
-            nulls_equal=True,
-            maintain_order="left",
-        )
-        .get_column("_published")
-    )
-    return derived.with_columns(
-        pl.when(
-            (pl.col("qualifier") == BELOW_REPORTING_LIMIT) & pl.col("reporting_limit").is_null()
-        )
-        .then(numbers)
-        .otherwise(pl.col("reporting_limit"))
-        .alias("reporting_limit")
-    )
+    series, readings = published.read(data.measurements, data.parameters)
+    limits = parse_limit_values(data.limits)
+    return dataclasses.replace(data, measurements=series, limits=limits), readings
 
 
 def with_values(data: SourceData) -> SourceData:
-    """Return `data` with the published values of measurements and limits read."""
-    return dataclasses.replace(
-        data,
-        measurements=measurement_values(data.measurements, data.parameters),
-        limits=parse_limit_values(data.limits),
-    )
+    """Return `data` with the published values of measurements and limits read, as columns."""
+    data, readings = read_values(data)
+    return dataclasses.replace(data, measurements=with_numbers(data.measurements, readings))
 
 
 def derive(data: SourceData, as_of: dt.date, cadence_months: int = 12) -> Derived:
     """Run every derivation; `cadence_months` is the operator's publication cadence."""
-    data = with_values(data)
+    data, readings = read_values(data)
     export = export_rows(data)
     street_rows = streets(data)
     series = measurement_rows(data)
     member_table = sums.members(data.pesticides, data.parameters)
-    computed = sums.computed(sums.current_samples(series, member_table, as_of), member_table, as_of)
-    values = current_values(data, series, as_of, computed)
+    samples = with_numbers(sums.current_samples(series, member_table, as_of), readings)
+    computed = sums.computed(samples, member_table, as_of)
+    del samples
+    values = current_values(data, series, readings, as_of, computed)
     zone_checks = summary.checks(computed, data.limits, data.documents, as_of)
     zone_frame = zones(data)
     check_lists = zone_checks.group_by("zone_id").agg(document(resources.CHECK).alias("checks"))
@@ -573,6 +494,7 @@ def derive(data: SourceData, as_of: dt.date, cadence_months: int = 12) -> Derive
         current_values=values,
         # The series outlives everything else derived here: from now on in its compact form.
         measurements=compact(series),
+        readings=readings,
         suppliers=suppliers(data),
         limits=data.limits.sort("code", "valid_from"),
         parameters=parameters(data),

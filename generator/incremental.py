@@ -45,7 +45,11 @@ from generator.write import state_dir
 STATE = "zones.parquet"
 """Per zone its fingerprint and newest feed day, beside the manifest (`build-state/`)."""
 FEED_DAY = "feed_day"
-SOURCE_COLUMNS = [c.name for c in MEASUREMENTS.columns]
+SOURCE_COLUMNS = [
+    # In the series the contract's reporting-limit text is `reporting_limit_text`.
+    "reporting_limit_text" if c.name == "reporting_limit" else c.name
+    for c in MEASUREMENTS.columns
+]
 SEEDS = (0x5EED, 0xC0FFEE)
 """Two independent 64-bit row hashes make a 128-bit fingerprint."""
 

@@ -25,7 +25,7 @@ from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.contract.tables import PLZ_ZONES, STREETS
 from generator.csv_cells import write_csv
-from generator.derive import Derived, with_links
+from generator.derive import Derived, with_links, with_numbers
 from generator.encode import (
     checked,
     constant,
@@ -161,7 +161,8 @@ def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
     pair = pl.col("parameter").replace_strict(pairs, return_dtype=pl.String).alias("unit_pair")
 
     def render(offset: int, size: int) -> list[tuple[str, bytes]]:
-        rows = as_text(m.slice(offset, size)).select("zone_id", "document_id", row, pair)
+        rows = as_text(with_numbers(m.slice(offset, size), d.readings))
+        rows = rows.select("zone_id", "document_id", row, pair)
         texts = _series_texts(rows, docs)
         return [
             (routes.file_path("zone_measurements", zone_id=zone_id), stored_gzip(text.encode()))

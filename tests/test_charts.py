@@ -27,7 +27,7 @@ def derived_chart_rows(d: derive.Derived, as_of: dt.date) -> dict[tuple[int, str
         fragments.load(templates, "chart.html"),
         fragments.load(templates, "chart_row.html"),
     )
-    frame = charts.chart_frame(as_text(d.measurements), inputs, as_of)
+    frame = charts.chart_frame(as_text(derive.with_numbers(d.measurements, d.readings)), inputs, as_of)
     return {(z, p): html for z, p, html in frame.select("zone_id", "parameter", "html").rows()}
 
 
@@ -207,7 +207,8 @@ def test_every_charted_value_reads_with_its_published_text(golden_derived):
     from generator.site import text
 
     found = derived_chart_rows(golden_derived, AS_OF)
-    points = readings.with_readings(as_text(golden_derived.measurements)).select(
+    series = derive.with_numbers(golden_derived.measurements, golden_derived.readings)
+    points = readings.with_readings(as_text(series)).select(
         "zone_id",
         "parameter",
         text.date_expr(pl.col("sampled_at")).alias("date"),

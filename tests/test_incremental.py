@@ -359,3 +359,32 @@ def test_a_measurement_changes_the_fingerprint_of_its_zone_only(base: Path, tmp_
         pl.col("fingerprint") != pl.col("fingerprint_right")
     )
     assert changed["zone_id"].to_list() == [int(m["zone_id"][last])]
+
+
+def test_a_printed_reporting_limit_changes_the_fingerprint_of_its_zone(
+    base: Path, tmp_path: Path
+) -> None:
+    """The series shows the printed text verbatim, also where its number stays the same.
+
+    An earlier sample's: no current value shows it.
+    """
+    shutil.copytree(base / "data", tmp_path / "data")
+    path = tmp_path / "data" / "measurements.csv"
+    m = _csv(path)
+    first = m.row(0, named=True)
+    assert m.filter(
+        (pl.col("zone_id") == first["zone_id"])
+        & (pl.col("parameter") == first["parameter"])
+        & (pl.col("sampled_at") > first["sampled_at"])
+    ).height
+
+    def printed(text: str) -> pl.DataFrame:
+        only_first = pl.when(pl.int_range(pl.len()) == 0).then(pl.lit(text))
+        m.with_columns(only_first.alias("reporting_limit")).write_csv(path)
+        return incremental.fingerprints(_derived(tmp_path / "data"))
+
+    before, after = printed("0,05"), printed("0,050")
+    changed = before.join(after, on="zone_id").filter(
+        pl.col("fingerprint") != pl.col("fingerprint_right")
+    )
+    assert changed["zone_id"].to_list() == [int(first["zone_id"])]

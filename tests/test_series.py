@@ -27,7 +27,7 @@ def per_parameter_reference(data_dir: Path) -> dict[tuple[int, str], bytes]:
     docs = d.documents.select(
         "document_id", document(resources.DOCUMENT).struct.json_encode().alias("doc")
     )
-    rows = as_text(d.measurements).select(
+    rows = as_text(derive.with_numbers(d.measurements, d.readings)).select(
         "zone_id",
         "parameter",
         "document_id",

@@ -252,16 +252,17 @@ def test_every_member_is_in_the_register_in_the_unit_of_its_sum():
 )
 def test_only_the_samples_current_values_need_are_summed(as_of, history):
     """`current_samples` keeps what the current values and checks rest on, nothing less."""
-    data = derive.with_values(load.load(load.sample_data_dir()))
+    data, readings = derive.read_values(load.load(load.sample_data_dir()))
     series = derive.measurement_rows(data)
     member_table = sums.members(data.pesticides, data.parameters)
-    every = sums.computed(series, member_table, as_of)
-    needed = sums.computed(sums.current_samples(series, member_table, as_of), member_table, as_of)
+    every = sums.computed(derive.with_numbers(series, readings), member_table, as_of)
+    samples = derive.with_numbers(sums.current_samples(series, member_table, as_of), readings)
+    needed = sums.computed(samples, member_table, as_of)
     # Older history is left out (the sample's sums before 2026 are single samples)...
     assert (needed.height < every.height) is history
     # ...and nothing derived from it changes.
-    assert derive.current_values(data, series, as_of, needed).equals(
-        derive.current_values(data, series, as_of, every)
+    assert derive.current_values(data, series, readings, as_of, needed).equals(
+        derive.current_values(data, series, readings, as_of, every)
     )
     checks = [derive.summary.checks(c, data.limits, data.documents, as_of) for c in (needed, every)]
     assert checks[0].equals(checks[1])

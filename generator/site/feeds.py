@@ -30,6 +30,7 @@ from generator.compact import as_text
 from generator.config import Config
 from generator.current import newest_rows, standing
 from generator.derive import Derived
+from generator.published import READING, with_numbers
 from generator.site import readings, text, urls
 
 MAX_ENTRIES = 50
@@ -94,20 +95,12 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.LazyFrame:
     # earlier samples are gathered (`standing` chooses among them again).
     series = ["zone_id", "parameter"]
     chosen = newest_rows(d.measurements, as_of, earlier=True)
-    earlier = as_text(
-        d.measurements.select(
-            pl.col(
-                *series,
-                "sampled_at",
-                "statistic",
-                "sample_point",
-                "document_id",
-                "qualifier",
-                "normalized_value",
-                "normalized_reporting_limit",
-            ).gather(chosen)
-        )
+    earlier = d.measurements.select(
+        pl.col(
+            *series, "sampled_at", "statistic", "sample_point", "document_id", READING
+        ).gather(chosen)
     )
+    earlier = as_text(with_numbers(earlier, d.readings))
     del chosen
     # Assessed in runs of zones too: the verdicts of a million samples at once held a gigabyte.
     previous = pl.concat(

@@ -25,7 +25,7 @@ from generator.api.license_resources import odbl_attribution
 from generator.api.settings import GateSettings
 from generator.compact import as_text
 from generator.config import Config
-from generator.derive import Derived, with_links
+from generator.derive import Derived, with_links, with_numbers
 from generator.site import (
     answer,
     api_reference,
@@ -238,9 +238,10 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         if present:
             lo = min(starts[z] for z in present)
             hi = max(starts[z] + per_zone[z] for z in present)
-            part = as_text(m.slice(lo, hi - lo).filter(pl.col("zone_id").is_in(present)))
+            part = m.slice(lo, hi - lo).filter(pl.col("zone_id").is_in(present))
         else:
-            part = as_text(m.clear())
+            part = m.clear()
+        part = as_text(with_numbers(part, d.readings))
         figures = (
             charts.chart_frame(part, inputs, as_of)
             .with_columns(

@@ -52,7 +52,9 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
     # Filtered within the groups: a filtered copy of the series' columns was the build's peak.
     kept = pl.col("sampled_at") <= as_of
     m = d.measurements
-    sampled = m.group_by("zone_id").agg(pl.col("sampled_at").filter(kept).max().alias("_s"))
+    sampled = m.group_by("zone_id").agg(
+        pl.when(kept).then(pl.col("sampled_at")).max().alias("_s")
+    )
     edited = (
         m.group_by("zone_id", "document_id")
         .agg(kept.any().alias("_kept"))

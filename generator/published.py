@@ -1,0 +1,127 @@
+"""What a published value states: the numbers of the series, read once per distinct spelling.
+
+A data point's numbers (`value`, `qualifier`, `reporting_limit`, and the two numbers in the
+register unit, `normalized_value` and `normalized_reporting_limit`) follow from four of its
+texts: the value as published, the reporting limit printed beside it, its unit and its
+parameter. Ten million data points nationally have about a hundred thousand distinct
+quadruples of these. So the series holds one code per row (`reading`), and the numbers are
+a small table (the readings) that whoever shows or assesses rows gathers by that code
+(`with_numbers`). As five columns of the series they were half of its memory.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from generator import units
+from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER, QUALIFIERS
+from generator.classify import SIG_FIGS
+from generator.compact import compact
+from generator.values import parse_values
+
+READING = "reading"
+"""The series' column: the row of the readings that holds the row's numbers."""
+TEXTS = ("value_text", "reporting_limit_text", "unit", "parameter")
+"""What the numbers of a data point follow from."""
+NUMBERS = ("value", "qualifier", "reporting_limit", "normalized_value", "normalized_reporting_limit")
+QUALIFIER = pl.Enum(sorted(QUALIFIERS))
+"""Compact like the series' text columns (`generator.compact`), over every qualifier there
+is, so that any qualifier compares with it."""
+
+
+def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return the series with a `reading` per row, and the readings (`NUMBERS`, by code).
+
+    `value`, `qualifier`, `reporting_limit` come from `generator.values.parse_values`;
+    `normalized_value` and `normalized_reporting_limit` are the same numbers times the unit
+    factor, to `SIG_FIGS` significant figures (the unrounded product is never kept: every
+    verdict compares the rounded number, as the API shows it). The loader has checked that
+    every unit converts, so a factor is never missing for a unit of the register.
+
+    The contract's `reporting_limit` is the text of a reporting-limit column: in the series
+    it is `reporting_limit_text`, beside the number `reporting_limit` of the readings.
+    """
+    measurements = measurements.rename({"reporting_limit": "reporting_limit_text"}, strict=False)
+    if "reporting_limit_text" not in measurements.columns:
+        measurements = measurements.with_columns(
+            pl.lit(None, dtype=pl.String).alias("reporting_limit_text")
+        )
+    texts = compact(measurements.select(TEXTS))
+    # One number per row from the codes of its four texts (a null text has a code of its
+    # own); the distinct numbers, sorted, are the readings, so codes do not depend on threads.
+    key = pl.lit(0, dtype=pl.UInt64)
+    sizes = []
+    for name in TEXTS:
+        size = len(texts.schema[name].categories) + 1  # type: ignore[union-attr]
+        code = pl.col(name).to_physical().cast(pl.UInt64).fill_null(size - 1)
+        key = key * size + code
+        sizes.append(size)
+    keys = texts.select(key.alias("key")).get_column("key")
+    distinct = keys.unique().sort()
+    reading = distinct.search_sorted(keys).cast(pl.UInt32).alias(READING)
+    del keys
+    columns, rest = {}, distinct.to_frame("key")
+    for name, size in zip(reversed(TEXTS), reversed(sizes), strict=True):
+        code = rest.select(
+            pl.when(pl.col("key") % size < size - 1).then(pl.col("key") % size).cast(pl.UInt32)
+        ).to_series()
+        rest = rest.select(pl.col("key") // size)
+        categories = texts.schema[name].categories  # type: ignore[union-attr]
+        columns[name] = pl.Series(name, categories, dtype=pl.String).gather(code)
+    table = pl.DataFrame([columns[name] for name in TEXTS])
+    return measurements.with_columns(reading), _numbers(table, parameters)
+
+
+def _numbers(table: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
+    """The `NUMBERS` of each row of distinct `TEXTS` (plain text columns)."""
+    parsed = _published_limit(parse_values(table, "value_text"))
+    pairs = table.select("unit", "parameter").unique().join(
+        parameters.select(pl.col("code").alias("parameter"), pl.col("unit").alias("_to")),
+        on="parameter",
+        how="inner",
+    )
+    factors = units.factor_frame(pairs, "unit", "_to", "parameter").drop("_to")
+    factor = (
+        table.select("unit", "parameter")
+        .join(factors, on=["unit", "parameter"], how="left", maintain_order="left")
+        .get_column("factor")
+    )
+    return parsed.select(
+        "value",
+        pl.col("qualifier").cast(QUALIFIER),
+        "reporting_limit",
+        (pl.col("value") * factor).round_sig_figs(SIG_FIGS).alias("normalized_value"),
+        (pl.col("reporting_limit") * factor).round_sig_figs(SIG_FIGS).alias(
+            "normalized_reporting_limit"
+        ),
+    )
+
+
+def _published_limit(parsed: pl.DataFrame) -> pl.DataFrame:
+    """Give `< BG` the reporting limit its supplier printed in a column of its own.
+
+    A value below the reporting limit without a number (`< BG`, `< NWG`) says only "less
+    than the limit in the reporting-limit column": that column's number is then its
+    reporting limit. A value with its own number (`< 0,05`) keeps it.
+    """
+    printed = parse_values(
+        parsed.select(pl.col("reporting_limit_text").alias("value_text")), "value_text"
+    )
+    number = printed.select(
+        pl.when(pl.col("qualifier").is_in([NUMBER, BELOW_REPORTING_LIMIT])).then(
+            pl.coalesce("value", "reporting_limit")
+        )
+    ).to_series()
+    return parsed.with_columns(
+        pl.when(
+            (pl.col("qualifier") == BELOW_REPORTING_LIMIT) & pl.col("reporting_limit").is_null()
+        )
+        .then(number)
+        .otherwise(pl.col("reporting_limit"))
+        .alias("reporting_limit")
+    )
+
+
+def with_numbers(rows: pl.DataFrame, readings: pl.DataFrame) -> pl.DataFrame:
+    """Return rows of the series with the `NUMBERS` of their `reading` in its place."""
+    return rows.drop(READING).hstack(readings.gather(rows.get_column(READING)))
