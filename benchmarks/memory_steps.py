@@ -24,7 +24,7 @@ STEPS = [
     ("generator.contract.check", "_check_constraints"),
     ("generator.load", "in_order"),
     ("generator.load", "compact"),
-    ("generator.derive", "with_values"),
+    ("generator.derive", "read_values"),
     ("generator.derive", "measurement_rows"),
     ("generator.sums", "current_samples"),
     ("generator.sums", "computed"),

@@ -240,26 +240,31 @@ def current_values(
     latest = measurements.select(pl.all().gather(chosen)).drop("normalized_unit")
     latest = as_text(with_numbers(latest, readings))
     del chosen
-    latest = sums.with_sums(latest, computed, data.parameters)
     key = pl.DataFrame({"parameter": list(KEY_PARAMETERS)}).join(
         data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi"
     )
-    missing = (
-        data.zones.select("zone_id")
-        .join(key, how="cross")
-        .join(latest.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
-    )
-    values = pl.concat([latest, missing], how="diagonal_relaxed")
-    del latest
-    # Classified in batches of whole zones (a verdict looks at one zone's rows only): the
-    # verdict structs of every zone at once were the peak of the derive stage.
-    ids = values.get_column("zone_id").unique().sort()
-    parts = [
-        _classified(
-            data, values.filter(pl.col("zone_id").is_in(ids.slice(i, ZONES).implode())), as_of
+
+    def values(zones: pl.Series) -> pl.DataFrame:
+        """The rows that stand for these zones' parameters: sums added, key ones not missed."""
+        chosen = pl.col("zone_id").is_in(zones.implode())
+        rows = sums.with_sums(latest.filter(chosen), computed.filter(chosen), data.parameters)
+        missing = (
+            data.zones.select("zone_id")
+            .filter(chosen)
+            .join(key, how="cross")
+            .join(rows.select("zone_id", "parameter"), on=["zone_id", "parameter"], how="anti")
         )
+        return pl.concat([rows, missing], how="diagonal_relaxed")
+
+    # Summed and classified in batches of whole zones (a verdict looks at one zone's rows
+    # only): the sums' and verdicts' structs of every zone at once were the peak of derive.
+    ids = pl.concat([data.zones.get_column("zone_id"), latest.get_column("zone_id")])
+    ids = ids.unique().sort()
+    parts = [
+        _classified(data, values(ids.slice(i, ZONES)), as_of)
         for i in range(0, max(ids.len(), 1), ZONES)
     ]
+    del latest
     # The batches are disjoint runs of zones in order, each sorted: put side by side, they
     # are sorted as a whole without a sorted copy of everything. One chunk per column, made
     # one column at a time: renderers filter these rows per batch on several threads.

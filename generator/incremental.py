@@ -114,8 +114,9 @@ def fingerprints(d: Derived) -> pl.DataFrame:
     docs = d.documents.select(
         "document_id", *(h.alias(f"_doc{i}") for i, h in enumerate(_row_hash()))
     )
+    pairs = d.measurements.select("zone_id", "document_id")
     cited = (
-        as_text(d.measurements.select("zone_id", "document_id").unique())
+        as_text(batches.per_run(pairs, pl.DataFrame.unique))
         .sort("zone_id", "document_id")
         .join(docs, on="document_id", how="left", maintain_order="left")
     )

@@ -120,3 +120,15 @@ def test_verdict_changes_do_not_depend_on_the_runs(monkeypatch):
     assert len(batches.zone_runs(d.measurements)) > 1
     assert feeds.verdict_changes(d, AS_OF).collect().equals(whole)
     assert whole.height > 0
+
+
+def test_page_dates_and_feed_entries_do_not_depend_on_the_runs(monkeypatch):
+    from generator.site import feeds, seo
+
+    d = derive.derive(load.load(GOLDEN_INPUT), AS_OF)
+    dates, entries = seo.page_dates(d, AS_OF), feeds.zone_entries(d, AS_OF)
+    monkeypatch.setattr(batches, "ROWS", 3)
+    assert len(batches.zone_runs(d.measurements)) > 1
+    assert seo.page_dates(d, AS_OF) == dates
+    assert feeds.zone_entries(d, AS_OF).equals(entries)
+    assert entries.filter(pl.col("key").str.starts_with("dokument-")).height > 0

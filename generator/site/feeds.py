@@ -61,11 +61,17 @@ def _stamp(day: dt.date) -> str:
 
 def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
     docs = d.documents.select("document_id", "title", "edition_date")
-    # Counted within the groups: a filtered copy of the series' columns holds 10 million rows.
+    # Counted within the groups, per run of zones: a filtered copy of the series' columns
+    # holds 10 million rows, a group-by of all of them their keys.
+    def counted(run: pl.DataFrame) -> pl.DataFrame:
+        return (
+            run.group_by("zone_id", "document_id")
+            .agg((pl.col("sampled_at") <= as_of).sum().alias("n"))
+            .filter(pl.col("n") > 0)
+        )
+
     return (
-        d.measurements.group_by("zone_id", "document_id")
-        .agg((pl.col("sampled_at") <= as_of).sum().alias("n"))
-        .filter(pl.col("n") > 0)
+        batches.per_run(d.measurements, counted)
         .pipe(as_text)
         .join(docs, on="document_id")
         .select(

@@ -20,6 +20,7 @@ from xml.sax.saxutils import escape
 
 import polars as pl
 
+from generator import batches
 from generator.api import http, routes, site_rules
 from generator.compact import as_text
 from generator.config import Config
@@ -49,16 +50,23 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
     The latest of: its samples up to `as_of`, the editions of the documents they come from,
     and the dates limits of its parameters came into force (a verdict can change then).
     """
-    # Filtered within the groups: a filtered copy of the series' columns was the build's peak.
+    # Per run of zones, filtered within the groups: a filtered copy of the series' columns,
+    # then the group-by of all of it, was the build's peak.
     kept = pl.col("sampled_at") <= as_of
     m = d.measurements
-    sampled = m.group_by("zone_id").agg(
-        pl.when(kept).then(pl.col("sampled_at")).max().alias("_s")
+    sampled = batches.per_run(
+        m,
+        lambda run: run.group_by("zone_id").agg(
+            pl.when(kept).then(pl.col("sampled_at")).max().alias("_s")
+        ),
     )
     edited = (
-        m.group_by("zone_id", "document_id")
-        .agg(kept.any().alias("_kept"))
-        .filter("_kept")
+        batches.per_run(
+            m,
+            lambda run: run.group_by("zone_id", "document_id")
+            .agg(kept.any().alias("_kept"))
+            .filter("_kept"),
+        )
         .pipe(as_text)
         .join(d.documents.select("document_id", "edition_date"), on="document_id")
         .group_by("zone_id")
