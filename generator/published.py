@@ -11,6 +11,8 @@ a small table (the readings) that whoever shows or assesses rows gathers by that
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from generator import units
@@ -56,6 +58,8 @@ def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataF
         code = pl.col(name).to_physical().cast(pl.UInt64).fill_null(size - 1)
         key = key * size + code
         sizes.append(size)
+    if math.prod(sizes) > 2**64:
+        raise ValueError(f"too many distinct texts to number their readings: {sizes}")
     keys = texts.select(key.alias("key")).get_column("key")
     distinct = keys.unique().sort()
     reading = distinct.search_sorted(keys).cast(pl.UInt32).alias(READING)
