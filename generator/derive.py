@@ -244,8 +244,8 @@ def current_values(
         data.parameters.select(pl.col("code").alias("parameter")), on="parameter", how="semi"
     )
 
-    def values(zones: pl.Series) -> pl.DataFrame:
-        """The rows that stand for these zones' parameters: sums added, key ones not missed."""
+    def rows_of(latest: pl.DataFrame, zones: pl.Series) -> pl.DataFrame:
+        """Return the rows that stand for these zones' parameters, with sums and key ones."""
         chosen = pl.col("zone_id").is_in(zones.implode())
         rows = sums.with_sums(latest.filter(chosen), computed.filter(chosen), data.parameters)
         missing = (
@@ -261,7 +261,7 @@ def current_values(
     ids = pl.concat([data.zones.get_column("zone_id"), latest.get_column("zone_id")])
     ids = ids.unique().sort()
     parts = [
-        _classified(data, values(ids.slice(i, ZONES)), as_of)
+        _classified(data, rows_of(latest, ids.slice(i, ZONES)), as_of)
         for i in range(0, max(ids.len(), 1), ZONES)
     ]
     del latest

@@ -25,7 +25,13 @@ READING = "reading"
 """The series' column: the row of the readings that holds the row's numbers."""
 TEXTS = ("value_text", "reporting_limit_text", "unit", "parameter")
 """What the numbers of a data point follow from."""
-NUMBERS = ("value", "qualifier", "reporting_limit", "normalized_value", "normalized_reporting_limit")
+NUMBERS = (
+    "value",
+    "qualifier",
+    "reporting_limit",
+    "normalized_value",
+    "normalized_reporting_limit",
+)
 QUALIFIER = pl.Enum(sorted(QUALIFIERS))
 """Compact like the series' text columns (`generator.compact`), over every qualifier there
 is, so that any qualifier compares with it."""
@@ -51,12 +57,12 @@ def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataF
     texts = compact(measurements.select(TEXTS))
     # One number per row from the codes of its four texts (a null text has a code of its
     # own); the distinct numbers, sorted, are the readings, so codes do not depend on threads.
+    categories = {name: _categories(texts.schema[name]) for name in TEXTS}
     key = pl.lit(0, dtype=pl.UInt64)
     sizes = []
     for name in TEXTS:
-        size = len(texts.schema[name].categories) + 1  # type: ignore[union-attr]
-        code = pl.col(name).to_physical().cast(pl.UInt64).fill_null(size - 1)
-        key = key * size + code
+        size = len(categories[name]) + 1
+        key = key * size + pl.col(name).to_physical().cast(pl.UInt64).fill_null(size - 1)
         sizes.append(size)
     if math.prod(sizes) > 2**64:
         raise ValueError(f"too many distinct texts to number their readings: {sizes}")
@@ -70,19 +76,28 @@ def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataF
             pl.when(pl.col("key") % size < size - 1).then(pl.col("key") % size).cast(pl.UInt32)
         ).to_series()
         rest = rest.select(pl.col("key") // size)
-        categories = texts.schema[name].categories  # type: ignore[union-attr]
-        columns[name] = pl.Series(name, categories, dtype=pl.String).gather(code)
+        columns[name] = pl.Series(name, categories[name], dtype=pl.String).gather(code)
     table = pl.DataFrame([columns[name] for name in TEXTS])
     return measurements.with_columns(reading), _numbers(table, parameters)
 
 
+def _categories(dtype: pl.DataType) -> list[str]:
+    if not isinstance(dtype, pl.Enum):
+        raise TypeError(f"expected a compact text column, got {dtype}")
+    return dtype.categories.to_list()
+
+
 def _numbers(table: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
-    """The `NUMBERS` of each row of distinct `TEXTS` (plain text columns)."""
+    """Return the `NUMBERS` of each row of distinct `TEXTS` (plain text columns)."""
     parsed = _published_limit(parse_values(table, "value_text"))
-    pairs = table.select("unit", "parameter").unique().join(
-        parameters.select(pl.col("code").alias("parameter"), pl.col("unit").alias("_to")),
-        on="parameter",
-        how="inner",
+    pairs = (
+        table.select("unit", "parameter")
+        .unique()
+        .join(
+            parameters.select(pl.col("code").alias("parameter"), pl.col("unit").alias("_to")),
+            on="parameter",
+            how="inner",
+        )
     )
     factors = units.factor_frame(pairs, "unit", "_to", "parameter").drop("_to")
     factor = (
@@ -95,9 +110,9 @@ def _numbers(table: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
         pl.col("qualifier").cast(QUALIFIER),
         "reporting_limit",
         (pl.col("value") * factor).round_sig_figs(SIG_FIGS).alias("normalized_value"),
-        (pl.col("reporting_limit") * factor).round_sig_figs(SIG_FIGS).alias(
-            "normalized_reporting_limit"
-        ),
+        (pl.col("reporting_limit") * factor)
+        .round_sig_figs(SIG_FIGS)
+        .alias("normalized_reporting_limit"),
     )
 
 

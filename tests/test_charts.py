@@ -27,7 +27,8 @@ def derived_chart_rows(d: derive.Derived, as_of: dt.date) -> dict[tuple[int, str
         fragments.load(templates, "chart.html"),
         fragments.load(templates, "chart_row.html"),
     )
-    frame = charts.chart_frame(as_text(derive.with_numbers(d.measurements, d.readings)), inputs, as_of)
+    series = as_text(derive.with_numbers(d.measurements, d.readings))
+    frame = charts.chart_frame(series, inputs, as_of)
     return {(z, p): html for z, p, html in frame.select("zone_id", "parameter", "html").rows()}
 
 

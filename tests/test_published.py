@@ -14,8 +14,15 @@ from generator.values import parse_values
 PARAMETERS = load.load(load.sample_data_dir()).parameters
 VALUES = ["0,05", "< 0,01", "< BG", "n.n.", "12", "0,050", "1-3", "> 5", "", None]
 LIMITS = [None, "0,01", "0,1", "BG 0,02", "n.b."]
-PAIRS = [("µg/l", "pfas_summe_20"), ("ng/l", "pfas_summe_20"), ("mg/l", "nitrat"),
-         ("mg/l", "blei"), ("µg/l", "blei"), (None, "nitrat"), ("mg/l", "unknown")]
+PAIRS = [
+    ("µg/l", "pfas_summe_20"),
+    ("ng/l", "pfas_summe_20"),
+    ("mg/l", "nitrat"),
+    ("mg/l", "blei"),
+    ("µg/l", "blei"),
+    (None, "nitrat"),
+    ("mg/l", "unknown"),
+]
 
 
 def _one_by_one(frame: pl.DataFrame) -> pl.DataFrame:
@@ -42,9 +49,9 @@ def _one_by_one(frame: pl.DataFrame) -> pl.DataFrame:
         "qualifier",
         "reporting_limit",
         (pl.col("value") * factor).round_sig_figs(SIG_FIGS).alias("normalized_value"),
-        (pl.col("reporting_limit") * factor).round_sig_figs(SIG_FIGS).alias(
-            "normalized_reporting_limit"
-        ),
+        (pl.col("reporting_limit") * factor)
+        .round_sig_figs(SIG_FIGS)
+        .alias("normalized_reporting_limit"),
     )
 
 

@@ -61,6 +61,7 @@ def _stamp(day: dt.date) -> str:
 
 def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
     docs = d.documents.select("document_id", "title", "edition_date")
+
     # Counted within the groups, per run of zones: a filtered copy of the series' columns
     # holds 10 million rows, a group-by of all of them their keys.
     def counted(run: pl.DataFrame) -> pl.DataFrame:
@@ -102,9 +103,9 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.LazyFrame:
     series = ["zone_id", "parameter"]
     chosen = newest_rows(d.measurements, as_of, earlier=True)
     earlier = d.measurements.select(
-        pl.col(
-            *series, "sampled_at", "statistic", "sample_point", "document_id", READING
-        ).gather(chosen)
+        pl.col(*series, "sampled_at", "statistic", "sample_point", "document_id", READING).gather(
+            chosen
+        )
     )
     earlier = as_text(with_numbers(earlier, d.readings))
     del chosen
@@ -125,9 +126,7 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.LazyFrame:
         .drop(nested)
         .filter((pl.col("origin") == "published") & pl.col("value_text").is_not_null())
     ).with_columns(pl.col("state").replace_strict(_CATEGORY, default=None).alias("after"))
-    return now.join(
-        previous.lazy(), on=["zone_id", "parameter"], maintain_order="left"
-    ).filter(
+    return now.join(previous.lazy(), on=["zone_id", "parameter"], maintain_order="left").filter(
         (pl.col("before") != pl.col("after"))
         & pl.col("before").is_in([verdicts.NOT_MEASURED, verdicts.NO_COMPARISON]).not_()
     )
@@ -136,22 +135,26 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.LazyFrame:
 def _changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
     words = pl.col("after").replace_strict(_CATEGORY_WORDS)
     name = pl.col("name_de").fill_null(pl.col("parameter"))
-    return verdict_changes(d, as_of).select(
-        "zone_id",
-        pl.format("bewertung-{}-{}", "parameter", text.date_expr(pl.col("sampled_at"))).alias(
-            "key"
-        ),
-        pl.col("sampled_at").alias("day"),
-        pl.format("{}: jetzt {}", name, words).alias("title"),
-        pl.format(
-            "Probe vom {}: {} ({}). Die Probe davor vom {} war {}.",
-            text.date_expr(pl.col("sampled_at")),
-            name,
-            pl.col(readings.SHOWN),
-            text.date_expr(pl.col("before_at")),
-            pl.col("before").replace_strict(_CATEGORY_WORDS),
-        ).alias("summary"),
-    ).collect()
+    return (
+        verdict_changes(d, as_of)
+        .select(
+            "zone_id",
+            pl.format("bewertung-{}-{}", "parameter", text.date_expr(pl.col("sampled_at"))).alias(
+                "key"
+            ),
+            pl.col("sampled_at").alias("day"),
+            pl.format("{}: jetzt {}", name, words).alias("title"),
+            pl.format(
+                "Probe vom {}: {} ({}). Die Probe davor vom {} war {}.",
+                text.date_expr(pl.col("sampled_at")),
+                name,
+                pl.col(readings.SHOWN),
+                text.date_expr(pl.col("before_at")),
+                pl.col("before").replace_strict(_CATEGORY_WORDS),
+            ).alias("summary"),
+        )
+        .collect()
+    )
 
 
 def _limits(d: Derived, as_of: dt.date) -> pl.DataFrame:

@@ -63,9 +63,11 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
     edited = (
         batches.per_run(
             m,
-            lambda run: run.group_by("zone_id", "document_id")
-            .agg(kept.any().alias("_kept"))
-            .filter("_kept"),
+            lambda run: (
+                run.group_by("zone_id", "document_id")
+                .agg(kept.any().alias("_kept"))
+                .filter("_kept")
+            ),
         )
         .pipe(as_text)
         .join(d.documents.select("document_id", "edition_date"), on="document_id")
