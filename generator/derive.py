@@ -229,7 +229,7 @@ def current_values(
     as_of: dt.date,
     computed: pl.DataFrame,
 ) -> pl.DataFrame:
-    """Return the latest sample per zone and parameter, classified, with provenance.
+    """Return the latest sample per zone and parameter, classified (`with_links` adds links).
 
     `measurements` is the sorted series of `measurement_rows`, so the last row of each
     (zone, parameter) group up to `as_of` is the latest sample. `computed` holds the sums
