@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 import polars as pl
+import polars.selectors as cs
 
 from generator import units
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER, QUALIFIERS
@@ -54,7 +55,8 @@ def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataF
         measurements = measurements.with_columns(
             pl.lit(None, dtype=pl.String).alias("reporting_limit_text")
         )
-    texts = compact(measurements.select(TEXTS))
+    # A column of nulls only (a caller's frame without any text in it) reads as text.
+    texts = compact(measurements.select(TEXTS).with_columns(cs.by_dtype(pl.Null).cast(pl.String)))
     # One number per row from the codes of its four texts (a null text has a code of its
     # own); the distinct numbers, sorted, are the readings, so codes do not depend on threads.
     categories = {name: _categories(texts.schema[name]) for name in TEXTS}

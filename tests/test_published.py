@@ -91,3 +91,13 @@ def test_the_codes_follow_the_texts_not_the_order_of_rows():
     assert readings["value"].to_list() == [1.0, 2.0]
     # Without a reporting-limit column the series has an empty one, as the contract's is.
     assert series["reporting_limit_text"].null_count() == 3
+
+
+def test_a_column_without_any_text_reads_as_empty_text():
+    frame = pl.DataFrame(
+        {"value_text": ["1"], "reporting_limit": [None], "unit": ["mg/l"], "parameter": ["nitrat"]}
+    )
+    assert frame.schema["reporting_limit"] == pl.Null
+    series, readings = published.read(frame, PARAMETERS)
+    numbers = published.with_numbers(series, readings)
+    assert numbers.select("value", "normalized_value", "reporting_limit").row(0) == (1.0, 1.0, None)
