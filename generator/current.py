@@ -139,10 +139,10 @@ def newest_rows(series: pl.DataFrame, as_of: dt.date, earlier: bool = False) -> 
     keys = ["zone_id", "parameter"]
     rows = series.select(*keys, "sampled_at", "statistic").with_row_index("_i")
 
-    def chosen(at: int, n: int) -> pl.Series:
-        run = rows.slice(at, n).filter(pl.col("sampled_at") <= as_of)
+    def chosen(run: pl.DataFrame) -> pl.DataFrame:
+        run = run.filter(pl.col("sampled_at") <= as_of)
         if earlier:
             run = run.filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(keys))
-        return sums.newest(run, keys)["_i"]
+        return sums.newest(run, keys).select("_i")
 
-    return pl.concat(chosen(at, n) for at, n in batches.zone_runs(rows))
+    return batches.per_run(rows, chosen).get_column("_i")

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
-from generator import batches
+from generator import batches, published
 from generator.api import routes
 from generator.compact import as_text
 from generator.contract.tables import MEASUREMENTS
@@ -45,11 +45,7 @@ from generator.write import state_dir
 STATE = "zones.parquet"
 """Per zone its fingerprint and newest feed day, beside the manifest (`build-state/`)."""
 FEED_DAY = "feed_day"
-SOURCE_COLUMNS = [
-    # In the series the contract's reporting-limit text is `reporting_limit_text`.
-    "reporting_limit_text" if c.name == "reporting_limit" else c.name
-    for c in MEASUREMENTS.columns
-]
+SOURCE_COLUMNS = [published.RENAMED.get(c.name, c.name) for c in MEASUREMENTS.columns]
 SEEDS = (0x5EED, 0xC0FFEE)
 """Two independent 64-bit row hashes make a 128-bit fingerprint."""
 
@@ -89,24 +85,25 @@ def _as_hashes(frame: pl.DataFrame) -> pl.DataFrame:
 def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     """One hash per zone of the zone's rows in their order (order matters to the output).
 
-    In runs of whole zones (`batches.zone_runs`): hashing all 10 million data points at
+    In runs of whole zones (`batches.per_run`): hashing all 10 million data points at
     once took more memory than the rest of the build.
     """
     if not frame["zone_id"].is_sorted():
         frame = frame.sort("zone_id", maintain_order=True)
-    parts = []
-    for offset, length in batches.zone_runs(frame):
+
+    def hashed(run: pl.DataFrame) -> pl.DataFrame:
         # Per run: the hashes of every text column of the whole series held 560 MB.
-        part = _as_hashes(frame.slice(offset, length))
+        part = _as_hashes(run)
         hashes = part.select("zone_id").with_columns(
             part.hash_rows(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)
         )
-        parts.append(
+        return (
             hashes.group_by("zone_id", maintain_order=True)
             .agg(pl.col("_h0"), pl.col("_h1"))
             .select("zone_id", pl.concat_list("_h0", "_h1").hash(SEEDS[0]).alias(name))
         )
-    return pl.concat(parts)
+
+    return batches.per_run(frame, hashed)
 
 
 def fingerprints(d: Derived) -> pl.DataFrame:

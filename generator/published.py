@@ -22,6 +22,8 @@ from generator.classify import SIG_FIGS
 from generator.compact import compact
 from generator.values import parse_values
 
+RENAMED = {"reporting_limit": "reporting_limit_text"}
+"""The contract's columns the series names otherwise: the text beside the number it reads."""
 READING = "reading"
 """The series' column: the row of the readings that holds the row's numbers."""
 TEXTS = ("value_text", "reporting_limit_text", "unit", "parameter")
@@ -50,7 +52,7 @@ def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataF
     The contract's `reporting_limit` is the text of a reporting-limit column: in the series
     it is `reporting_limit_text`, beside the number `reporting_limit` of the readings.
     """
-    measurements = measurements.rename({"reporting_limit": "reporting_limit_text"}, strict=False)
+    measurements = measurements.rename(RENAMED, strict=False)
     if "reporting_limit_text" not in measurements.columns:
         measurements = measurements.with_columns(
             pl.lit(None, dtype=pl.String).alias("reporting_limit_text")

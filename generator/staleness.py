@@ -44,10 +44,7 @@ def newest_publications(
         "document_id", "edition_date"
     )
     # Unique per run of zones: at once, 10 million pairs held half a gigabyte.
-    pairs = pl.concat(
-        measurements.slice(at, n).select("zone_id", "document_id").unique()
-        for at, n in batches.zone_runs(measurements)
-    )
+    pairs = batches.per_run(measurements.select("zone_id", "document_id"), pl.DataFrame.unique)
     newest = (
         as_text(pairs)
         .join(editions, on="document_id")

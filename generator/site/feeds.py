@@ -110,14 +110,15 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.LazyFrame:
     earlier = as_text(with_numbers(earlier, d.readings))
     del chosen
     # Assessed in runs of zones too: the verdicts of a million samples at once held a gigabyte.
-    previous = pl.concat(
-        standing(earlier.slice(offset, length), d.limits, d.parameters, as_of).select(
+    previous = batches.per_run(
+        earlier,
+        lambda run: standing(run, d.limits, d.parameters, as_of).select(
             "zone_id",
             "parameter",
             pl.col("state").replace_strict(_CATEGORY, default=None).alias("before"),
             pl.col("sampled_at").alias("before_at"),
-        )
-        for offset, length in batches.zone_runs(earlier, ASSESSED_ROWS)
+        ),
+        ASSESSED_ROWS,
     )
     # Without the nested columns no entry shows: a filter copies every column it keeps.
     nested = [c for c, t in d.current_values.schema.items() if isinstance(t, pl.Struct | pl.List)]
