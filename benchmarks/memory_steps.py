@@ -22,7 +22,7 @@ from typing import Any
 STEPS = [
     ("generator.contract.read", "read"),
     ("generator.contract.check", "_check_constraints"),
-    ("generator.load", "in_order"),
+    ("generator.contract.order", "in_order"),
     ("generator.load", "compact"),
     ("generator.derive", "read_values"),
     ("generator.derive", "measurement_rows"),

@@ -1,15 +1,16 @@
-"""The text columns of the measurement series, held compactly from the loader on.
+"""The text columns of the measurement series, held compactly from the reader on.
 
 The series is the largest frame of a build (10 million rows at national scale) and lives
-from the end of the check to the end of rendering. Polars holds a text cell as a 16-byte
-view (plus its bytes, if longer than 12); a column of a few thousand distinct values as an
-`Enum` of them is 4 bytes a row. `Enum`, not `Categorical`: its codes follow the sorted
-distinct values, so they are the same in every run, whatever the threads did.
+from the reader to the end of rendering. Polars holds a text cell as a 16-byte view (plus
+its bytes, if longer than 12); a column of a few thousand distinct values as an `Enum` of
+them is 4 bytes a row. `Enum`, not `Categorical`: its codes follow the sorted distinct
+values, so they are the same in every run, whatever the threads did.
 
-Nothing downstream computes on the codes: every reader of the series takes the rows it
-needs and gets their text back (`as_text`), joins a small frame of texts typed like the
-series (`like`) or maps a column once per distinct text (`per_text`), so what it sees is
-what it saw before, value for value.
+Nothing computes on the codes: the contract check types and tests each distinct text once
+and spreads the answer to the rows (`per_text`), and every reader of the series takes the
+rows it needs and gets their text back (`as_text`), joins a small frame of texts typed
+like the series (`like`) or maps a column once per distinct text (`per_text`), so what it
+sees is what it saw before, value for value.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ import polars.selectors as cs
 
 def compact(frame: pl.DataFrame) -> pl.DataFrame:
     """Return `frame` with every text column as an `Enum` of its sorted distinct values."""
-    for name, dtype in frame.schema.items():
-        if dtype != pl.String:
-            continue
-        values = frame.get_column(name).drop_nulls().unique().sort()
-        frame = frame.with_columns(pl.col(name).cast(pl.Enum(values)))
-    return frame
+    text = [name for name, dtype in frame.schema.items() if dtype == pl.String]
+    return frame.with_columns(as_enum(frame.get_column(name)) for name in text)
+
+
+def as_enum(column: pl.Series) -> pl.Series:
+    """Return a text column as an `Enum` of its sorted distinct values."""
+    return column.cast(pl.Enum(column.drop_nulls().unique().sort()))
 
 
 def as_text(frame: pl.DataFrame) -> pl.DataFrame:
@@ -50,9 +52,24 @@ def like(frame: pl.DataFrame, model: pl.DataFrame) -> pl.DataFrame:
 
 
 def per_text(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr]) -> pl.Series:
-    """Return `expr` of column `name` for every row, computed once per text of an `Enum`."""
+    """Return `expr` of column `name` for every row, computed once per text of an `Enum`.
+
+    An empty cell (null) counts as one more text: `expr` sees it as it would in the column.
+    """
     dtype = frame.schema[name]
     if not isinstance(dtype, pl.Enum):
         return frame.select(expr(pl.col(name))).to_series()
-    texts = pl.DataFrame({name: pl.Series(dtype.categories, dtype=pl.String)})
-    return texts.select(expr(pl.col(name))).to_series().gather(frame[name].to_physical())
+    return per_row(frame.get_column(name), texts(dtype, name).select(expr(pl.col(name))))
+
+
+def texts(dtype: pl.Enum, name: str) -> pl.DataFrame:
+    """Return the texts of an `Enum` as a column `name`, and a last row of null."""
+    values = pl.Series(name, dtype.categories, dtype=pl.String)
+    return pl.concat([values, pl.Series(name, [None], dtype=pl.String)]).to_frame()
+
+
+def per_row(column: pl.Series, per_text: pl.DataFrame) -> pl.Series:
+    """Spread a one-column frame with a row per row of `texts(column.dtype)` to every row."""
+    codes = column.to_physical()
+    last = per_text.height - 1  # the null row
+    return per_text.to_series().gather(codes.fill_null(last) if codes.has_nulls() else codes)

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import polars as pl
 
-from generator.compact import compact
 from generator.contract import provenance, rules
 from generator.contract.check import check_tables
 from generator.contract.model import ROW
@@ -95,51 +94,15 @@ def check(
 
     Return the typed data (or None) and all problems.
     """
-    result = check_tables(Path(data_dir), ALL_TABLES, reference_dir(), tick)
+    result = check_tables(Path(data_dir), ALL_TABLES, reference_dir(), tick, as_declared=True)
     more = Problems()
     mapping = provenance.read(Path(data_dir), more) if Path(data_dir).is_dir() else None
     problems = pl.concat([result.problems, more.frame([provenance.TABLE])])
     if not result.complete(ALL_TABLES) or problems.height:
         return None, problems
-    frames = {}
-    for table in ALL_TABLES:
-        # Popped: the checked frame is released as soon as its sorted copy exists.
-        frame = result.tables.pop(table.name).drop(ROW)
-        if table is MEASUREMENTS:
-            # Held as Enums from here on (`generator.compact`): its text is most of a
-            # build's memory, and the checks above are done. Before sorting: a sorted copy
-            # of the text was a gigabyte nationally, of the codes it is a fraction (the codes
-            # sort as their texts do).
-            frame = compact(frame)
-        if table.sorted_by and not in_order(frame, table.sorted_by):
-            frame = frame.sort(list(table.sorted_by), nulls_last=False)
-        frames[table.name] = frame
+    # Popped: each table is released as its frame without the row numbers is made.
+    frames = {table.name: result.tables.pop(table.name).drop(ROW) for table in ALL_TABLES}
     return SourceData(**frames, mapping=mapping), problems
-
-
-def in_order(frame: pl.DataFrame, columns: tuple[str, ...]) -> bool:
-    """Whether every row sorts strictly after the one before it (nulls first).
-
-    Sorting a table that is already in order would only copy it: 10 million measurements
-    are some hundreds of MiB. Each row is compared with the next one column after the other,
-    on zero-copy slices, so the test needs a few bits per row. Strictly: rows that tie may
-    come out of a sort in another order, so a table with ties is sorted as before.
-    """
-    if frame.height < 2:
-        return True
-    pairs = pl.concat(
-        [
-            frame.select(columns).slice(0, frame.height - 1),
-            frame.select(pl.col(c).alias(f"_next {c}") for c in columns).slice(1),
-        ],
-        how="horizontal",
-    )
-    before = pl.lit(False)  # past the last column: equal rows are not in strict order
-    for c in reversed(columns):
-        a, b = pl.col(c), pl.col(f"_next {c}")
-        less = (a.is_null() & b.is_not_null()) | (a < b).fill_null(False)
-        before = less | (a.eq_missing(b) & before)
-    return bool(pairs.select(before.all()).item())
 
 
 def load(data_dir: Path, tick: Callable[[], None] | None = None) -> SourceData:

@@ -6,17 +6,25 @@ the same frames as the plain way of computing them.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import shutil
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator import batches, derive, load
 from generator.compact import as_text, compact
-from generator.contract.read import shared_text
-from tests.helpers import AS_OF, GOLDEN_INPUT
+from generator.contract.check import check_tables
+from generator.contract.model import ROW, Context
+from generator.contract.order import in_order
+from generator.contract.table_rules import UniqueKey
+from generator.contract.tables import ALL_TABLES
+from generator.load import reference_dir
+from tests.helpers import AS_OF, GOLDEN_INPUT, read_rows, write_rows
 
 
 def test_current_values_do_not_depend_on_the_zones_per_batch(monkeypatch):
@@ -61,13 +69,79 @@ def test_compact_and_back_is_the_same_frame():
     assert by_code.equals(frame.sort("a", nulls_last=False)["a"])
 
 
-def test_shared_text_keeps_every_cell():
-    rng = random.Random(7)
-    cells = [rng.choice([None, "", "x" * 30, "Wasserwerk Nord, Ausgang", "ü"]) for _ in range(500)]
-    frame = pl.DataFrame({"t": cells, "u": [str(i) for i in range(500)], "i": list(range(500))})
-    shared = shared_text(frame)
-    assert shared.equals(frame)
-    assert shared.schema == frame.schema
+BROKEN = [
+    # (what breaks, the row's cells beside a valid row of zone 11)
+    ("control_character", {"sample_point": "Netz\x07"}),
+    ("empty_required", {"value_text": " "}),
+    ("empty_required", {"sample_point": "", "document_id": ""}),
+    ("unknown_unit", {"unit": "Furlong"}),
+    ("unit_not_convertible", {"parameter": "ph_wert", "unit": "mg/l"}),
+    ("dangling_reference", {"document_id": "gibt-es-nicht"}),
+    ("unknown_parameter", {"parameter": "gibt_es_nicht"}),
+    ("invalid_date", {"sampled_at": "2025-13-45"}),
+    ("wrong_type", {"zone_id": "elf"}),
+    ("date_order", {"sampled_at": "2029-01-01", "document_id": "wk-2025"}),
+    ("invalid_choice", {"statistic": "median"}),
+]
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_a_compact_table_is_checked_as_its_text_would_be(tmp_path, suffix):
+    """A compact table is checked once per distinct text, and in key order by neighbours.
+
+    The same problems, rows and values as checking every cell as text in the file's
+    order, and the same typed table.
+    """
+    data = tmp_path / "data"
+    shutil.copytree(GOLDEN_INPUT, data)
+    rows = read_rows(data / "measurements.csv")
+    valid = dict(rows[0])
+    rows += [
+        {**valid, "sampled_at": f"2024-01-{i + 1:02d}", **cells}
+        for i, (_, cells) in enumerate(BROKEN)
+    ]
+    rows.append(dict(rows[3]))  # a duplicate key
+    rows.append({**valid, "sampled_at": "2024-02-01", "unit": ""})  # the unit's default
+    write_rows(data / "measurements.csv", rows)
+    if suffix == "parquet":
+        pl.read_csv(data / "measurements.csv", infer_schema=False).write_parquet(
+            data / "measurements.parquet"
+        )
+        (data / "measurements.csv").unlink()
+    as_declared = check_tables(data, ALL_TABLES, reference_dir(), as_declared=True)
+    in_file_order = check_tables(data, ALL_TABLES, reference_dir())
+    plain = tuple(dataclasses.replace(t, compact=False) if t.compact else t for t in ALL_TABLES)
+    as_text_ = check_tables(data, plain, reference_dir())
+
+    assert isinstance(as_declared.tables["measurements"].schema["document_id"], pl.Enum)
+    assert as_declared.problems.equals(as_text_.problems)
+    assert in_file_order.problems.equals(as_text_.problems)
+    found = set(as_declared.problems["rule"])
+    assert {rule for rule, _ in BROKEN} | {"duplicate_key"} <= found
+    for table in ALL_TABLES:
+        text = as_text_.tables[table.name]
+        assert in_file_order.tables[table.name].equals(text), table.name
+        if table.sorted_by:
+            text = text.sort(table.sorted_by, nulls_last=False, maintain_order=True)
+        assert as_text(as_declared.tables[table.name]).equals(text), table.name
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([None, 1, 2]), st.sampled_from([None, "a", "b", "ä"])),
+        max_size=12,
+    )
+)
+def test_duplicate_keys_found_among_neighbours_are_those_a_hash_finds(rows):
+    frame = pl.DataFrame(rows, schema={"k": pl.Int64, "p": pl.String}, orient="row")
+    frame = frame.with_row_index(ROW, offset=1)
+    frame = frame.sort("k", "p", nulls_last=False, maintain_order=True)
+    by_hash = UniqueKey(("k", "p"), nullable=("p",)).find(frame, Context({}))
+    by_order = UniqueKey(("k", "p"), nullable=("p",), order=("k", "p")).find(frame, Context({}))
+    assert (by_hash is None) == (by_order is None)
+    if by_hash is not None and by_order is not None:
+        assert by_order.sort(ROW).equals(by_hash.sort(ROW))
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -86,7 +160,7 @@ def test_in_order_agrees_with_sorting(seed):
         distinct = (
             frame.height < 2 or not frame.select(pl.struct("a", "b").is_duplicated().any()).item()
         )
-        assert load.in_order(frame, ("a", "b")) == (frame.equals(ordered) and distinct)
+        assert in_order(frame, ("a", "b")) == (frame.equals(ordered) and distinct)
 
 
 def test_measurements_out_of_order_load_as_sorted(tmp_path):

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import polars as pl
 
-from generator.contract import read, rules, table_rules
+from generator.compact import as_text, compact, per_row, per_text, texts
+from generator.contract import order, read, rules, table_rules
 from generator.contract.model import (
     DATE,
     DTYPES,
@@ -75,30 +76,39 @@ def check_tables(
     declared: tuple[Table, ...],
     packaged_dir: Path,
     tick: Callable[[], None] | None = None,
+    as_declared: bool = False,
 ) -> Result:
     """Load every declared table from `data_dir` and check it; return frames and problems.
 
     `tick` is called after each table is read and after each is checked (progress).
+    A table declared `compact` is read and checked with its text as `Enum`s. The frames
+    are handed on as text, in the order of the file; `as_declared`, as the build takes
+    them: a compact table's text as `Enum`s, each table sorted by its `sorted_by`
+    (before the checks, which then find a duplicate key among neighbours).
     """
     tick = tick or (lambda: None)
     problems = Problems()
     data_dir = Path(data_dir)
-    order = [t.name for t in declared]
+    names = [t.name for t in declared]
     if not data_dir.is_dir():
         message = f"data directory {data_dir} does not exist"
         problems.add(declared[0].name, rules.MISSING_TABLE, message)
-        return Result({}, problems.frame(order))
+        return Result({}, problems.frame(names))
     loaded: dict[str, Loaded] = {}
     for table in declared:
         one = _load(data_dir, table, packaged_dir, problems)
         if one is not None:
+            if as_declared:
+                frame = compact(one.frame) if table.compact else one.frame
+                one.frame = order.as_declared(frame, table.sorted_by)
             loaded[table.name] = one
         tick()
     ctx = Context({name: one.frame for name, one in loaded.items()})
     for one in loaded.values():
         _check_constraints(one, ctx, problems)
         tick()
-    return Result(ctx.tables, problems.frame(order))
+    tables = {name: frame if as_declared else as_text(frame) for name, frame in ctx.tables.items()}
+    return Result(tables, problems.frame(names))
 
 
 # ---------------------------------------------------------------------------- files
@@ -120,7 +130,7 @@ def _load(data_dir: Path, table: Table, packaged_dir: Path, problems: Problems) 
         problems.add(table.name, rules.MISSING_TABLE, f"neither {csv} nor {parquet} found")
         return None
     path = files[0]
-    raw = read.read(path, table.name, problems)
+    raw = read.read(path, table.name, problems, compact=table.compact)
     if raw is None:
         return None
     absent = {c.name for c in table.columns if c.name not in raw.columns}
@@ -197,19 +207,38 @@ def _typed(raw: pl.DataFrame, table: Table, problems: Problems) -> pl.DataFrame:
     One pass over the raw table computes the typed columns and, per cell, whether it is
     blank or holds a control character (in any text column, declared or not); the masks
     of the rules are cheap boolean combinations of those, and rows are only gathered for
-    masks that hit.
+    masks that hit. Of an `Enum` column each distinct text is typed and tested once.
     """
-    text = [n for n, dtype in raw.schema.items() if n != ROW and dtype == pl.String]
+    text = [n for n, dtype in raw.schema.items() if n != ROW and _is_text(dtype)]
     present = [c for c in table.columns if c.name in raw.columns]
+
+    def cell(name: str, expr: Callable[[pl.Expr], pl.Expr]) -> pl.Expr:
+        if isinstance(raw.schema[name], pl.Enum):
+            return pl.lit(per_text(raw, name, expr))
+        return expr(pl.col(name))
+
+    def _blank(name: str) -> pl.Expr:
+        if _is_text(raw.schema[name]):
+            return cell(name, _is_blank)
+        return pl.col(name).is_null()  # a number or a date has no blank text
+
+    def typed_cell(column: Column) -> pl.Expr:
+        dtype = raw.schema[column.name]
+        if isinstance(dtype, pl.Enum):
+            if column.type == STR:
+                return pl.col(column.name)  # the text as it is, still shared
+            dtype = pl.String()
+        return cell(column.name, lambda c: _cast(c, dtype, column))
+
     out = raw.select(
         pl.col(ROW),
-        *(_cast(pl.col(c.name), raw.schema[c.name], c).alias(c.name) for c in present),
-        *(_is_blank(pl.col(c.name)).alias(f"_blank {c.name}") for c in present),
-        *(pl.col(n).str.contains(CONTROL).alias(f"_control {n}") for n in text),
+        *(typed_cell(c).alias(c.name) for c in present),
+        *(_blank(c.name).alias(f"_blank {c.name}") for c in present),
+        *(cell(n, lambda c: c.str.contains(CONTROL)).alias(f"_control {n}") for n in text),
     )
     masks: list[_Mask] = []
     for name in text:
-        found = pl.col(name).str.extract(f"({CONTROL})", 1)
+        found = pl.col(name).cast(pl.String).str.extract(f"({CONTROL})", 1)
         message: str | pl.Expr = pl.format(
             "{} contains the control character {}",
             pl.lit(name),
@@ -235,14 +264,31 @@ def _typed(raw: pl.DataFrame, table: Table, problems: Problems) -> pl.DataFrame:
     _report_masks(raw, out.select(_mask_columns(masks)), table.name, masks, problems)
     typed = []
     for column in table.columns:
-        default = pl.lit(column.default, dtype=DTYPES[column.type])
+        dtype: pl.DataType = DTYPES[column.type]()
+        if table.compact and column.type == STR:
+            dtype = pl.Enum([] if column.default is None else [str(column.default)])
+        default = pl.lit(column.default, dtype=dtype)
         if column.name not in raw.columns:
             typed.append(default.alias(column.name))
         elif column.default is not None:
-            typed.append(pl.col(column.name).fill_null(default))
+            typed.append(_filled(out.get_column(column.name), column.default))
         else:
             typed.append(pl.col(column.name))
     return out.select(pl.col(ROW), *typed)
+
+
+def _is_text(dtype: pl.DataType) -> bool:
+    return dtype == pl.String or isinstance(dtype, pl.Enum)
+
+
+def _filled(column: pl.Series, default: str | int | float) -> pl.Expr:
+    """Return `column` with its empty cells as `default` (an `Enum` gains it as a text)."""
+    dtype = column.dtype
+    if not column.has_nulls():
+        return pl.col(column.name)
+    if isinstance(dtype, pl.Enum) and default not in dtype.categories:
+        dtype = pl.Enum(pl.concat([dtype.categories, pl.Series([default])]).sort())
+    return pl.col(column.name).cast(dtype).fill_null(pl.lit(default, dtype=dtype))
 
 
 def _mask_columns(masks: list[_Mask]) -> list[pl.Expr]:
@@ -298,6 +344,25 @@ class _Absent:
         self.problems.add(self.one.table.name, rules.MISSING_COLUMN, message, column=column)
 
 
+def _row_mask(constraint: RowConstraint, name: str, frame: pl.DataFrame) -> pl.Expr:
+    """Return the constraint's mask; over `Enum` columns, computed on their texts.
+
+    A constraint of one column is decided once per distinct text; one that reads other
+    columns too sees them all as text.
+    """
+    read = [name, *constraint.columns()]
+    if not any(isinstance(frame.schema[c], pl.Enum) for c in read):
+        return constraint.mask(name, frame)
+    if read == [name]:
+        dtype = frame.schema[name]
+        assert isinstance(dtype, pl.Enum)
+        distinct = texts(dtype, name)
+        per_text = distinct.select(constraint.mask(name, distinct))
+        return pl.lit(per_row(frame.get_column(name), per_text))
+    rows = as_text(frame.select(read))
+    return pl.lit(rows.select(constraint.mask(name, rows)).to_series())
+
+
 def _check_constraints(one: Loaded, ctx: Context, problems: Problems) -> None:
     table, frame = one.table, one.frame
     absent = _Absent(one, problems)
@@ -308,7 +373,7 @@ def _check_constraints(one: Loaded, ctx: Context, problems: Problems) -> None:
             if isinstance(constraint, RowConstraint):
                 masks.append(
                     _Mask(
-                        constraint.mask(column.name, frame),
+                        _row_mask(constraint, column.name, frame),
                         column.name,
                         constraint.rule,
                         constraint.message(column.name),

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from generator import units, values
+from generator.compact import as_text, like
 from generator.contract import rules
 from generator.contract.model import ROW, Context, JoinConstraint, RowConstraint
 from generator.contract.rules import Rule
@@ -143,9 +144,14 @@ class References(JoinConstraint):
         if other is None:
             return None  # the other table has its own problem; do not pile up more
         known = other.select(pl.col(self.column).drop_nulls().unique().alias(column))
-        # Only the two columns: filtering the whole frame would copy every column of it.
-        cells = frame.select(ROW, column).filter(pl.col(column).is_not_null())
-        dangling = cells.join(known, on=column, how="anti")
+        # Each distinct value is looked up once, then the rows of those not found are
+        # gathered: two columns, not a join's copy of 10 million rows.
+        distinct = frame.select(pl.col(column).drop_nulls().unique())
+        missing = as_text(distinct).join(as_text(known), on=column, how="anti")
+        if missing.height == 0:
+            return None
+        cells = frame.select(ROW, column)
+        dangling = cells.join(like(missing, cells), on=column, how="semi")
         return dangling.select(
             ROW,
             pl.col(column).cast(pl.String).alias("value"),
@@ -208,8 +214,8 @@ class UnitConvertible(JoinConstraint):
         if params is None:
             return None
         # Python sees each distinct (unit, parameter) pair once, never each row.
-        pairs = frame.select(pl.col(column).fill_null(""), self.parameter).unique()
-        pairs = pairs.join(
+        pairs = as_text(frame.select(column, self.parameter).unique())
+        pairs = pairs.with_columns(pl.col(column).fill_null("").alias("_unit")).join(
             params.select(
                 pl.col("code").alias(self.parameter),
                 pl.col("unit").fill_null("").alias("_parameter_unit"),
@@ -217,25 +223,24 @@ class UnitConvertible(JoinConstraint):
             on=self.parameter,
             how="inner",
         )
-        known = [units.canonical(u) is not None for u in pairs.get_column(column).to_list()]
+        known = [units.canonical(u) is not None for u in pairs.get_column("_unit").to_list()]
         pairs = units.factor_frame(
             pairs.filter(pl.Series(known, dtype=pl.Boolean)),
-            column,
+            "_unit",
             "_parameter_unit",
             self.parameter,
         )
         bad = pairs.filter(pl.col("factor").is_null()).drop("factor")
         if bad.height == 0:
             return None
-        hits = frame.select(ROW, pl.col(column).fill_null(""), self.parameter).join(
-            bad, on=[column, self.parameter]
-        )
+        cells = frame.select(ROW, column, self.parameter)
+        hits = cells.join(like(bad, cells), on=[column, self.parameter], nulls_equal=True)
         return hits.select(
             ROW,
-            pl.col(column).alias("value"),
+            pl.col("_unit").alias("value"),
             pl.format(
                 "unit {} cannot be converted to {}'s unit {}",
-                _shown_unit(pl.col(column)),
+                _shown_unit(pl.col("_unit")),
                 pl.col(self.parameter),
                 _shown_unit(pl.col("_parameter_unit")),
             ).alias("message"),

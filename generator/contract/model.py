@@ -162,6 +162,12 @@ class Table:
     if_absent: str = REQUIRED
     sorted_by: tuple[str, ...] = field(default=())
     """The loader hands the rows on sorted by these columns (nulls first)."""
+    compact: bool = False
+    """Its text columns are read as `Enum`s and checked once per distinct text.
+
+    For the one table whose text is most of a build's memory and time (the measurements):
+    10 million cells name some ten thousand texts.
+    """
 
     def __post_init__(self) -> None:
         if self.if_absent not in (REQUIRED, EMPTY, PACKAGED):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 
+from generator import parallel
+from generator.compact import compact as compact_text
 from generator.contract import csv_scan, rules
 from generator.contract.model import ROW
 from generator.contract.problems import Problems
@@ -29,12 +32,16 @@ def sniff_separator(header: str) -> str:
     return max(counts, key=lambda sep: (counts[sep], sep == ","))
 
 
-def read(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:
-    """Return the file's cells (text for CSV) with a `ROW` column, or None after a problem."""
+def read(path: Path, table: str, problems: Problems, compact: bool = False) -> pl.DataFrame | None:
+    """Return the file's cells (text for CSV) with a `ROW` column, or None after a problem.
+
+    `compact`: each text column as an `Enum` of its sorted distinct texts
+    (`generator.compact`), made column by column as it is read.
+    """
     frame: pl.DataFrame | None
     if path.suffix == ".parquet":
         try:
-            frame = _read_parquet(path)
+            frame = _read_parquet(path, compact)
         except Exception as exc:  # noqa: BLE001 - any reader failure is reported, not raised
             problems.add(table, rules.UNREADABLE_FILE, f"{path.name}: {_first_line(exc)}")
             return None
@@ -42,7 +49,8 @@ def read(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:
         frame = _read_csv(path, table, problems)
         if frame is None:
             return None
-        frame = shared_text(frame)  # a Parquet file's columns are shared as they are read
+        if compact:
+            frame = compact_text(frame)
     # CSV headers sometimes carry stray spaces; the names are otherwise exact.
     frame = frame.rename({c: c.strip() for c in frame.columns})
     # One chunk per column: a reader returns a chunk per row group, and later steps that
@@ -50,41 +58,21 @@ def read(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:
     return frame.rechunk().with_row_index(ROW, offset=1)
 
 
-def _read_parquet(path: Path) -> pl.DataFrame:
-    """Read a Parquet file column by column, each column's text shared as it comes in.
+def _read_parquet(path: Path, compact: bool) -> pl.DataFrame:
+    """Read a Parquet file; `compact`: column by column, each text column as an `Enum`.
 
     Read whole, 10 million measurements hold every cell's text on its own at once (about
-    a gigabyte) before `shared_text` could give any of it back.
+    a gigabyte); a column of them as text is some hundred megabytes, as an `Enum` 40.
     """
     names = list(pl.read_parquet_schema(path))
-    if not names:
+    if not names or not compact:
         return pl.read_parquet(path)
-    columns = [shared_text(pl.read_parquet(path, columns=[name])).rechunk() for name in names]
-    return pl.concat(columns, how="horizontal")
 
+    def column(name: str) -> Callable[[], pl.DataFrame]:
+        return lambda: compact_text(pl.read_parquet(path, columns=[name]))
 
-def shared_text(frame: pl.DataFrame) -> pl.DataFrame:
-    """Return `frame` with each text column's equal cells sharing one copy of their bytes.
-
-    A reader stores every cell's text on its own: 10 million measurements name a few
-    thousand documents and sample points, about 20 and 30 bytes each, over and over. A
-    column gathered from its distinct values holds the same strings (same type, same
-    values, so nothing downstream can tell) as 16-byte views into one copy of them.
-    Columns that are mostly distinct are left as they are.
-    """
-    for name, dtype in frame.schema.items():
-        if dtype != pl.String or frame.height < 2:
-            continue
-        distinct = frame.select(pl.col(name).unique()).with_row_index("_code")
-        if 2 * distinct.height > frame.height:
-            continue
-        codes = (
-            frame.select(name)
-            .join(distinct, on=name, how="left", nulls_equal=True, maintain_order="left")
-            .get_column("_code")
-        )
-        frame = frame.with_columns(distinct.get_column(name).gather(codes).alias(name))
-    return frame
+    # Two columns at a time: finding a column's distinct texts runs on one CPU.
+    return pl.concat(parallel.ordered(map(column, names), threads=2), how="horizontal")
 
 
 def _read_csv(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:

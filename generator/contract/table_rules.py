@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from generator.compact import like
 from generator.contract import rules
 from generator.contract.model import ROW, Context, Table, TableRule
+from generator.contract.order import neighbours
 from generator.contract.rules import Rule
 
 
@@ -18,7 +20,9 @@ def _shown(names: tuple[str, ...]) -> str:
 def all_rules(table: Table) -> tuple[TableRule, ...]:
     """Return every table-level rule of `table`, the key's uniqueness first."""
     nullable = tuple(k for k in table.key if not table.column(k).required)
-    return (UniqueKey(table.key, nullable), *table.rules)
+    # Sorted by the key's columns first, equal keys are neighbours.
+    by_key = set(table.sorted_by[: len(table.key)]) == set(table.key)
+    return (UniqueKey(table.key, nullable, table.sorted_by if by_key else ()), *table.rules)
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,8 @@ class UniqueKey(TableRule):
     key: tuple[str, ...]
     nullable: tuple[str, ...] = ()
     """Optional key columns: an empty cell there is a value like any other (`sample_point`)."""
+    order: tuple[str, ...] = ()
+    """The table's `sorted_by` when it starts with the key's columns (in any order)."""
     rule: Rule = rules.DUPLICATE_KEY
 
     @property
@@ -48,13 +54,15 @@ class UniqueKey(TableRule):
         # A 64-bit hash per row finds candidate duplicates without materialising the
         # composite key (10 million rows of strings), and without filtering the frame (a
         # copy of every column); candidates are then compared on the real key.
-        row_hash = pl.lit(0, dtype=pl.UInt64)
-        for i, k in enumerate(key):
-            row_hash = row_hash * 1_000_003 + pl.col(k).hash(seed=i)
-        hashed = frame.select(pl.col(ROW), row_hash.alias("_h"), complete.alias("_complete"))
-        hashed = hashed.filter(pl.col("_complete")).drop("_complete")
-        suspects = hashed.filter(pl.col("_h").is_duplicated()).select(ROW)
-        del hashed
+        suspects = self._neighbours(frame, complete)
+        if suspects is None:
+            row_hash = pl.lit(0, dtype=pl.UInt64)
+            for i, k in enumerate(key):
+                row_hash = row_hash * 1_000_003 + pl.col(k).hash(seed=i)
+            hashed = frame.select(pl.col(ROW), row_hash.alias("_h"), complete.alias("_complete"))
+            hashed = hashed.filter(pl.col("_complete")).drop("_complete")
+            suspects = hashed.filter(pl.col("_h").is_duplicated()).select(ROW)
+            del hashed
         if suspects.height == 0:
             return None
         candidates = frame.select(ROW, *key).join(suspects, on=ROW, how="semi").sort(ROW)
@@ -73,6 +81,23 @@ class UniqueKey(TableRule):
                 "duplicate key ({}): same as row {}", pl.lit(", ".join(key)), pl.col("_first")
             ).alias("message"),
         )
+
+    def _neighbours(self, frame: pl.DataFrame, complete: pl.Expr) -> pl.DataFrame | None:
+        """Return the rows equal to a neighbour on the key if the frame is in `order`, else None.
+
+        In order, two rows with one key are neighbours: a pass over the sorted table
+        finds them without a hash table of every row.
+        """
+        if not self.order or frame.height < 2:
+            return None
+        pairs = neighbours(frame, self.order)
+        if not pairs.select((pl.col("before") | pl.col("same")).all()).item():
+            return None
+        same = pairs.get_column("same")  # row i and row i + 1
+        as_next = same.extend_constant(False, 1)
+        as_previous = pl.Series([False]).extend(same)
+        paired = frame.select(complete).to_series() & (as_next | as_previous)
+        return frame.select(ROW).filter(paired)
 
 
 @dataclass(frozen=True)
@@ -246,7 +271,8 @@ class NotAfterReferenced(TableRule):
         if other is None:
             return None
         dates = other.select(pl.col(self.key).alias(self.via), pl.col(self.other).alias("_other"))
-        dates = dates.drop_nulls(self.via)
+        # Typed like the rows: a key none of them names drops out with the nulls.
+        dates = like(dates, frame).drop_nulls(self.via)
         if dates.get_column(self.via).is_duplicated().any():
             # A key named twice (its own `duplicate_key` problem): each of its rows counts.
             joined = frame.select(ROW, self.via, self.column).join(dates, on=self.via)

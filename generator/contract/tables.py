@@ -323,6 +323,7 @@ MEASUREMENTS = Table(
     # `statistic` before `sample_point`: on one date a sample ("sample") sorts after every
     # aggregate ("max" < "mean" < "min" < "sample"), so the last row is a sample if any.
     sorted_by=("zone_id", "parameter", "sampled_at", "statistic", "sample_point"),
+    compact=True,
 )
 
 PLACES = Table(
