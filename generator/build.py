@@ -9,7 +9,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import API_VERSION, __version__, derive, incremental, load, render, site_assets
+from generator import (
+    API_VERSION,
+    __version__,
+    derive,
+    incremental,
+    load,
+    render,
+    reuse,
+    site_assets,
+)
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
 from generator.config import Config
@@ -31,6 +40,8 @@ class BuildResult:
     zones_rendered: int | None = None
     """How many zones had their files rendered; the others kept the previous tree's."""
     zones_kept: int = 0
+    zones_derived: int | None = None
+    """How many zones had their current values derived; the others kept the previous build's."""
 
 
 def code_digest(as_of: dt.date, config: Config) -> str:
@@ -105,12 +116,26 @@ def build(
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
         data = load.load(data_dir, tick=bar.advance)
     mark = _stage("load", mark, timings, peaks)
+    state = incremental.read_state(out)
+    sources = incremental.source_prints(data.measurements, data.documents)
+    shared = reuse.derive_key(data, code)
+    taken = None if force else reuse.reused(out, shared, sources, state)
+    if taken is not None:
+        progress(
+            f"Deriving the zones whose data changed; {taken.kept.zone_ids.len()} unchanged "
+            "zone(s) keep their current values"
+        )
     with progress.step("Deriving resources"):
-        derived = derive.derive(data, as_of, config.publication_cadence_months)
+        derived = derive.derive(
+            data, as_of, config.publication_cadence_months, taken.kept if taken else None
+        )
     del data  # the derived frames share what they need; let the rest go before rendering
     index = places.search_index(derived, places.place_groups(derived.places))
     key = incremental.render_key(derived, f"{code}|".encode() + index)
-    plan = incremental.plan(derived, key, out, previous.get("files", {}), force)
+    prints = incremental.fingerprints(derived, sources, taken.hashes if taken else None)
+    kept = taken.kept.zone_ids.len() if taken else 0
+    del taken
+    plan = incremental.plan(prints, key, out, previous.get("files", {}), state, force)
     if not plan.full:
         progress(
             f"Rendering the files of {len(plan.render or ())} zone(s) whose data changed; "
@@ -148,7 +173,8 @@ def build(
                 "api_version": API_VERSION,
             }
         )
-    incremental.write_state(out, plan)
+    reuse.write(out, derived)
+    incremental.write_state(out, plan, shared)
     timings["write"] += time.perf_counter() - mark  # the manifest and the swap
     peaks["render"] = _peak_mib()
     # The gates' inputs (routes.json) go beside the published tree, never into it.
@@ -163,7 +189,14 @@ def build(
         f"Wrote {len(report.written)} file(s), kept {report.unchanged} unchanged, "
         f"removed {len(report.deleted)} stale; {report.files} files in {out}"
     )
-    return BuildResult(out, report, timings, zones.zones.height, len(plan.keep))
+    return BuildResult(
+        out,
+        report,
+        timings,
+        zones.zones.height,
+        len(plan.keep),
+        derived.zones.height - kept,
+    )
 
 
 def write_gate_dir(out: Path, config: Config) -> Path:

@@ -448,6 +448,12 @@ def explanations(data: SourceData) -> pl.DataFrame:
     )
 
 
+def _merged(kept: pl.DataFrame, derived: pl.DataFrame) -> pl.DataFrame:
+    """Return the current values of kept and derived zones in zone order, as derived whole."""
+    values = pl.concat([kept, derived], how="vertical_relaxed").sort("zone_id", maintain_order=True)
+    return values.with_columns(values.get_column(c).rechunk() for c in values.columns)
+
+
 def read_values(data: SourceData) -> tuple[SourceData, pl.DataFrame]:
     """Return `data` with the limits' values read and a `reading` per data point; the readings.
 
@@ -464,25 +470,52 @@ def with_values(data: SourceData) -> SourceData:
     return dataclasses.replace(data, measurements=with_numbers(data.measurements, readings))
 
 
-def derive(data: SourceData, as_of: dt.date, cadence_months: int = 12) -> Derived:
-    """Run every derivation; `cadence_months` is the operator's publication cadence."""
+@dataclass(frozen=True)
+class Kept:
+    """Rows an earlier build derived for zones whose own data is unchanged (`generator.reuse`)."""
+
+    zone_ids: pl.Series
+    current_values: pl.DataFrame
+    """Those zones' rows of `Derived.current_values`."""
+    zone_rows: pl.DataFrame
+    """Those zones' `zone_id`, `summary` and `checks` of `Derived.zones`."""
+
+
+def derive(
+    data: SourceData, as_of: dt.date, cadence_months: int = 12, kept: Kept | None = None
+) -> Derived:
+    """Run every derivation; `cadence_months` is the operator's publication cadence.
+
+    With `kept`, the current values, summaries and checks of those zones are taken, not
+    derived: the same rows, as a test compares.
+    """
     data, readings = read_values(data)
     export = export_rows(data)
     street_rows = streets(data)
     series = measurement_rows(data)
+    own, own_data = series, data
+    if kept is not None:
+        fresh = pl.col("zone_id").is_in(kept.zone_ids.implode()).not_()
+        own = series.filter(fresh)
+        own_data = dataclasses.replace(data, zones=data.zones.filter(fresh))
     member_table = sums.members(data.pesticides, data.parameters)
-    samples = with_numbers(sums.current_samples(series, member_table, as_of), readings)
+    samples = with_numbers(sums.current_samples(own, member_table, as_of), readings)
     computed = sums.computed(samples, member_table, as_of)
     del samples
-    values = current_values(data, series, readings, as_of, computed)
+    values = current_values(own_data, own, readings, as_of, computed)
+    del own
     zone_checks = summary.checks(computed, data.limits, data.documents, as_of)
     zone_frame = zones(data)
     check_lists = zone_checks.group_by("zone_id").agg(document(resources.CHECK).alias("checks"))
+    own_zones = zone_frame.filter(fresh) if kept is not None else zone_frame
+    rows = summary.summaries(own_zones, values, zone_checks).join(
+        check_lists, on="zone_id", how="left"
+    )
+    if kept is not None:
+        values = _merged(kept.current_values, values)
+        rows = pl.concat([kept.zone_rows, rows], how="diagonal_relaxed")
     zone_frame = (
-        zone_frame.join(
-            summary.summaries(zone_frame, values, zone_checks), on="zone_id", how="left"
-        )
-        .join(check_lists, on="zone_id", how="left")
+        zone_frame.join(rows, on="zone_id", how="left")
         .join(
             staleness.newest_publications(
                 data.measurements, data.documents, data.zones, as_of, cadence_months

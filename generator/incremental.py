@@ -32,7 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
-from generator import batches, published
+from generator import batches
 from generator.api import routes
 from generator.compact import as_text
 from generator.contract.tables import MEASUREMENTS
@@ -45,7 +45,7 @@ from generator.write import state_dir
 STATE = "zones.parquet"
 """Per zone its fingerprint and newest feed day, beside the manifest (`build-state/`)."""
 FEED_DAY = "feed_day"
-SOURCE_COLUMNS = [published.RENAMED.get(c.name, c.name) for c in MEASUREMENTS.columns]
+STATE_COLUMNS = ["zone_id", "fingerprint", "source", "values", FEED_DAY]
 SEEDS = (0x5EED, 0xC0FFEE)
 """Two independent 64-bit row hashes make a 128-bit fingerprint."""
 
@@ -106,38 +106,59 @@ def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     return batches.per_run(frame, hashed)
 
 
-def fingerprints(d: Derived) -> pl.DataFrame:
-    """Return `zone_id` and `fingerprint` (hex text) for every zone of `d`."""
-    docs = d.documents.select(
+def source_prints(measurements: pl.DataFrame, documents: pl.DataFrame) -> pl.DataFrame:
+    """Return `zone_id` and `source` for every zone with measurements.
+
+    A hash of the zone's measurement rows as read and of the rows of the documents they
+    cite: all of a zone's own data that derive reads (`generator.reuse`) and its files
+    show. `measurements` as the loader hands them on, sorted by zone.
+    """
+    docs = documents.select(
         "document_id", *(h.alias(f"_doc{i}") for i, h in enumerate(_row_hash()))
     )
-    pairs = d.measurements.select("zone_id", "document_id")
+    pairs = measurements.select("zone_id", "document_id")
     cited = (
         as_text(batches.per_run(pairs, pl.DataFrame.unique))
         .sort("zone_id", "document_id")
         .join(docs, on="document_id", how="left", maintain_order="left")
     )
-    parts = [
-        _per_zone(d.current_values, "_values"),
-        # A series row is the source row read with the register (in the render key): the
-        # source columns say all, in half the hashing of all derived columns.
-        _per_zone(d.measurements.select(SOURCE_COLUMNS), "_series"),
-        _per_zone(cited, "_cited"),
-    ]
-    frame = _per_zone(d.zones, "_zone")
-    for part in parts:
-        frame = frame.join(part, on="zone_id", how="left", maintain_order="left")
-    text = pl.concat_str(
-        [
-            pl.col(c).cast(pl.String).fill_null("-")
-            for c in ("_zone", *(p.columns[1] for p in parts))
-        ],
-        separator=":",
+    series = _per_zone(measurements.select(MEASUREMENTS.names), "_series")
+    return series.join(
+        _per_zone(cited, "_cited"), on="zone_id", how="left", maintain_order="left"
+    ).select("zone_id", _joined(["_series", "_cited"]).alias("source"))
+
+
+def _joined(columns: list[str]) -> pl.Expr:
+    return pl.concat_str([pl.col(c).cast(pl.String).fill_null("-") for c in columns], separator=":")
+
+
+def fingerprints(
+    d: Derived, sources: pl.DataFrame, known: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """Return every zone's `zone_id`, `fingerprint`, `source` print and `values` hash.
+
+    `sources` are the zones' `source_prints`; `known` the `values` hashes of the zones
+    whose current values the previous build derived (`generator.reuse`): the others'
+    current values are hashed here.
+    """
+    values = d.current_values
+    if known is not None and known.height:
+        values = values.filter(~pl.col("zone_id").is_in(known["zone_id"].implode()))
+    hashed = _per_zone(values, "values")
+    if known is not None:
+        hashed = pl.concat([known.select(hashed.columns).cast(hashed.schema), hashed])
+    frame = (
+        _per_zone(d.zones, "_zone")
+        .join(hashed, on="zone_id", how="left", maintain_order="left")
+        .join(sources, on="zone_id", how="left", maintain_order="left")
     )
-    return frame.select("zone_id", text.alias("fingerprint"))
+    return frame.select(
+        "zone_id", _joined(["_zone", "values", "source"]).alias("fingerprint"), "source", "values"
+    )
 
 
-def _frame_digest(frame: pl.DataFrame) -> str:
+def frame_digest(frame: pl.DataFrame) -> str:
+    """Hash a frame: its schema and every row."""
     hashes = frame.select(*_row_hash()) if frame.width else pl.DataFrame()
     h = hashlib.sha256(str(frame.schema).encode())
     if hashes.width:
@@ -155,9 +176,20 @@ def render_key(d: Derived, shared: bytes) -> str:
     h = hashlib.sha256(shared)
     h.update(pl.__version__.encode())  # the row hashes are polars' own
     for frame in (d.limits, d.parameters, d.explanations, d.hardness_ranges):
-        h.update(_frame_digest(frame).encode())
+        h.update(frame_digest(frame).encode())
     h.update(repr(d.sources).encode())
     return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class State:
+    """What the previous build left beside its tree about its zones (`build-state/`)."""
+
+    render_key: str
+    derive_key: str
+    """`generator.reuse.derive_key` of the previous build's data."""
+    zones: pl.DataFrame
+    """`STATE_COLUMNS` of every zone."""
 
 
 @dataclass(frozen=True)
@@ -169,7 +201,7 @@ class Plan:
     keep: tuple[int, ...] = ()
     """The zones whose files come from the previous tree."""
     previous: pl.DataFrame | None = None
-    """The previous build's state: `zone_id`, `fingerprint`, `feed_day` of every zone."""
+    """The previous build's state: `STATE_COLUMNS` of every zone."""
 
     @property
     def full(self) -> bool:
@@ -177,14 +209,20 @@ class Plan:
 
 
 def plan(
-    d: Derived, key: str, out: Path, previous_files: dict[str, str], force: bool = False
+    prints: pl.DataFrame,
+    key: str,
+    out: Path,
+    previous_files: dict[str, str],
+    state: State | None,
+    force: bool = False,
 ) -> Plan:
-    """Decide which zones to render: all of them, or those whose fingerprint changed."""
-    prints = fingerprints(d)
-    before = read_state(out)
-    if force or before is None or before[0] != key:
+    """Decide which zones to render: all of them, or those whose fingerprint changed.
+
+    `prints` are the zones' `fingerprints`, `state` what the previous build left.
+    """
+    if force or state is None or state.render_key != key:
         return Plan(key, prints, None)
-    compared = prints.join(before[1], on="zone_id", how="left", suffix="_before")
+    compared = prints.join(state.zones, on="zone_id", how="left", suffix="_before")
     same = compared.filter(pl.col("fingerprint") == pl.col("fingerprint_before"))["zone_id"]
     keep, render = [], set(compared["zone_id"].to_list())
     root = Path(out)
@@ -193,7 +231,7 @@ def plan(
         if all(p in previous_files and os.path.isfile(root / p) for p in zone_paths(zone_id)):
             keep.append(zone_id)
             render.discard(zone_id)
-    return Plan(key, prints, frozenset(render), tuple(keep), before[1])
+    return Plan(key, prints, frozenset(render), tuple(keep), state.zones)
 
 
 def zone_feeds(d: Derived, zones: Derived, as_of: dt.date, p: Plan) -> tuple[ZoneFeeds, Plan]:
@@ -245,23 +283,28 @@ def state_path(out: Path) -> Path:
     return state_dir(out) / STATE
 
 
-def read_state(out: Path) -> tuple[str, pl.DataFrame] | None:
-    """Return the render key and the fingerprints of the previous build, if it left them."""
+def read_state(out: Path) -> State | None:
+    """Return what the previous build left about its zones, if it left it whole."""
     try:
         frame = pl.read_parquet(state_path(out))
         meta = pl.read_parquet_metadata(state_path(out))
     except (OSError, pl.exceptions.PolarsError):
         return None
-    if "render_key" not in meta or frame.columns != ["zone_id", "fingerprint", FEED_DAY]:
+    if not {"render_key", "derive_key"} <= set(meta) or frame.columns != STATE_COLUMNS:
         return None
-    return meta["render_key"], frame
+    return State(meta["render_key"], meta["derive_key"], frame)
 
 
-def write_state(out: Path, p: Plan) -> None:
-    """Record the fingerprints of the tree just published (after the swap)."""
+def write_state(out: Path, p: Plan, derive_key: str) -> None:
+    """Record the fingerprints of the tree just published (after the swap).
+
+    Written last of the state: its presence says the rest of `build-state/` is whole.
+    """
     target = state_path(out)
     tmp = target.with_name(f".{target.name}.tmp")
-    p.fingerprints.write_parquet(tmp, metadata={"render_key": p.key})
+    p.fingerprints.select(STATE_COLUMNS).write_parquet(
+        tmp, metadata={"render_key": p.key, "derive_key": derive_key}
+    )
     tmp.replace(target)
 
 

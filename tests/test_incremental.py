@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from generator import batches, incremental
+from generator import batches, incremental, reuse
 from generator.build import build
 from generator.config import Config
-from generator.derive import Derived, derive
+from generator.derive import Kept, derive
 from generator.load import load, reference_dir
 from generator.write import read_manifest, state_dir
 
@@ -192,6 +192,11 @@ def test_incremental_build_equals_full_build(
     )
     if all(kind in ("value", "drop", "append", "point") for kind, _, _ in changes):
         assert incremental_result.zones_rendered <= len(touched)
+        # Only those zones' current values were derived; the others' were taken.
+        assert incremental_result.zones_derived is not None
+        assert incremental_result.zones_derived <= len(touched)
+    if any(kind in ("zone_name", "plz") for kind, _, _ in changes):
+        assert incremental_result.zones_derived == zones  # a shared table changed
 
 
 @pytest.mark.slow
@@ -253,6 +258,7 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
 
     assert result.zones_rendered == 1
     assert result.zones_kept == _csv(INPUT / "zones.csv").height - 1
+    assert result.zones_derived == 1
     after = _tree(tmp_path / "build")
     changed = {p for p in after if before.get(p) != after[p]}
     assert incremental.zone_paths(int(zone))[1] in changed  # its series
@@ -329,23 +335,25 @@ def test_without_state_every_zone_is_rendered(base: Path, tmp_path: Path) -> Non
     assert incremental.read_state(tmp_path / "build") is not None
 
 
-def _derived(data: Path) -> Derived:
-    return derive(load(data), AS_OF)
+def _prints(data: Path) -> pl.DataFrame:
+    """Return the fingerprints of the zones of a data directory, all derived."""
+    source = load(data)
+    sources = incremental.source_prints(source.measurements, source.documents)
+    return incremental.fingerprints(derive(source, AS_OF), sources)
 
 
 def test_fingerprints_do_not_depend_on_the_hashing_batches(
     base: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    d = _derived(base / "data")
-    whole = incremental.fingerprints(d)
+    whole = _prints(base / "data")
     monkeypatch.setattr(batches, "ROWS", 3)
-    assert incremental.fingerprints(d).equals(whole)
+    assert _prints(base / "data").equals(whole)
     assert whole["zone_id"].to_list() == sorted(_csv(INPUT / "zones.csv")["zone_id"].cast(int))
 
 
 def test_a_measurement_changes_the_fingerprint_of_its_zone_only(base: Path, tmp_path: Path) -> None:
     shutil.copytree(base / "data", tmp_path / "data")
-    before = incremental.fingerprints(_derived(tmp_path / "data"))
+    before = _prints(tmp_path / "data")
     m = _csv(tmp_path / "data" / "measurements.csv")
     last = m.height - 1
     m.with_columns(
@@ -354,7 +362,7 @@ def test_a_measurement_changes_the_fingerprint_of_its_zone_only(base: Path, tmp_
         .otherwise(pl.col("value_text"))
         .alias("value_text")
     ).write_csv(tmp_path / "data" / "measurements.csv")
-    after = incremental.fingerprints(_derived(tmp_path / "data"))
+    after = _prints(tmp_path / "data")
     changed = before.join(after, on="zone_id").filter(
         pl.col("fingerprint") != pl.col("fingerprint_right")
     )
@@ -381,10 +389,31 @@ def test_a_printed_reporting_limit_changes_the_fingerprint_of_its_zone(
     def printed(text: str) -> pl.DataFrame:
         only_first = pl.when(pl.int_range(pl.len()) == 0).then(pl.lit(text))
         m.with_columns(only_first.alias("reporting_limit")).write_csv(path)
-        return incremental.fingerprints(_derived(tmp_path / "data"))
+        return _prints(tmp_path / "data")
 
     before, after = printed("0,05"), printed("0,050")
     changed = before.join(after, on="zone_id").filter(
         pl.col("fingerprint") != pl.col("fingerprint_right")
     )
     assert changed["zone_id"].to_list() == [int(first["zone_id"])]
+
+
+@pytest.mark.parametrize("every", [1, 2, 3])
+def test_rows_taken_from_the_state_are_the_rows_derived(tmp_path: Path, every: int) -> None:
+    """Current values, summaries and checks kept through `build-state/` equal derived ones."""
+    data = load(INPUT)
+    whole = derive(data, AS_OF)
+    reuse.write(tmp_path / "build", whole)
+    ids = whole.zones["zone_id"].gather_every(every)
+    chosen = pl.col("zone_id").is_in(ids.implode())
+    state = state_dir(tmp_path / "build")
+    kept = Kept(
+        ids,
+        pl.read_parquet(state / reuse.VALUES).filter(chosen),
+        pl.read_parquet(state / reuse.ZONE_ROWS).filter(chosen),
+    )
+    part = derive(data, AS_OF, kept=kept)
+    assert part.current_values.schema == whole.current_values.schema
+    assert part.current_values.equals(whole.current_values)
+    assert part.zones.schema == whole.zones.schema
+    assert part.zones.equals(whole.zones)

@@ -1,0 +1,89 @@
+"""What a build takes from the previous build's derivation: the rows of unchanged zones.
+
+A zone's current values, its summary and its checks follow from the zone's own data (its
+measurement rows and the documents they cite: its `source` print,
+`incremental.source_prints`) and from what every zone shares: the code, the settings and
+the date, and every other source table (`derive_key`). When the key is the previous
+build's, a zone whose source print is the previous one's takes those rows from
+`build-state/`; only the other zones are derived again. A change of any shared table (a
+zone's name or PLZ, a limit, a supplier) derives every zone. Tests compare the trees of
+builds that took rows with full builds, byte for byte.
+
+The rows are written after the tree is published and before the zones' state
+(`incremental.write_state`), whose presence says they belong to the tree beside them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from generator import incremental
+from generator.contract.tables import ALL_TABLES, DOCUMENTS, MEASUREMENTS
+from generator.derive import Derived, Kept
+from generator.incremental import State
+from generator.load import SourceData
+from generator.write import state_dir
+
+VALUES = "current_values.parquet"
+ZONE_ROWS = "zone_rows.parquet"
+ZONE_COLUMNS = ["zone_id", "summary", "checks"]
+"""The columns of `Derived.zones` that follow from the zone's own data."""
+SHARED = [t.name for t in ALL_TABLES if t not in (MEASUREMENTS, DOCUMENTS)]
+"""The tables every zone's derived rows may depend on."""
+
+
+def derive_key(data: SourceData, code: str) -> str:
+    """Hash what every zone's derived rows share: the code, settings and date, the tables."""
+    h = hashlib.sha256(code.encode())
+    h.update(pl.__version__.encode())  # the row hashes are polars' own
+    for name in SHARED:
+        h.update(incremental.frame_digest(getattr(data, name)).encode())
+    h.update(repr(data.mapping).encode())
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class Reused:
+    kept: Kept
+    """The rows derive takes."""
+    hashes: pl.DataFrame
+    """`zone_id` and `values`: the kept zones' current values hashes, for the fingerprints."""
+
+
+def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> Reused | None:
+    """Return the previous build's rows of the zones whose own data is unchanged.
+
+    None when nothing can be taken: no state, another key, or the rows are missing.
+    """
+    if state is None or state.derive_key != key:
+        return None
+    now = sources.rename({"source": "_now"})
+    previous = state.zones.select("zone_id", "source", "values")
+    same = previous.join(now, on="zone_id", how="left").filter(
+        pl.col("source").eq_missing(pl.col("_now"))
+    )
+    ids = same.get_column("zone_id")
+    try:
+        values = pl.read_parquet(state_dir(out) / VALUES)
+        rows = pl.read_parquet(state_dir(out) / ZONE_ROWS)
+    except (OSError, pl.exceptions.PolarsError):
+        return None
+    if rows.columns != ZONE_COLUMNS:
+        return None
+    chosen = pl.col("zone_id").is_in(ids.implode())
+    kept = Kept(ids, values.filter(chosen), rows.filter(chosen))
+    return Reused(kept, same.select("zone_id", "values"))
+
+
+def write(out: Path, d: Derived) -> None:
+    """Keep the derived rows of every zone for the next build."""
+    state_dir(out).mkdir(parents=True, exist_ok=True)
+    for name, frame in ((VALUES, d.current_values), (ZONE_ROWS, d.zones.select(ZONE_COLUMNS))):
+        target = state_dir(out) / name
+        tmp = target.with_name(f".{name}.tmp")
+        frame.write_parquet(tmp, compression="lz4")
+        tmp.replace(target)
