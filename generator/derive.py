@@ -448,10 +448,33 @@ def explanations(data: SourceData) -> pl.DataFrame:
     )
 
 
-def _merged(kept: pl.DataFrame, derived: pl.DataFrame) -> pl.DataFrame:
-    """Return the current values of kept and derived zones in zone order, as derived whole."""
-    values = pl.concat([kept, derived], how="vertical_relaxed").sort("zone_id", maintain_order=True)
-    return values.with_columns(values.get_column(c).rechunk() for c in values.columns)
+def _merged(previous: pl.DataFrame, kept: pl.Series, derived: pl.DataFrame) -> pl.DataFrame:
+    """Return the current values of kept and derived zones in zone order, as derived whole.
+
+    `previous` holds every zone's rows of the previous build, in zone order, `derived` the
+    rows of the zones not `kept`. Each zone not kept has its rows replaced by slices, so
+    nothing is copied until each column is made one chunk, one column at a time.
+    """
+    zone = previous.get_column("zone_id")
+    replaced = zone.unique().filter(~zone.unique().is_in(kept.implode()))
+    replaced = pl.concat([replaced, derived.get_column("zone_id").unique()]).unique().sort()
+    cut = zip(
+        zone.search_sorted(replaced, side="left").to_list(),
+        zone.search_sorted(replaced, side="right").to_list(),
+        derived.get_column("zone_id").search_sorted(replaced, side="left").to_list(),
+        derived.get_column("zone_id").search_sorted(replaced, side="right").to_list(),
+        strict=True,
+    )
+    parts, start = [], 0
+    for lo, hi, new_lo, new_hi in cut:
+        parts += [previous.slice(start, lo - start), derived.slice(new_lo, new_hi - new_lo)]
+        start = hi
+    parts.append(previous.slice(start))
+    values = pl.concat(parts, how="vertical_relaxed", rechunk=False)
+    del parts, previous
+    for name in values.columns:
+        values = values.with_columns(values.get_column(name).rechunk())
+    return values
 
 
 def read_values(data: SourceData) -> tuple[SourceData, pl.DataFrame]:
@@ -475,9 +498,9 @@ class Kept:
     """Rows an earlier build derived for zones whose own data is unchanged (`generator.reuse`)."""
 
     zone_ids: pl.Series
-    current_values: pl.DataFrame
-    """Those zones' rows of `Derived.current_values`."""
-    zone_rows: pl.DataFrame
+    current_values: pl.LazyFrame
+    """The previous build's `Derived.current_values` (read as they are merged)."""
+    zone_rows: pl.LazyFrame
     """Those zones' `zone_id`, `summary` and `checks` of `Derived.zones`."""
 
 
@@ -512,8 +535,8 @@ def derive(
         check_lists, on="zone_id", how="left"
     )
     if kept is not None:
-        values = _merged(kept.current_values, values)
-        rows = pl.concat([kept.zone_rows, rows], how="diagonal_relaxed")
+        values = _merged(kept.current_values.collect(), kept.zone_ids, values)
+        rows = pl.concat([kept.zone_rows.collect(), rows], how="diagonal_relaxed")
     zone_frame = (
         zone_frame.join(rows, on="zone_id", how="left")
         .join(

@@ -225,10 +225,11 @@ def plan(
     compared = prints.join(state.zones, on="zone_id", how="left", suffix="_before")
     same = compared.filter(pl.col("fingerprint") == pl.col("fingerprint_before"))["zone_id"]
     keep, render = [], set(compared["zone_id"].to_list())
-    root = Path(out)
+    root = os.fspath(Path(out))
     for zone_id in same.to_list():
         # A file the previous tree lost is rendered again rather than trusted.
-        if all(p in previous_files and os.path.isfile(root / p) for p in zone_paths(zone_id)):
+        paths = zone_paths(zone_id)
+        if all(p in previous_files and os.path.isfile(f"{root}/{p}") for p in paths):
             keep.append(zone_id)
             render.discard(zone_id)
     return Plan(key, prints, frozenset(render), tuple(keep), state.zones)

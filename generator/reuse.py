@@ -67,16 +67,16 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
         pl.col("source").eq_missing(pl.col("_now"))
     )
     ids = same.get_column("zone_id")
+    paths = [state_dir(out) / name for name in (VALUES, ZONE_ROWS)]
     try:
-        values = pl.read_parquet(state_dir(out) / VALUES)
-        rows = pl.read_parquet(state_dir(out) / ZONE_ROWS)
+        if list(pl.read_parquet_schema(paths[1])) != ZONE_COLUMNS or not paths[0].is_file():
+            return None
     except (OSError, pl.exceptions.PolarsError):
         return None
-    if rows.columns != ZONE_COLUMNS:
-        return None
-    chosen = pl.col("zone_id").is_in(ids.implode())
-    kept = Kept(ids, values.filter(chosen), rows.filter(chosen))
-    return Reused(kept, same.select("zone_id", "values"))
+    # Read when derive merges them, not before: then they are held once, not twice.
+    values = pl.scan_parquet(paths[0])
+    rows = pl.scan_parquet(paths[1]).filter(pl.col("zone_id").is_in(ids.implode()))
+    return Reused(Kept(ids, values, rows), same.select("zone_id", "values"))
 
 
 def write(out: Path, d: Derived) -> None:
