@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import hashlib
 import os
 from dataclasses import dataclass
@@ -52,12 +53,27 @@ SEEDS = (0x5EED, 0xC0FFEE)
 
 def zone_paths(zone_id: int) -> tuple[str, str, str, str]:
     """Return the files of one zone: its API document, its series, its page, its feed."""
-    return (
-        routes.file_path("zone", zone_id=zone_id),
-        routes.file_path("zone_measurements", zone_id=zone_id),
-        site_urls.file_path("zone", zone_id=zone_id),
-        site_urls.file_path("zone_feed", zone_id=zone_id),
+    api, series, page, feed = (t.format(int(zone_id)) for t in _zone_templates())
+    return api, series, page, feed
+
+
+_SOME_ID = 918273645
+
+
+@functools.cache
+def _zone_templates() -> tuple[str, ...]:
+    """Return the files of a zone with `{}` for its id, from the routes and pages.
+
+    A build asks for the files of every zone twice; an id is a whole number, which a path
+    holds as it is, so the routes are asked once.
+    """
+    paths = (
+        routes.file_path("zone", zone_id=_SOME_ID),
+        routes.file_path("zone_measurements", zone_id=_SOME_ID),
+        site_urls.file_path("zone", zone_id=_SOME_ID),
+        site_urls.file_path("zone_feed", zone_id=_SOME_ID),
     )
+    return tuple(p.replace(str(_SOME_ID), "{}") for p in paths)
 
 
 def _row_hash(columns: list[str] | None = None) -> list[pl.Expr]:

@@ -130,6 +130,14 @@ class TreeWriter:
             shutil.rmtree(self.staging, ignore_errors=True)
 
     def _check_path(self, rel: str) -> None:
+        folder, _, name = rel.rpartition("/")
+        known = folder in self._dirs and folder not in self.files  # `_dirs` holds files too
+        if known and rel not in self._dirs:
+            # In a folder checked before (most files): only the name is new.
+            if not _PART.fullmatch(name) or name in (".", ".."):
+                raise BuildError(f"refusing to write outside the tree: {rel!r}")
+            self._count_entries([*folder.split("/"), name])
+            return
         parts = rel.split("/")
         if not all(_PART.fullmatch(p) and p not in (".", "..") for p in parts):
             raise BuildError(f"refusing to write outside the tree: {rel!r}")
@@ -142,11 +150,12 @@ class TreeWriter:
         self._count_entries(parts)
 
     def _count_entries(self, parts: list[str]) -> None:
-        for depth in range(len(parts)):
+        # The deepest folder first: when it is known, so are the folders above it.
+        for depth in reversed(range(len(parts))):
             parent = "/".join(parts[:depth])
             child = "/".join(parts[: depth + 1])
             if child in self._dirs:
-                continue
+                break
             self._dirs.add(child)
             self._entries[parent] += 1
             if self._entries[parent] > MAX_DIR_ENTRIES:
