@@ -99,7 +99,8 @@ max_problems_option = click.option(
 @click.option(
     "--force",
     is_flag=True,
-    help="Render every file again, even if the inputs or a zone's data did not change.",
+    help="Derive every zone and render every file again, even if the inputs or a zone's "
+    "data did not change.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
 @config_option

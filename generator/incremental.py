@@ -81,18 +81,19 @@ def _row_hash(columns: list[str] | None = None) -> list[pl.Expr]:
     return [row.hash(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)]
 
 
-def _as_hashes(frame: pl.DataFrame) -> pl.DataFrame:
+def _as_hashes(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
     """Return `frame` with each `Enum` column as the hashes of its texts.
 
     A code of the series' compact columns changes with the set of texts, the text does not;
     hashing each distinct text once and gathering by code costs a fraction of turning ten
-    million codes back into text.
+    million codes back into text. Once per seed: two texts whose hashes collide under one
+    seed differ under the other.
     """
     columns = []
     for name, dtype in frame.schema.items():
         column = frame.get_column(name)
         if isinstance(dtype, pl.Enum):
-            texts = pl.Series(dtype.categories).hash(SEEDS[0])
+            texts = pl.Series(dtype.categories).hash(seed)
             column = texts.gather(column.to_physical()).fill_null(0).alias(name)
         columns.append(column)
     return pl.DataFrame(columns)
@@ -109,14 +110,15 @@ def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
 
     def hashed(run: pl.DataFrame) -> pl.DataFrame:
         # Per run: the hashes of every text column of the whole series held 560 MB.
-        part = _as_hashes(run)
-        hashes = part.select("zone_id").with_columns(
-            part.hash_rows(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)
+        hashes = run.select("zone_id").with_columns(
+            _as_hashes(run, seed).hash_rows(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)
         )
+        # Each seed's row hashes make one 64-bit hash of the zone: 128 bits together.
+        zone = [pl.col(f"_h{i}").hash(seed) for i, seed in enumerate(SEEDS)]
         return (
             hashes.group_by("zone_id", maintain_order=True)
             .agg(pl.col("_h0"), pl.col("_h1"))
-            .select("zone_id", pl.concat_list("_h0", "_h1").hash(SEEDS[0]).alias(name))
+            .select("zone_id", pl.concat_str(zone, separator="-").alias(name))
         )
 
     return batches.per_run(frame, hashed)

@@ -85,7 +85,7 @@ BROKEN = [
 ]
 
 
-@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+@pytest.mark.parametrize("suffix", ["csv", "parquet", "parquet with categories"])
 def test_a_compact_table_is_checked_as_its_text_would_be(tmp_path, suffix):
     """A compact table is checked once per distinct text, and in key order by neighbours.
 
@@ -103,10 +103,19 @@ def test_a_compact_table_is_checked_as_its_text_would_be(tmp_path, suffix):
     rows.append(dict(rows[3]))  # a duplicate key
     rows.append({**valid, "sampled_at": "2024-02-01", "unit": ""})  # the unit's default
     write_rows(data / "measurements.csv", rows)
-    if suffix == "parquet":
-        pl.read_csv(data / "measurements.csv", infer_schema=False).write_parquet(
-            data / "measurements.parquet"
-        )
+    if suffix.startswith("parquet"):
+        frame = pl.read_csv(data / "measurements.csv", infer_schema=False)
+        if suffix == "parquet with categories":
+            # Categories in an order of the file's own, one of them used by no row.
+            statistic = pl.Enum(["sample", "min", "mean", "max", "median", "unused"])
+            frame = frame.with_columns(
+                pl.col("value_text").cast(pl.Categorical),
+                pl.col("statistic").cast(statistic),
+                pl.col("parameter").cast(
+                    pl.Enum(frame["parameter"].unique().sort(descending=True))
+                ),
+            )
+        frame.write_parquet(data / "measurements.parquet")
         (data / "measurements.csv").unlink()
     as_declared = check_tables(data, ALL_TABLES, reference_dir(), as_declared=True)
     in_file_order = check_tables(data, ALL_TABLES, reference_dir())
@@ -118,6 +127,8 @@ def test_a_compact_table_is_checked_as_its_text_would_be(tmp_path, suffix):
     assert in_file_order.problems.equals(as_text_.problems)
     found = set(as_declared.problems["rule"])
     assert {rule for rule, _ in BROKEN} | {"duplicate_key"} <= found
+    where = set(as_declared.problems.select("column", "rule").iter_rows())
+    assert {("value_text", "empty_required"), ("sample_point", "control_character")} <= where
     for table in ALL_TABLES:
         text = as_text_.tables[table.name]
         assert in_file_order.tables[table.name].equals(text), table.name

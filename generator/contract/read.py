@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
+import polars.selectors as cs
 
 from generator import parallel
 from generator.compact import compact as compact_text
@@ -66,13 +67,23 @@ def _read_parquet(path: Path, compact: bool) -> pl.DataFrame:
     """
     names = list(pl.read_parquet_schema(path))
     if not names or not compact:
-        return pl.read_parquet(path)
+        return _as_written(pl.read_parquet(path))
 
     def column(name: str) -> Callable[[], pl.DataFrame]:
-        return lambda: compact_text(pl.read_parquet(path, columns=[name]))
+        return lambda: compact_text(_as_written(pl.read_parquet(path, columns=[name])))
 
     # Two columns at a time: finding a column's distinct texts runs on one CPU.
     return pl.concat(parallel.ordered(map(column, names), threads=2), how="horizontal")
+
+
+def _as_written(frame: pl.DataFrame) -> pl.DataFrame:
+    """Return `frame` with a file's categorical columns as their text.
+
+    A Parquet file may store text as categories in an order of its own, with categories no
+    row uses; checked and sorted, the text is what counts (blank, control characters, the
+    order of `sorted_by`).
+    """
+    return frame.with_columns((cs.categorical() | cs.enum()).cast(pl.String))
 
 
 def _read_csv(path: Path, table: str, problems: Problems) -> pl.DataFrame | None:
