@@ -155,6 +155,15 @@ def one_supplier_changed(data: Path, changed: Path) -> tuple[int, int, int]:
     return supplier, ids.list.len()[0], appended.height
 
 
+def stages_of(log: Path) -> dict[str, float]:
+    """Return the stage times of a build, from the line `trinkwasser build` ends with."""
+    found = STAGES.search(log.read_text(encoding="utf-8"))
+    if found is None:
+        sys.exit(f"no stage times in {log}")
+    names = ("load", "derive", "api", "site", "write")
+    return dict(zip(names, map(float, found.groups()), strict=True))
+
+
 def target(ok: bool, text: str) -> str:
     return f"{text}  {'met' if ok else 'MISSED'}"
 
@@ -185,13 +194,7 @@ def main() -> None:
     log = args.work / "build.log"
     with log.open("w") as fh:
         full = measured(build_cmd, stderr=fh)
-    stages = dict(
-        zip(
-            ("load", "derive", "api", "site", "write"),
-            map(float, STAGES.search(log.read_text()).groups()),
-            strict=True,
-        )
-    )
+    stages = stages_of(log)
     tree = tree_figures(out)
     cp = measured(["cp", "-a", str(out), str(copy)])
     shutil.rmtree(copy, ignore_errors=True)
@@ -199,10 +202,14 @@ def main() -> None:
     forced = measured([*build_cmd, "--quiet", "--force"])
     changed_data = args.work / f"data-{args.scale}-one-supplier"
     supplier, supplier_zones, appended = one_supplier_changed(data, changed_data)
-    one_supplier = measured(
-        [*TRINKWASSER, "build", "--data", str(changed_data), "--out", str(out), "--as-of", AS_OF],
-        stderr=subprocess.DEVNULL,
-    )
+    rebuild_log = args.work / "one-supplier.log"
+    with rebuild_log.open("w") as fh:
+        one_supplier = measured(
+            [*TRINKWASSER, "build", "--data", str(changed_data), "--out", str(out)]
+            + ["--as-of", AS_OF],
+            stderr=fh,
+        )
+    rebuild = stages_of(rebuild_log)
     zipped = None if args.no_gzip else gzip_size(out)
 
     people = people_files(out)
@@ -249,6 +256,10 @@ def main() -> None:
             f"supplier {supplier}: {supplier_zones} zones, {appended:,} measurements appended, "
             f"new document; rebuild {one_supplier['wall']:.1f} s wall, "
             f"peak {one_supplier['peak_mib']:,.0f} MiB",
+        ),
+        (
+            "  rebuild: load / derive / API / site / write s",
+            " / ".join(f"{rebuild[k]:.1f}" for k in ("load", "derive", "api", "site", "write")),
         ),
         (
             "one supplier changed / full",
