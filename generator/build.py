@@ -42,6 +42,8 @@ class BuildResult:
     zones_kept: int = 0
     zones_derived: int | None = None
     """How many zones had their current values derived; the others kept the previous build's."""
+    plz_rendered: int | None = None
+    """How many PLZ had their lookup and page rendered; the others kept the previous tree's."""
 
 
 def code_digest(as_of: dt.date, config: Config) -> str:
@@ -135,25 +137,33 @@ def build(
     prints = incremental.fingerprints(derived, sources, taken.hashes if taken else None)
     kept = taken.kept.zone_ids.len() if taken else 0
     del taken
-    plan = incremental.plan(prints, key, out, previous.get("files", {}), state, force)
+    plz_prints = incremental.plz_fingerprints(derived, prints)
+    files = previous.get("files", {})
+    plan = incremental.plan(prints, plz_prints, key, out, files, state, force)
     if not plan.full:
         progress(
-            f"Rendering the files of {len(plan.render or ())} zone(s) whose data changed; "
-            f"{len(plan.keep)} unchanged zone(s) keep theirs"
+            f"Rendering the files of {len(plan.render or ())} zone(s) and "
+            f"{len(plan.render_plz or ())} PLZ whose data changed; {len(plan.keep)} "
+            f"unchanged zone(s) and {len(plan.keep_plz)} PLZ keep theirs"
         )
     zones = incremental.restrict(derived, plan.render)
     zone_feeds, plan = incremental.zone_feeds(derived, zones, as_of, plan)
     feeds_rendered = set(zone_feeds.zones["zone_id"].to_list())
     mark = _stage("derive", mark, timings, peaks)
     timings.update(api=0.0, site=0.0, write=0.0)
-    planned = _planned_files(derived) - len(incremental.zone_paths(0)) * len(plan.keep)
+    planned = (
+        _planned_files(derived)
+        - len(incremental.zone_paths(0)) * len(plan.keep)
+        - len(incremental.plz_paths("0")) * len(plan.keep_plz)
+    )
     with (
         TreeWriter(out) as writer,
         progress.bar("Rendering and writing files", planned, "files") as bar,
     ):
         # Rendering is lazy, so the time between two yields is the time spent rendering
         # the file just yielded; it is charged to the API or the site by its path.
-        for path, payload in render.render_all(derived, as_of, config, zones, zone_feeds):
+        rendering = render.render_all(derived, as_of, config, zones, zone_feeds, plan.render_plz)
+        for path, payload in rendering:
             rendered = time.perf_counter()
             timings["api" if path.startswith(API_PREFIXES) else "site"] += rendered - mark
             writer.write(path, payload)
@@ -163,6 +173,9 @@ def build(
         for zone_id in plan.keep:
             *files, feed = incremental.zone_paths(zone_id)
             for path in files if zone_id in feeds_rendered else (*files, feed):
+                writer.keep(path)
+        for plz in plan.keep_plz:
+            for path in incremental.plz_paths(plz):
                 writer.keep(path)
         incremental.forget_state(out)
         report = writer.commit(
@@ -196,6 +209,7 @@ def build(
         zones.zones.height,
         len(plan.keep),
         derived.zones.height - kept,
+        derived.lookups.height - len(plan.keep_plz),
     )
 
 

@@ -448,6 +448,17 @@ def explanations(data: SourceData) -> pl.DataFrame:
     )
 
 
+def with_plz(d: Derived, plz: frozenset[str] | None) -> Derived:
+    """Return `d` with only the lookups of the given PLZ (all when None).
+
+    For rendering the lookups and pages of some PLZ; the files of the others are kept.
+    """
+    if plz is None:
+        return d
+    chosen = pl.col("plz").is_in(pl.Series(sorted(plz), dtype=pl.String).implode())
+    return dataclasses.replace(d, lookups=d.lookups.filter(chosen))
+
+
 def _merged(previous: pl.DataFrame, kept: pl.Series, derived: pl.DataFrame) -> pl.DataFrame:
     """Return the current values of kept and derived zones in zone order, as derived whole.
 

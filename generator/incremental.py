@@ -28,8 +28,10 @@ import datetime as dt
 import functools
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -43,6 +45,8 @@ from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
 from generator.write import state_dir
 
+PLZ_STATE = "plz.parquet"
+"""Per PLZ its fingerprint, beside the zones' state (written before it)."""
 STATE = "zones.parquet"
 """Per zone its fingerprint and newest feed day, beside the manifest (`build-state/`)."""
 FEED_DAY = "feed_day"
@@ -55,6 +59,11 @@ def zone_paths(zone_id: int) -> tuple[str, str, str, str]:
     """Return the files of one zone: its API document, its series, its page, its feed."""
     api, series, page, feed = (t.format(int(zone_id)) for t in _zone_templates())
     return api, series, page, feed
+
+
+def plz_paths(plz: str) -> tuple[str, str]:
+    """Return the files of one PLZ: its lookup and its page."""
+    return routes.file_path("lookup", plz=plz), site_urls.file_path("plz", plz=plz)
 
 
 _SOME_ID = 918273645
@@ -175,6 +184,48 @@ def fingerprints(
     )
 
 
+def plz_fingerprints(d: Derived, zones: pl.DataFrame) -> pl.DataFrame:
+    """Return `plz` and `fingerprint` of every PLZ of the lookups.
+
+    A PLZ's lookup and page show its row of the lookups, its streets, its places and what
+    its zones' files show, in the order of its zones: hashes of its own rows, then the
+    fingerprints of its zones (`zones`, as `fingerprints` returns them).
+    """
+    own = [
+        _per_plz(frame, name)
+        for frame, name in ((d.lookups, "_lookup"), (d.streets, "_streets"), (d.places, "_places"))
+    ]
+    served = (
+        d.lookups.select("plz", pl.col("zones").list.eval(pl.element().struct.field("zone_id")))
+        .explode("zones")
+        .join(
+            zones.select(pl.col("zone_id").alias("zones"), "fingerprint"),
+            on="zones",
+            how="left",
+            maintain_order="left",
+        )
+        .group_by("plz", maintain_order=True)
+        .agg(pl.col("fingerprint").fill_null("-").str.join(",").alias("_zones"))
+    )
+    frame = d.lookups.select("plz")
+    for part in (*own, served):
+        frame = frame.join(part, on="plz", how="left", maintain_order="left")
+    return frame.select(
+        "plz", _joined(["_lookup", "_streets", "_places", "_zones"]).alias("fingerprint")
+    )
+
+
+def _per_plz(frame: pl.DataFrame, name: str) -> pl.DataFrame:
+    """One hash per PLZ of its rows in their order (tables of a few thousand rows)."""
+    hashes = frame.select("plz", *_row_hash())
+    zone = [pl.col(f"_h{i}").hash(seed) for i, seed in enumerate(SEEDS)]
+    return (
+        hashes.group_by("plz", maintain_order=True)
+        .agg(pl.col("_h0"), pl.col("_h1"))
+        .select("plz", pl.concat_str(zone, separator="-").alias(name))
+    )
+
+
 def frame_digest(frame: pl.DataFrame) -> str:
     """Hash a frame: its schema and every row."""
     hashes = frame.select(*_row_hash()) if frame.width else pl.DataFrame()
@@ -208,6 +259,8 @@ class State:
     """`generator.reuse.derive_key` of the previous build's data."""
     zones: pl.DataFrame
     """`STATE_COLUMNS` of every zone."""
+    plz: pl.DataFrame
+    """`plz` and `fingerprint` of every PLZ."""
 
 
 @dataclass(frozen=True)
@@ -220,6 +273,12 @@ class Plan:
     """The zones whose files come from the previous tree."""
     previous: pl.DataFrame | None = None
     """The previous build's state: `STATE_COLUMNS` of every zone."""
+    plz_prints: pl.DataFrame | None = None
+    """`plz_fingerprints` of this build."""
+    render_plz: frozenset[str] | None = None
+    """The PLZ whose lookup and page are rendered; None: all of them."""
+    keep_plz: tuple[str, ...] = ()
+    """The PLZ whose lookup and page come from the previous tree."""
 
     @property
     def full(self) -> bool:
@@ -228,29 +287,52 @@ class Plan:
 
 def plan(
     prints: pl.DataFrame,
+    plz_prints: pl.DataFrame,
     key: str,
     out: Path,
     previous_files: dict[str, str],
     state: State | None,
     force: bool = False,
 ) -> Plan:
-    """Decide which zones to render: all of them, or those whose fingerprint changed.
+    """Decide which zones and PLZ to render: all, or those whose fingerprint changed.
 
-    `prints` are the zones' `fingerprints`, `state` what the previous build left.
+    `prints` are the zones' `fingerprints`, `plz_prints` the PLZ's `plz_fingerprints`,
+    `state` what the previous build left.
     """
     if force or state is None or state.render_key != key:
-        return Plan(key, prints, None)
-    compared = prints.join(state.zones, on="zone_id", how="left", suffix="_before")
-    same = compared.filter(pl.col("fingerprint") == pl.col("fingerprint_before"))["zone_id"]
-    keep, render = [], set(compared["zone_id"].to_list())
+        return Plan(key, prints, None, plz_prints=plz_prints)
+    keep = _unchanged(prints, state.zones, "zone_id", zone_paths, out, previous_files)
+    keep_plz = _unchanged(plz_prints, state.plz, "plz", plz_paths, out, previous_files)
+    return Plan(
+        key,
+        prints,
+        frozenset(prints["zone_id"].to_list()) - set(keep),
+        tuple(keep),
+        state.zones,
+        plz_prints,
+        frozenset(plz_prints["plz"].to_list()) - set(keep_plz),
+        tuple(keep_plz),
+    )
+
+
+def _unchanged(
+    prints: pl.DataFrame,
+    before: pl.DataFrame,
+    key: str,
+    paths_of: Callable[[Any], tuple[str, ...]],
+    out: Path,
+    previous_files: dict[str, str],
+) -> list[Any]:
+    """Return the keys whose fingerprint is the previous one and whose files are all there."""
+    compared = prints.join(before, on=key, how="left", suffix="_before")
+    same = compared.filter(pl.col("fingerprint") == pl.col("fingerprint_before"))[key]
     root = os.fspath(Path(out))
-    for zone_id in same.to_list():
-        # A file the previous tree lost is rendered again rather than trusted.
-        paths = zone_paths(zone_id)
-        if all(p in previous_files and os.path.isfile(f"{root}/{p}") for p in paths):
-            keep.append(zone_id)
-            render.discard(zone_id)
-    return Plan(key, prints, frozenset(render), tuple(keep), state.zones)
+    # A file the previous tree lost is rendered again rather than trusted.
+    return [
+        k
+        for k in same.to_list()
+        if all(p in previous_files and os.path.isfile(f"{root}/{p}") for p in paths_of(k))
+    ]
 
 
 def zone_feeds(d: Derived, zones: Derived, as_of: dt.date, p: Plan) -> tuple[ZoneFeeds, Plan]:
@@ -307,11 +389,14 @@ def read_state(out: Path) -> State | None:
     try:
         frame = pl.read_parquet(state_path(out))
         meta = pl.read_parquet_metadata(state_path(out))
+        plz = pl.read_parquet(state_dir(out) / PLZ_STATE)
     except (OSError, pl.exceptions.PolarsError):
         return None
     if not {"render_key", "derive_key"} <= set(meta) or frame.columns != STATE_COLUMNS:
         return None
-    return State(meta["render_key"], meta["derive_key"], frame)
+    if plz.columns != ["plz", "fingerprint"]:
+        return None
+    return State(meta["render_key"], meta["derive_key"], frame, plz)
 
 
 def write_state(out: Path, p: Plan, derive_key: str) -> None:
@@ -319,6 +404,10 @@ def write_state(out: Path, p: Plan, derive_key: str) -> None:
 
     Written last of the state: its presence says the rest of `build-state/` is whole.
     """
+    if p.plz_prints is not None:
+        plz = state_dir(out) / PLZ_STATE
+        p.plz_prints.write_parquet(plz.with_name(f".{PLZ_STATE}.tmp"))
+        plz.with_name(f".{PLZ_STATE}.tmp").replace(plz)
     target = state_path(out)
     tmp = target.with_name(f".{target.name}.tmp")
     p.fingerprints.select(STATE_COLUMNS).write_parquet(

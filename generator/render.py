@@ -25,7 +25,7 @@ from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.contract.tables import PLZ_ZONES, STREETS
 from generator.csv_cells import write_csv
-from generator.derive import Derived, with_links, with_numbers
+from generator.derive import Derived, with_links, with_numbers, with_plz
 from generator.encode import (
     checked,
     constant,
@@ -409,20 +409,22 @@ def render_all(
     config: Config,
     zones: Derived | None = None,
     zone_feeds: ZoneFeeds | None = None,
+    plz: frozenset[str] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """Yield (path, bytes) for every file of the tree.
 
     `zones` is `d` restricted to the zones whose files are rendered (`incremental.restrict`),
     `zone_feeds` the zone feeds to render (`incremental.zone_feeds`); the files of the others
-    are the caller's to keep. Everything else is rendered from `d`.
+    are the caller's to keep. `plz` are the PLZ whose lookups and pages are rendered (all
+    when None), the others' the caller keeps. Everything else is rendered from `d`.
     """
     zones = d if zones is None else zones
     yield from parameter_files(d)
     yield from export_files(d, config)
     yield routes.open_file("catalog"), catalog.turtle(d, config)
-    yield from lookup_files(d, config)
+    yield from lookup_files(with_plz(d, plz), config)
     yield from supplier_files(d)
     yield from zone_files(zones, as_of, config)
     yield from measurement_files(zones)
     yield routes.open_file("openapi"), json_bytes(openapi.document(config))
-    yield from site.site_files(d, as_of, config, zones, zone_feeds)
+    yield from site.site_files(d, as_of, config, zones, zone_feeds, plz)

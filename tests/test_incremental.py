@@ -259,6 +259,12 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
     assert result.zones_rendered == 1
     assert result.zones_kept == _csv(INPUT / "zones.csv").height - 1
     assert result.zones_derived == 1
+    # The PLZ it serves have their lookup and page rendered again, the others keep theirs.
+    plz = _csv(tmp_path / "data" / "plz_zones.csv")
+    served = set(plz.filter(pl.col("zone_id") == zone)["plz"].to_list())
+    others = set(plz["plz"].to_list()) - served
+    assert served and others
+    assert result.plz_rendered == len(served)
     after = _tree(tmp_path / "build")
     changed = {p for p in after if before.get(p) != after[p]}
     assert incremental.zone_paths(int(zone))[1] in changed  # its series

@@ -25,7 +25,7 @@ from generator.api.license_resources import odbl_attribution
 from generator.api.settings import GateSettings
 from generator.compact import as_text
 from generator.config import Config
-from generator.derive import Derived, with_links, with_numbers
+from generator.derive import Derived, with_links, with_numbers, with_plz
 from generator.site import (
     answer,
     api_reference,
@@ -512,20 +512,30 @@ def site_files(
     config: Config,
     zones: Derived | None = None,
     zone_feeds: feeds.ZoneFeeds | None = None,
+    plz: frozenset[str] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """Yield (path, bytes) for every page and asset of the human site.
 
     Then its feeds, robots.txt and the sitemap of the pages. Zone pages are rendered for
     the zones of `zones` (`d` restricted, see `render_all`), zone feeds for those of
-    `zone_feeds` (every zone's without it); the sitemap lists every zone's page.
+    `zone_feeds` (every zone's without it), PLZ pages for the PLZ of `plz` (all without
+    it); the sitemap lists every zone's and PLZ's page.
     """
     pages: list[str] = []
     zone_at = None
     zone_page = urls.file_path("zone", zone_id=0).replace("/0/", "/{}/")
-    for path, data in _pages_and_assets(d, as_of, config, zones):
+    plz_page = urls.file_path("plz", plz="0").replace("/0/", "/{}/")
+    plz_at, plz_rendered = 0, set()
+    for item in _pages_and_assets(d, as_of, config, zones, plz):
+        if item is None:  # where the PLZ pages are
+            plz_at = len(pages)
+            continue
+        path, data = item
         page = seo.page_url(path)
-        if _is_zone_page(path, zone_page):
+        if _is_page_of(path, zone_page):
             zone_at = len(pages) if zone_at is None else zone_at
+        elif _is_page_of(path, plz_page):
+            plz_rendered.add(path)
         elif page is not None:
             pages.append(page)
         yield path, data
@@ -533,20 +543,30 @@ def site_files(
     every_zone = [seo.page_url(urls.file_path("zone", zone_id=z)) for z in d.zones["zone_id"]]
     at = len(pages) if zone_at is None else zone_at
     pages[at:at] = [p for p in every_zone if p is not None]
+    # So do PLZ pages, in the order of the lookups: those rendered and those kept (a PLZ
+    # without a page is never kept: it has no file in the previous tree).
+    every_plz = [(p, urls.file_path("plz", plz=p)) for p in d.lookups["plz"]]
+    listed = [
+        seo.page_url(path)
+        for p, path in every_plz
+        if path in plz_rendered or (plz is not None and p not in plz)
+    ]
+    pages[plz_at:plz_at] = [p for p in listed if p is not None]
     yield from feeds.feed_files(d, as_of, config, zone_feeds)
     yield urls.file_path("robots"), seo.robots_txt(config)
     yield from seo.sitemap_files(pages, seo.page_dates(d, as_of), config)
 
 
-def _is_zone_page(path: str, pattern: str) -> bool:
+def _is_page_of(path: str, pattern: str) -> bool:
     head, _, tail = pattern.partition("{}")
     middle = path[len(head) : len(path) - len(tail)]
     return path.startswith(head) and path.endswith(tail) and middle.isdigit()
 
 
 def _pages_and_assets(
-    d: Derived, as_of: dt.date, config: Config, zones: Derived | None
-) -> Iterator[tuple[str, bytes]]:
+    d: Derived, as_of: dt.date, config: Config, zones: Derived | None, plz: frozenset[str] | None
+) -> Iterator[tuple[str, bytes] | None]:
+    """Yield every page and asset; None where the PLZ pages begin (`site_files` lists them)."""
     assets, versions = static_files()
     yield from assets
     groups = places.place_groups(d.places)
@@ -560,6 +580,8 @@ def _pages_and_assets(
     yield from maps.map_pages(d, env)
     yield from simple_pages(d, env, config)
     yield from parameter_pages(d, env, as_of)
-    yield from plz_pages(d, env, _badges(env), seo.plz_descriptions(d))
+    yield None
+    chosen = with_plz(d, plz)
+    yield from plz_pages(chosen, env, _badges(env), seo.plz_descriptions(chosen))
     yield from supplier_pages(d, env)
     yield from zone_pages(d if zones is None else zones, env, as_of)
