@@ -449,14 +449,23 @@ def explanations(data: SourceData) -> pl.DataFrame:
 
 
 def with_plz(d: Derived, plz: frozenset[str] | None) -> Derived:
-    """Return `d` with only the lookups of the given PLZ (all when None).
+    """Return `d` with only the lookups of the given PLZ and the zones serving them.
 
-    For rendering the lookups and pages of some PLZ; the files of the others are kept.
+    For rendering the lookups and pages of some PLZ (all when None); the files of the
+    others are kept.
     """
     if plz is None:
         return d
     chosen = pl.col("plz").is_in(pl.Series(sorted(plz), dtype=pl.String).implode())
-    return dataclasses.replace(d, lookups=d.lookups.filter(chosen))
+    lookups = d.lookups.filter(chosen)
+    ids = lookups.select(pl.col("zones").list.eval(pl.element().struct.field("zone_id")))
+    serving = pl.col("zone_id").is_in(ids.to_series().explode().drop_nulls().implode())
+    return dataclasses.replace(
+        d,
+        lookups=lookups,
+        zones=d.zones.filter(serving),
+        current_values=d.current_values.filter(serving),
+    )
 
 
 def _merged(previous: pl.DataFrame, kept: pl.Series, derived: pl.DataFrame) -> pl.DataFrame:
