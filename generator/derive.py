@@ -266,10 +266,18 @@ def current_values(
     ]
     del latest
     # The batches are disjoint runs of zones in order, each sorted: put side by side, they
-    # are sorted as a whole without a sorted copy of everything. One chunk per column, made
-    # one column at a time: renderers filter these rows per batch on several threads.
+    # are sorted as a whole without a sorted copy of everything.
+    return _side_by_side(parts)
+
+
+def _side_by_side(parts: list[pl.DataFrame]) -> pl.DataFrame:
+    """Return the current values of `parts` one below the other, taking them from the list.
+
+    One chunk per column, made one column at a time (renderers filter these rows per batch
+    on several threads): at no time are the parts held twice.
+    """
     values = pl.concat(parts, how="vertical_relaxed", rechunk=False)
-    del parts
+    parts.clear()
     for name in values.columns:
         values = values.with_columns(values.get_column(name).rechunk())
     return values
@@ -476,8 +484,9 @@ def _merged(previous: pl.DataFrame, kept: pl.Series, derived: pl.DataFrame) -> p
     nothing is copied until each column is made one chunk, one column at a time.
     """
     zone = previous.get_column("zone_id")
-    replaced = zone.unique().filter(~zone.unique().is_in(kept.implode()))
-    replaced = pl.concat([replaced, derived.get_column("zone_id").unique()]).unique().sort()
+    distinct = zone.unique()
+    replaced = distinct.filter(~distinct.is_in(kept.implode()))
+    replaced = pl.concat([replaced, derived.get_column("zone_id")]).unique().sort()
     cut = zip(
         zone.search_sorted(replaced, side="left").to_list(),
         zone.search_sorted(replaced, side="right").to_list(),
@@ -490,11 +499,8 @@ def _merged(previous: pl.DataFrame, kept: pl.Series, derived: pl.DataFrame) -> p
         parts += [previous.slice(start, lo - start), derived.slice(new_lo, new_hi - new_lo)]
         start = hi
     parts.append(previous.slice(start))
-    values = pl.concat(parts, how="vertical_relaxed", rechunk=False)
-    del parts, previous
-    for name in values.columns:
-        values = values.with_columns(values.get_column(name).rechunk())
-    return values
+    del previous
+    return _side_by_side(parts)
 
 
 def read_values(data: SourceData) -> tuple[SourceData, pl.DataFrame]:

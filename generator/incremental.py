@@ -43,7 +43,7 @@ from generator.derive import Derived
 from generator.site import feeds
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
-from generator.write import state_dir
+from generator.write import atomic_write, state_dir
 
 PLZ_STATE = "plz.parquet"
 """Per PLZ its fingerprint, beside the zones' state (written before it)."""
@@ -122,15 +122,22 @@ def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
         hashes = run.select("zone_id").with_columns(
             _as_hashes(run, seed).hash_rows(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)
         )
-        # Each seed's row hashes make one 64-bit hash of the zone: 128 bits together.
-        zone = [pl.col(f"_h{i}").hash(seed) for i, seed in enumerate(SEEDS)]
-        return (
-            hashes.group_by("zone_id", maintain_order=True)
-            .agg(pl.col("_h0"), pl.col("_h1"))
-            .select("zone_id", pl.concat_str(zone, separator="-").alias(name))
-        )
+        return _grouped(hashes, "zone_id", name)
 
     return batches.per_run(frame, hashed)
+
+
+def _grouped(hashes: pl.DataFrame, key: str, name: str) -> pl.DataFrame:
+    """Return one hash per `key` of its rows' hashes (`_h0`, `_h1`) in their order.
+
+    Each seed's row hashes make one 64-bit hash of the group: 128 bits together.
+    """
+    group = [pl.col(f"_h{i}").hash(seed) for i, seed in enumerate(SEEDS)]
+    return (
+        hashes.group_by(key, maintain_order=True)
+        .agg(pl.col("_h0"), pl.col("_h1"))
+        .select(key, pl.concat_str(group, separator="-").alias(name))
+    )
 
 
 def source_prints(measurements: pl.DataFrame, documents: pl.DataFrame) -> pl.DataFrame:
@@ -217,13 +224,7 @@ def plz_fingerprints(d: Derived, zones: pl.DataFrame) -> pl.DataFrame:
 
 def _per_plz(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     """One hash per PLZ of its rows in their order (tables of a few thousand rows)."""
-    hashes = frame.select("plz", *_row_hash())
-    zone = [pl.col(f"_h{i}").hash(seed) for i, seed in enumerate(SEEDS)]
-    return (
-        hashes.group_by("plz", maintain_order=True)
-        .agg(pl.col("_h0"), pl.col("_h1"))
-        .select("plz", pl.concat_str(zone, separator="-").alias(name))
-    )
+    return _grouped(frame.select("plz", *_row_hash()), "plz", name)
 
 
 def frame_digest(frame: pl.DataFrame) -> str:
@@ -405,15 +406,11 @@ def write_state(out: Path, p: Plan, derive_key: str) -> None:
     Written last of the state: its presence says the rest of `build-state/` is whole.
     """
     if p.plz_prints is not None:
-        plz = state_dir(out) / PLZ_STATE
-        p.plz_prints.write_parquet(plz.with_name(f".{PLZ_STATE}.tmp"))
-        plz.with_name(f".{PLZ_STATE}.tmp").replace(plz)
-    target = state_path(out)
-    tmp = target.with_name(f".{target.name}.tmp")
-    p.fingerprints.select(STATE_COLUMNS).write_parquet(
-        tmp, metadata={"render_key": p.key, "derive_key": derive_key}
-    )
-    tmp.replace(target)
+        plz = p.plz_prints
+        atomic_write(state_dir(out) / PLZ_STATE, plz.write_parquet)
+    zones = p.fingerprints.select(STATE_COLUMNS)
+    meta = {"render_key": p.key, "derive_key": derive_key}
+    atomic_write(state_path(out), lambda path: zones.write_parquet(path, metadata=meta))
 
 
 def forget_state(out: Path) -> None:

@@ -16,6 +16,7 @@ The rows are written after the tree is published and before the zones' state
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from generator.contract.tables import ALL_TABLES, DOCUMENTS, MEASUREMENTS
 from generator.derive import Derived, Kept
 from generator.incremental import State
 from generator.load import SourceData
-from generator.write import state_dir
+from generator.write import atomic_write_all, state_dir
 
 VALUES = "current_values.parquet"
 ZONE_ROWS = "zone_rows.parquet"
@@ -81,9 +82,9 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
 
 def write(out: Path, d: Derived) -> None:
     """Keep the derived rows of every zone for the next build."""
-    state_dir(out).mkdir(parents=True, exist_ok=True)
-    for name, frame in ((VALUES, d.current_values), (ZONE_ROWS, d.zones.select(ZONE_COLUMNS))):
-        target = state_dir(out) / name
-        tmp = target.with_name(f".{name}.tmp")
-        frame.write_parquet(tmp, compression="lz4")
-        tmp.replace(target)
+    frames = ((VALUES, d.current_values), (ZONE_ROWS, d.zones.select(ZONE_COLUMNS)))
+    atomic_write_all([(state_dir(out) / name, _parquet(frame)) for name, frame in frames])
+
+
+def _parquet(frame: pl.DataFrame) -> Callable[[Path], None]:
+    return lambda path: frame.write_parquet(path, compression="lz4")
