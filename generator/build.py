@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
 from generator import (
     API_VERSION,
     __version__,
@@ -148,7 +150,6 @@ def build(
         )
     zones = incremental.restrict(derived, plan.render)
     zone_feeds, plan = incremental.zone_feeds(derived, zones, as_of, plan)
-    feeds_rendered = set(zone_feeds.zones["zone_id"].to_list())
     mark = _stage("derive", mark, timings, peaks)
     timings.update(api=0.0, site=0.0, write=0.0)
     planned = (
@@ -157,7 +158,7 @@ def build(
         - len(incremental.plz_paths("0")) * len(plan.keep_plz)
     )
     with (
-        TreeWriter(out) as writer,
+        TreeWriter(out, previous) as writer,
         progress.bar("Rendering and writing files", planned, "files") as bar,
     ):
         # Rendering is lazy, so the time between two yields is the time spent rendering
@@ -170,13 +171,11 @@ def build(
             bar.advance()
             mark = time.perf_counter()
             timings["write"] += mark - rendered
-        for zone_id in plan.keep:
-            *files, feed = incremental.zone_paths(zone_id)
-            for path in files if zone_id in feeds_rendered else (*files, feed):
-                writer.keep(path)
-        for plz in plan.keep_plz:
-            for path in incremental.plz_paths(plz):
-                writer.keep(path)
+        kept_zones = pl.Series("zone_id", plan.keep, dtype=pl.Int64)
+        feed_again = kept_zones.is_in(zone_feeds.zones["zone_id"].cast(pl.Int64).implode())
+        writer.keep_all(incremental.paths_of(kept_zones.filter(feed_again), feeds=False))
+        writer.keep_all(incremental.paths_of(kept_zones.filter(~feed_again)))
+        writer.keep_all(incremental.paths_of(pl.Series("plz", plan.keep_plz, dtype=pl.String)))
         incremental.forget_state(out)
         report = writer.commit(
             {

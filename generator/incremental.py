@@ -28,7 +28,6 @@ import datetime as dt
 import functools
 import hashlib
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,32 +56,51 @@ SEEDS = (0x5EED, 0xC0FFEE)
 
 def zone_paths(zone_id: int) -> tuple[str, str, str, str]:
     """Return the files of one zone: its API document, its series, its page, its feed."""
-    api, series, page, feed = (t.format(int(zone_id)) for t in _zone_templates())
+    api, series, page, feed = (t.format(int(zone_id)) for t in _templates("zone_id"))
     return api, series, page, feed
 
 
 def plz_paths(plz: str) -> tuple[str, str]:
     """Return the files of one PLZ: its lookup and its page."""
-    return routes.file_path("lookup", plz=plz), site_urls.file_path("plz", plz=plz)
+    lookup, page = (t.format(plz) for t in _templates("plz"))
+    return lookup, page
 
 
-_SOME_ID = 918273645
+def paths_of(keys: pl.Series, feeds: bool = True) -> list[str]:
+    """Return the files of many zones (`zone_id`) or PLZ (`plz`), key by key, as above.
+
+    Without `feeds`, a zone's feed is left out.
+    """
+    templates = _templates(keys.name)[: None if feeds or keys.name == "plz" else -1]
+    files = keys.to_frame().select(
+        pl.format(t, pl.col(keys.name)).alias(str(i)) for i, t in enumerate(templates)
+    )
+    return files.select(pl.concat_list(pl.all())).to_series().explode().to_list()
+
+
+_SOME = {"zone_id": "918273645", "plz": "98765"}
+"""A key of each kind that no path holds but where the key goes."""
 
 
 @functools.cache
-def _zone_templates() -> tuple[str, ...]:
-    """Return the files of a zone with `{}` for its id, from the routes and pages.
+def _templates(kind: str) -> tuple[str, ...]:
+    """Return the files of a zone or PLZ with `{}` for its key, from the routes and pages.
 
-    A build asks for the files of every zone twice; an id is a whole number, which a path
-    holds as it is, so the routes are asked once.
+    A build asks for the files of every zone and PLZ twice; an id is a whole number and a
+    PLZ five digits, which a path holds as they are, so the routes are asked once.
     """
-    paths = (
-        routes.file_path("zone", zone_id=_SOME_ID),
-        routes.file_path("zone_measurements", zone_id=_SOME_ID),
-        site_urls.file_path("zone", zone_id=_SOME_ID),
-        site_urls.file_path("zone_feed", zone_id=_SOME_ID),
-    )
-    return tuple(p.replace(str(_SOME_ID), "{}") for p in paths)
+    key = _SOME[kind]
+    paths: tuple[str, ...]
+    if kind == "plz":
+        paths = (routes.file_path("lookup", plz=key), site_urls.file_path("plz", plz=key))
+    else:
+        paths = (
+            routes.file_path("zone", zone_id=int(key)),
+            routes.file_path("zone_measurements", zone_id=int(key)),
+            site_urls.file_path("zone", zone_id=int(key)),
+            site_urls.file_path("zone_feed", zone_id=int(key)),
+        )
+    return tuple(p.replace(key, "{}") for p in paths)
 
 
 def _row_hash(columns: list[str] | None = None) -> list[pl.Expr]:
@@ -302,8 +320,8 @@ def plan(
     """
     if force or state is None or state.render_key != key:
         return Plan(key, prints, None, plz_prints=plz_prints)
-    keep = _unchanged(prints, state.zones, "zone_id", zone_paths, out, previous_files)
-    keep_plz = _unchanged(plz_prints, state.plz, "plz", plz_paths, out, previous_files)
+    keep = _unchanged(prints, state.zones, "zone_id", out, previous_files)
+    keep_plz = _unchanged(plz_prints, state.plz, "plz", out, previous_files)
     return Plan(
         key,
         prints,
@@ -320,20 +338,19 @@ def _unchanged(
     prints: pl.DataFrame,
     before: pl.DataFrame,
     key: str,
-    paths_of: Callable[[Any], tuple[str, ...]],
     out: Path,
     previous_files: dict[str, str],
 ) -> list[Any]:
     """Return the keys whose fingerprint is the previous one and whose files are all there."""
     compared = prints.join(before, on=key, how="left", suffix="_before")
     same = compared.filter(pl.col("fingerprint") == pl.col("fingerprint_before"))[key]
-    root = os.fspath(Path(out))
+    keys, paths = same.to_list(), paths_of(same)
+    root = os.path.join(Path(out), "")
     # A file the previous tree lost is rendered again rather than trusted.
-    return [
-        k
-        for k in same.to_list()
-        if all(p in previous_files and os.path.isfile(f"{root}/{p}") for p in paths_of(k))
-    ]
+    present = map(os.path.isfile, [root + p for p in paths])
+    there = [p in previous_files and isfile for p, isfile in zip(paths, present, strict=True)]
+    n = len(_templates(key))
+    return [k for i, k in enumerate(keys) if all(there[i * n : (i + 1) * n])]
 
 
 def zone_feeds(d: Derived, zones: Derived, as_of: dt.date, p: Plan) -> tuple[ZoneFeeds, Plan]:

@@ -540,18 +540,17 @@ def site_files(
             pages.append(page)
         yield path, data
     # Zone pages come as one run, in the order of d.zones: listed all, rendered or kept.
-    every_zone = [seo.page_url(urls.file_path("zone", zone_id=z)) for z in d.zones["zone_id"]]
+    every_zone = d.zones.select(urls.url_expr("zone", zone_id=pl.col("zone_id")))
     at = len(pages) if zone_at is None else zone_at
-    pages[at:at] = [p for p in every_zone if p is not None]
+    pages[at:at] = every_zone.to_series().to_list()
     # So do PLZ pages, in the order of the lookups: those rendered and those kept (a PLZ
     # without a page is never kept: it has no file in the previous tree).
-    every_plz = [(p, urls.file_path("plz", plz=p)) for p in d.lookups["plz"]]
-    listed = [
-        seo.page_url(path)
-        for p, path in every_plz
-        if path in plz_rendered or (plz is not None and p not in plz)
+    every_plz = d.lookups.select("plz", urls.url_expr("plz", plz=pl.col("plz")).alias("url"))
+    pages[plz_at:plz_at] = [
+        url
+        for p, url in every_plz.iter_rows()
+        if urls.file_path_for_url(url) in plz_rendered or (plz is not None and p not in plz)
     ]
-    pages[plz_at:plz_at] = [p for p in listed if p is not None]
     yield from feeds.feed_files(d, as_of, config, zone_feeds)
     yield urls.file_path("robots"), seo.robots_txt(config)
     yield from seo.sitemap_files(pages, seo.page_dates(d, as_of), config)

@@ -100,9 +100,10 @@ def page_dates(d: Derived, as_of: dt.date) -> dict[str, dt.date]:
     """Return the `lastmod` of every dated page, by URL path."""
     zones = zone_dates(d, as_of)
     dated = zones.drop_nulls("lastmod")
-    out: dict[str, dt.date] = {}
-    for zone_id, day in dated.iter_rows():
-        out[urls.url("zone", zone_id=zone_id)] = day
+    # Tens of thousands of pages: their URLs made by polars (ids and PLZ need no quoting).
+    out: dict[str, dt.date] = dict(
+        dated.select(urls.url_expr("zone", zone_id=pl.col("zone_id")), "lastmod").iter_rows()
+    )
     plz = (
         d.lookups.select("plz", pl.col("zones").list.eval(pl.element().struct.field("zone_id")))
         .explode("zones")
@@ -110,8 +111,7 @@ def page_dates(d: Derived, as_of: dt.date) -> dict[str, dt.date]:
         .group_by("plz")
         .agg(pl.col("lastmod").max())
     )
-    for code, day in plz.iter_rows():
-        out[urls.url("plz", plz=code)] = day
+    out.update(plz.select(urls.url_expr("plz", plz=pl.col("plz")), "lastmod").iter_rows())
     documents = d.documents.group_by("supplier_id").agg(pl.col("edition_date").max().alias("_d"))
     suppliers = (
         d.suppliers.select(
@@ -146,9 +146,12 @@ def lastmod(url: str, dates: dict[str, dt.date]) -> dt.date | None:
     """Return the `lastmod` of one page: its own, else the data's latest, none if undated."""
     if url in dates:
         return dates[url]
-    if url in {urls.url(p) for p in UNDATED_PAGES}:
+    if url in _UNDATED:
         return None
     return dates.get("")
+
+
+_UNDATED = frozenset(urls.url(p) for p in UNDATED_PAGES)
 
 
 # ---------------------------------------------------------------------------- sitemap, robots
