@@ -26,7 +26,6 @@ import contextlib
 import ctypes
 import json
 import os
-import re
 import shutil
 import tempfile
 from collections import Counter
@@ -42,7 +41,6 @@ from generator.errors import BuildError
 MANIFEST = "manifest.json"
 STAGING_MANIFEST = "staging.json"
 MAX_DIR_ENTRIES = 50_000
-_PART = re.compile(r"[^/]+")
 
 
 @dataclass
@@ -131,44 +129,31 @@ class TreeWriter:
             shutil.rmtree(self.staging, ignore_errors=True)
 
     def _check_path(self, rel: str) -> None:
-        folder, _, name = rel.rpartition("/")
-        known = folder in self._dirs and folder not in self.files  # `_dirs` holds files too
-        if known and rel not in self._dirs:
-            # In a folder checked before (most files): only the name is new, and only the
-            # folder gains an entry (the folders above it were counted with it).
-            if not name or name in (".", ".."):
-                raise BuildError(f"refusing to write outside the tree: {rel!r}")
-            self._dirs.add(rel)
-            self._entries[folder] += 1
-            if self._entries[folder] > MAX_DIR_ENTRIES:
-                raise BuildError(
-                    f"directory {folder} would hold more than {MAX_DIR_ENTRIES} entries"
-                )
-            return
-        parts = rel.split("/")
-        if not all(_PART.fullmatch(p) and p not in (".", "..") for p in parts):
-            raise BuildError(f"refusing to write outside the tree: {rel!r}")
-        if rel in self.files:
-            raise BuildError(f"two resources map to the same file: {rel}")
-        folders = ("/".join(parts[:depth]) for depth in range(1, len(parts)))
-        clash = [f for f in folders if f in self.files]
-        if rel in self._dirs or clash:
-            raise BuildError(f"{(clash or [rel])[0]} would be both a file and a folder")
-        self._count_entries(parts)
+        """Refuse a path out of the tree, a file staged twice, a file where a folder is."""
+        if rel in self._dirs:  # `_dirs` holds the files too
+            if rel in self.files:
+                raise BuildError(f"two resources map to the same file: {rel}")
+            raise BuildError(f"{rel} would be both a file and a folder")
+        self._enter(rel, rel)
 
-    def _count_entries(self, parts: list[str]) -> None:
-        # The deepest folder first: when it is known, so are the folders above it.
-        for depth in reversed(range(len(parts))):
-            parent = "/".join(parts[:depth])
-            child = "/".join(parts[: depth + 1])
-            if child in self._dirs:
-                break
-            self._dirs.add(child)
-            self._entries[parent] += 1
-            if self._entries[parent] > MAX_DIR_ENTRIES:
-                raise BuildError(
-                    f"directory {parent or '.'!s} would hold more than {MAX_DIR_ENTRIES} entries"
-                )
+    def _enter(self, rel: str, path: str) -> None:
+        """Count `path` (the file `rel` or a folder above it) as an entry of its folder.
+
+        A folder seen before was checked with its own folders then; only new ones are.
+        """
+        folder, slash, name = path.rpartition("/")
+        if not name or name in (".", "..") or (slash and not folder):
+            raise BuildError(f"refusing to write outside the tree: {rel!r}")
+        if folder in self.files:
+            raise BuildError(f"{folder} would be both a file and a folder")
+        if folder and folder not in self._dirs:
+            self._enter(rel, folder)
+        self._dirs.add(path)
+        self._entries[folder] += 1
+        if self._entries[folder] > MAX_DIR_ENTRIES:
+            raise BuildError(
+                f"directory {folder or '.'!s} would hold more than {MAX_DIR_ENTRIES} entries"
+            )
 
     def write(self, rel: str, data: bytes) -> None:
         """Stage one file; reuse the published copy when its content is unchanged."""

@@ -160,6 +160,32 @@ def test_writer_refuses_escapes_and_double_writes(tmp_path):
             w.write("a/b.json", b"{}")
 
 
+@pytest.mark.parametrize(
+    "rel", ["", "..", "a/../x.json", "a/./x.json", "a//x.json", "a/", "/a/x.json", "a/x/.."]
+)
+def test_writer_refuses_paths_out_of_the_tree(tmp_path, rel):
+    # Also in a folder it wrote to before (the short way a path is checked).
+    with TreeWriter(tmp_path / "out") as w:
+        w.write("a/b.json", b"{}")
+        with pytest.raises(BuildError, match="outside the tree"):
+            w.write(rel, b"{}")
+        assert set(w.files) == {"a/b.json"}
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_writer_refuses_a_file_where_a_folder_is(tmp_path):
+    with TreeWriter(tmp_path / "out") as w:
+        w.write("a/b/c.json", b"{}")
+        for rel in ("a", "a/b"):  # a folder of a file staged before
+            with pytest.raises(BuildError, match=f"^{rel} would be both a file and a folder"):
+                w.write(rel, b"{}")
+        w.write("d", b"{}")
+        for rel in ("d/e.json", "d/e/f.json"):  # under a file staged before
+            with pytest.raises(BuildError, match="^d would be both a file and a folder"):
+                w.write(rel, b"{}")
+        assert set(w.files) == {"a/b/c.json", "d"}
+
+
 def test_no_directory_over_the_entry_limit(tmp_path, monkeypatch):
     from generator import write
 
