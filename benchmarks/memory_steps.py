@@ -112,12 +112,12 @@ def build(data: Path, out: Path, as_of: dt.date) -> None:
     files: Counter[str] = Counter()
     render_all = render.render_all
 
-    def rendering(*args: Any, **kwargs: Any) -> Iterator[tuple[str, bytes]]:
+    def rendering(*args: Any, **kwargs: Any) -> Iterator[tuple[str, bytes | None]]:
         start = time.perf_counter()
         for path, payload in render_all(*args, **kwargs):
             top = folder(path)
             spent[top] += time.perf_counter() - start
-            files[top] += 1
+            files[top] += payload is not None  # None: a file kept from the previous tree
             yield path, payload
             start = time.perf_counter()
 

@@ -26,6 +26,7 @@ from generator.api.settings import GateSettings, gate_dir, routes_json
 from generator.config import Config
 from generator.contract import provenance
 from generator.progress import StepPrinter
+from generator.sections import Sections
 from generator.site import places
 from generator.write import TreeWriter, WriteReport, atomic_write, read_manifest
 
@@ -46,6 +47,8 @@ class BuildResult:
     """How many zones had their current values derived; the others kept the previous build's."""
     plz_rendered: int | None = None
     """How many PLZ had their lookup and page rendered; the others kept the previous tree's."""
+    sections_kept: tuple[str, ...] = ()
+    """The sections whose files are the previous tree's (`generator.sections`), sorted."""
 
 
 def code_digest(as_of: dt.date, config: Config) -> str:
@@ -141,7 +144,7 @@ def build(
     del taken
     plz_prints = incremental.plz_fingerprints(derived, prints)
     files = previous.get("files", {})
-    plan = incremental.plan(prints, plz_prints, key, out, files, state, force)
+    plan = incremental.plan(prints, plz_prints, key, shared, out, files, state, force)
     if not plan.full:
         progress(
             f"Rendering the files of {len(plan.render or ())} zone(s) and "
@@ -163,11 +166,17 @@ def build(
     ):
         # Rendering is lazy, so the time between two yields is the time spent rendering
         # the file just yielded; it is charged to the API or the site by its path.
-        rendering = render.render_all(derived, as_of, config, zones, zone_feeds, plan.render_plz)
+        sections = Sections(plan.sections)
+        rendering = render.render_all(
+            derived, as_of, config, zones, zone_feeds, plan.render_plz, sections, index
+        )
         for path, payload in rendering:
             rendered = time.perf_counter()
             timings["api" if path.startswith(API_PREFIXES) else "site"] += rendered - mark
-            writer.write(path, payload)
+            if payload is None:
+                writer.keep(path)
+            else:
+                writer.write(path, payload)
             bar.advance()
             mark = time.perf_counter()
             timings["write"] += mark - rendered
@@ -186,7 +195,7 @@ def build(
             }
         )
     reuse.write(out, derived)
-    incremental.write_state(out, plan, shared)
+    incremental.write_state(out, plan, shared, sections.paths)
     timings["write"] += time.perf_counter() - mark  # the manifest and the swap
     peaks["render"] = _peak_mib()
     # The gates' inputs (routes.json) go beside the published tree, never into it.
@@ -209,6 +218,7 @@ def build(
         len(plan.keep),
         derived.zones.height - kept,
         derived.lookups.height - len(plan.keep_plz),
+        tuple(sorted(plan.sections or ())),
     )
 
 

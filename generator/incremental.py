@@ -27,6 +27,7 @@ import dataclasses
 import datetime as dt
 import functools
 import hashlib
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,8 @@ from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
 from generator.write import atomic_write, state_dir
 
+SECTIONS_STATE = "sections.json"
+"""Per section (`generator.sections`) its files, beside the zones' state (written before it)."""
 PLZ_STATE = "plz.parquet"
 """Per PLZ its fingerprint, beside the zones' state (written before it)."""
 STATE = "zones.parquet"
@@ -280,6 +283,8 @@ class State:
     """`STATE_COLUMNS` of every zone."""
     plz: pl.DataFrame
     """`plz` and `fingerprint` of every PLZ."""
+    sections: dict[str, list[str]]
+    """The files of each section of the previous tree (`generator.sections`)."""
 
 
 @dataclass(frozen=True)
@@ -298,6 +303,8 @@ class Plan:
     """The PLZ whose lookup and page are rendered; None: all of them."""
     keep_plz: tuple[str, ...] = ()
     """The PLZ whose lookup and page come from the previous tree."""
+    sections: dict[str, list[str]] | None = None
+    """The sections whose files come from the previous tree, with their files."""
 
     @property
     def full(self) -> bool:
@@ -308,20 +315,30 @@ def plan(
     prints: pl.DataFrame,
     plz_prints: pl.DataFrame,
     key: str,
+    derive_key: str,
     out: Path,
     previous_files: dict[str, str],
     state: State | None,
     force: bool = False,
 ) -> Plan:
-    """Decide which zones and PLZ to render: all, or those whose fingerprint changed.
+    """Decide which zones, PLZ and sections to render: all, or those whose inputs changed.
 
     `prints` are the zones' `fingerprints`, `plz_prints` the PLZ's `plz_fingerprints`,
-    `state` what the previous build left.
+    `key` the render key and `derive_key` the derive key of this build, `state` what the
+    previous build left.
     """
     if force or state is None or state.render_key != key:
         return Plan(key, prints, None, plz_prints=plz_prints)
     keep = _unchanged(prints, state.zones, "zone_id", out, previous_files)
     keep_plz = _unchanged(plz_prints, state.plz, "plz", out, previous_files)
+    sections = {}
+    if state.derive_key == derive_key:
+        root = os.path.join(Path(out), "")
+        sections = {
+            name: paths
+            for name, paths in state.sections.items()
+            if all(p in previous_files and os.path.isfile(root + p) for p in paths)
+        }
     return Plan(
         key,
         prints,
@@ -331,6 +348,7 @@ def plan(
         plz_prints,
         frozenset(plz_prints["plz"].to_list()) - set(keep_plz),
         tuple(keep_plz),
+        sections,
     )
 
 
@@ -408,20 +426,33 @@ def read_state(out: Path) -> State | None:
         frame = pl.read_parquet(state_path(out))
         meta = pl.read_parquet_metadata(state_path(out))
         plz = pl.read_parquet(state_dir(out) / PLZ_STATE)
-    except (OSError, pl.exceptions.PolarsError):
+        sections = json.loads((state_dir(out) / SECTIONS_STATE).read_text(encoding="utf-8"))
+    except (OSError, ValueError, pl.exceptions.PolarsError):
         return None
     if not {"render_key", "derive_key"} <= set(meta) or frame.columns != STATE_COLUMNS:
         return None
-    if plz.columns != ["plz", "fingerprint"]:
+    if plz.columns != ["plz", "fingerprint"] or not _is_sections(sections):
         return None
-    return State(meta["render_key"], meta["derive_key"], frame, plz)
+    return State(meta["render_key"], meta["derive_key"], frame, plz, sections)
 
 
-def write_state(out: Path, p: Plan, derive_key: str) -> None:
+def _is_sections(value: object) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(paths, list) and all(isinstance(p, str) for p in paths)
+        for paths in value.values()
+    )
+
+
+def write_state(
+    out: Path, p: Plan, derive_key: str, sections: dict[str, list[str]] | None = None
+) -> None:
     """Record the fingerprints of the tree just published (after the swap).
 
-    Written last of the state: its presence says the rest of `build-state/` is whole.
+    `sections` are the files of each section of the tree (`generator.sections`). The
+    zones' state is written last: its presence says the rest of `build-state/` is whole.
     """
+    text = json.dumps(sections or {}, ensure_ascii=False, sort_keys=True) + "\n"
+    atomic_write(state_dir(out) / SECTIONS_STATE, text.encode())
     if p.plz_prints is not None:
         plz = p.plz_prints
         atomic_write(state_dir(out) / PLZ_STATE, plz.write_parquet)

@@ -36,6 +36,7 @@ from generator.encode import (
     object_bytes,
     stored_gzip,
 )
+from generator.sections import Sections
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
 
@@ -410,21 +411,32 @@ def render_all(
     zones: Derived | None = None,
     zone_feeds: ZoneFeeds | None = None,
     plz: frozenset[str] | None = None,
-) -> Iterator[tuple[str, bytes]]:
-    """Yield (path, bytes) for every file of the tree.
+    sections: Sections | None = None,
+    index: bytes | None = None,
+) -> Iterator[tuple[str, bytes | None]]:
+    """Yield (path, bytes) for every file of the tree, (path, None) for one kept as it is.
 
     `zones` is `d` restricted to the zones whose files are rendered (`incremental.restrict`),
     `zone_feeds` the zone feeds to render (`incremental.zone_feeds`); the files of the others
     are the caller's to keep. `plz` are the PLZ whose lookups and pages are rendered (all
-    when None), the others' the caller keeps. Everything else is rendered from `d`.
+    when None), the others' the caller keeps. `sections` says which sections are kept
+    (`generator.sections`) and records the files of each; `index` is the search index,
+    when the caller made it. Everything else is rendered from `d`.
     """
     zones = d if zones is None else zones
-    yield from parameter_files(d)
-    yield from export_files(d, config)
-    yield routes.open_file("catalog"), catalog.turtle(d, config)
+    sections = Sections() if sections is None else sections
+    yield from sections.files("parameters", lambda: parameter_files(d))
+    yield from sections.files("export", lambda: _export_and_catalog(d, config))
     yield from lookup_files(with_plz(d, plz), config)
     yield from supplier_files(d)
     yield from zone_files(zones, as_of, config)
     yield from measurement_files(zones)
-    yield routes.open_file("openapi"), json_bytes(openapi.document(config))
-    yield from site.site_files(d, as_of, config, zones, zone_feeds, plz)
+    yield from sections.files(
+        "openapi", lambda: [(routes.open_file("openapi"), json_bytes(openapi.document(config)))]
+    )
+    yield from site.site_files(d, as_of, config, zones, zone_feeds, plz, sections, index)
+
+
+def _export_and_catalog(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
+    yield from export_files(d, config)
+    yield routes.open_file("catalog"), catalog.turtle(d, config)

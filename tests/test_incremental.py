@@ -25,6 +25,8 @@ from generator.write import read_manifest, state_dir
 
 INPUT = Path(__file__).parent / "golden" / "input"
 AS_OF = dt.date(2026, 11, 23)
+SECTIONS = ("export", "openapi", "parameter_pages", "parameters", "places")
+"""Every section of `generator.sections`, sorted: all kept when only the series changes."""
 SPELLINGS = ["0,05", "< 0,01", "n.n.", "12", "0,2", "1,5", "< 0,1"]
 
 
@@ -259,6 +261,8 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
     assert result.zones_rendered == 1
     assert result.zones_kept == _csv(INPUT / "zones.csv").height - 1
     assert result.zones_derived == 1
+    # Nothing of the register, the exports or the places follows from the series.
+    assert result.sections_kept == SECTIONS
     # The PLZ it serves have their lookup and page rendered again, the others keep theirs.
     plz = _csv(tmp_path / "data" / "plz_zones.csv")
     served = set(plz.filter(pl.col("zone_id") == zone)["plz"].to_list())
@@ -306,6 +310,7 @@ def test_a_change_everything_shares_renders_every_zone(
 
     assert result.zones_rendered == _csv(INPUT / "zones.csv").height
     assert result.zones_kept == 0
+    assert result.sections_kept == ()
     if force:  # the inputs are unchanged: the full build of them is the base's
         assert _tree(tmp_path / "build") == _tree(base / "build")
         return
@@ -328,6 +333,36 @@ def test_a_lost_file_of_an_unchanged_zone_is_rendered_again(base: Path, tmp_path
 
     assert result.zones_rendered == 1
     assert page.read_bytes() == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lost", ["parameter/nitrat/index.html", "v1/openapi.json"])
+def test_a_lost_file_of_a_kept_section_renders_the_section_again(
+    base: Path, tmp_path: Path, lost: str
+) -> None:
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    expected = _tree(base / "build")
+    (tmp_path / "build" / lost).unlink()
+    with (tmp_path / "data" / "documents.csv").open("a", encoding="utf-8") as fh:
+        fh.write("neu-1,1,Neues Dokument,https://example.org/neu.pdf,2026-01-01,2026-01-02\n")
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+
+    section = {"parameter/nitrat/index.html": "parameter_pages", "v1/openapi.json": "openapi"}
+    assert result.sections_kept == tuple(s for s in SECTIONS if s != section[lost])
+    assert (tmp_path / "build" / lost).read_bytes() == expected[lost]
+
+
+def test_a_zone_name_renders_the_sections_again(base: Path, tmp_path: Path) -> None:
+    # The search index lists the zones' names: every section is rendered again.
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    _apply(tmp_path / "data", [("zone_name", 0, "Neu")])
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+    assert result.sections_kept == ()
+    full = build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
+    assert _tree(tmp_path / "build") == _tree(tmp_path / "full")
+    assert full.sections_kept == ()
 
 
 def test_without_state_every_zone_is_rendered(base: Path, tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from generator.api.settings import GateSettings
 from generator.compact import as_text
 from generator.config import Config
 from generator.derive import Derived, with_links, with_numbers, with_plz
+from generator.sections import Sections
 from generator.site import (
     answer,
     api_reference,
@@ -513,20 +514,24 @@ def site_files(
     zones: Derived | None = None,
     zone_feeds: feeds.ZoneFeeds | None = None,
     plz: frozenset[str] | None = None,
-) -> Iterator[tuple[str, bytes]]:
+    sections: Sections | None = None,
+    index: bytes | None = None,
+) -> Iterator[tuple[str, bytes | None]]:
     """Yield (path, bytes) for every page and asset of the human site.
 
     Then its feeds, robots.txt and the sitemap of the pages. Zone pages are rendered for
     the zones of `zones` (`d` restricted, see `render_all`), zone feeds for those of
     `zone_feeds` (every zone's without it), PLZ pages for the PLZ of `plz` (all without
-    it); the sitemap lists every zone's and PLZ's page.
+    it); the sitemap lists every zone's and PLZ's page. `sections` and `index` as for
+    `render.render_all`.
     """
     pages: list[str] = []
     zone_at = None
     zone_page = urls.file_path("zone", zone_id=0).replace("/0/", "/{}/")
     plz_page = urls.file_path("plz", plz="0").replace("/0/", "/{}/")
     plz_at, plz_rendered = 0, set()
-    for item in _pages_and_assets(d, as_of, config, zones, plz):
+    sections = Sections() if sections is None else sections
+    for item in _pages_and_assets(d, as_of, config, zones, plz, sections, index):
         if item is None:  # where the PLZ pages are
             plz_at = len(pages)
             continue
@@ -563,22 +568,30 @@ def _is_page_of(path: str, pattern: str) -> bool:
 
 
 def _pages_and_assets(
-    d: Derived, as_of: dt.date, config: Config, zones: Derived | None, plz: frozenset[str] | None
-) -> Iterator[tuple[str, bytes] | None]:
+    d: Derived,
+    as_of: dt.date,
+    config: Config,
+    zones: Derived | None,
+    plz: frozenset[str] | None,
+    sections: Sections,
+    index: bytes | None,
+) -> Iterator[tuple[str, bytes | None] | None]:
     """Yield every page and asset; None where the PLZ pages begin (`site_files` lists them)."""
     assets, versions = static_files()
     yield from assets
     groups = places.place_groups(d.places)
-    index = places.search_index(d, groups)
+    searched = places.search_index(d, groups) if index is None else index
     # Versioned like an asset: a changed index has a new URL, so no cache serves a stale one.
     env = environment(
-        as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(index)}"
+        as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(searched)}"
     )
-    yield urls.file_path("search_index"), index
-    yield from places.place_pages(groups, env)
+    yield from sections.files(
+        "places",
+        lambda: [(urls.file_path("search_index"), searched), *places.place_pages(groups, env)],
+    )
     yield from maps.map_pages(d, env)
     yield from simple_pages(d, env, config)
-    yield from parameter_pages(d, env, as_of)
+    yield from sections.files("parameter_pages", lambda: parameter_pages(d, env, as_of))
     yield None
     chosen = with_plz(d, plz)
     yield from plz_pages(chosen, env, _badges(env), seo.plz_descriptions(chosen))
