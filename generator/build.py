@@ -47,6 +47,8 @@ class BuildResult:
     """How many zones had their current values derived; the others kept the previous build's."""
     plz_rendered: int | None = None
     """How many PLZ had their lookup and page rendered; the others kept the previous tree's."""
+    suppliers_rendered: int | None = None
+    """How many suppliers had their document and page rendered; the others kept theirs."""
     sections_kept: tuple[str, ...] = ()
     """The sections whose files are the previous tree's (`generator.sections`), sorted."""
 
@@ -144,12 +146,16 @@ def build(
     del taken
     plz_prints = incremental.plz_fingerprints(derived, prints)
     files = previous.get("files", {})
-    plan = incremental.plan(prints, plz_prints, key, shared, out, files, state, force)
+    supplier_prints = incremental.supplier_fingerprints(derived)
+    plan = incremental.plan(
+        prints, plz_prints, supplier_prints, key, shared, out, files, state, force
+    )
     if not plan.full:
         progress(
-            f"Rendering the files of {len(plan.render or ())} zone(s) and "
-            f"{len(plan.render_plz or ())} PLZ whose data changed; {len(plan.keep)} "
-            f"unchanged zone(s) and {len(plan.keep_plz)} PLZ keep theirs"
+            f"Rendering the files of {len(plan.render or ())} zone(s), "
+            f"{len(plan.render_plz or ())} PLZ and {len(plan.render_suppliers or ())} "
+            f"supplier(s) whose data changed; {len(plan.keep)} unchanged zone(s), "
+            f"{len(plan.keep_plz)} PLZ and the other suppliers keep theirs"
         )
     zones = incremental.restrict(derived, plan.render)
     zone_feeds, plan = incremental.zone_feeds(derived, zones, as_of, plan)
@@ -168,7 +174,15 @@ def build(
         # the file just yielded; it is charged to the API or the site by its path.
         sections = Sections(plan.sections)
         rendering = render.render_all(
-            derived, as_of, config, zones, zone_feeds, plan.render_plz, sections, index
+            derived,
+            as_of,
+            config,
+            zones,
+            zone_feeds,
+            plan.render_plz,
+            sections,
+            index,
+            plan.render_suppliers,
         )
         for path, payload in rendering:
             rendered = time.perf_counter()
@@ -218,6 +232,7 @@ def build(
         len(plan.keep),
         derived.zones.height - kept,
         derived.lookups.height - len(plan.keep_plz),
+        derived.suppliers.height if plan.render_suppliers is None else len(plan.render_suppliers),
         tuple(sorted(plan.sections or ())),
     )
 

@@ -47,6 +47,8 @@ from generator.write import atomic_write, state_dir
 
 SECTIONS_STATE = "sections.json"
 """Per section (`generator.sections`) its files, beside the zones' state (written before it)."""
+SUPPLIER_STATE = "suppliers.parquet"
+"""Per supplier its fingerprint, beside the zones' state (written before it)."""
 PLZ_STATE = "plz.parquet"
 """Per PLZ its fingerprint, beside the zones' state (written before it)."""
 STATE = "zones.parquet"
@@ -70,18 +72,20 @@ def plz_paths(plz: str) -> tuple[str, str]:
 
 
 def paths_of(keys: pl.Series, feeds: bool = True) -> list[str]:
-    """Return the files of many zones (`zone_id`) or PLZ (`plz`), key by key, as above.
+    """Return the files of many zones (`zone_id`), PLZ (`plz`) or suppliers (`supplier_id`).
+
+    Key by key, as `zone_paths` and `plz_paths`; a supplier's are its document and page.
 
     Without `feeds`, a zone's feed is left out.
     """
-    templates = _templates(keys.name)[: None if feeds or keys.name == "plz" else -1]
+    templates = _templates(keys.name)[: None if feeds or keys.name != "zone_id" else -1]
     files = keys.to_frame().select(
         pl.format(t, pl.col(keys.name)).alias(str(i)) for i, t in enumerate(templates)
     )
     return files.select(pl.concat_list(pl.all())).to_series().explode().to_list()
 
 
-_SOME = {"zone_id": "918273645", "plz": "98765"}
+_SOME = {"zone_id": "918273645", "plz": "98765", "supplier_id": "918273645"}
 """A key of each kind that no path holds but where the key goes."""
 
 
@@ -96,6 +100,11 @@ def _templates(kind: str) -> tuple[str, ...]:
     paths: tuple[str, ...]
     if kind == "plz":
         paths = (routes.file_path("lookup", plz=key), site_urls.file_path("plz", plz=key))
+    elif kind == "supplier_id":
+        paths = (
+            routes.file_path("supplier", supplier_id=int(key)),
+            site_urls.file_path("supplier", supplier_id=int(key)),
+        )
     else:
         paths = (
             routes.file_path("zone", zone_id=int(key)),
@@ -243,6 +252,15 @@ def plz_fingerprints(d: Derived, zones: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def supplier_fingerprints(d: Derived) -> pl.DataFrame:
+    """Return `supplier_id` and `fingerprint` of every supplier.
+
+    A supplier's document and page show its row of `Derived.suppliers` (its zones and
+    documents nested in it) and what every page shares (the render key).
+    """
+    return _grouped(d.suppliers.select("supplier_id", *_row_hash()), "supplier_id", "fingerprint")
+
+
 def _per_plz(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     """One hash per PLZ of its rows in their order (tables of a few thousand rows)."""
     return _grouped(frame.select("plz", *_row_hash()), "plz", name)
@@ -285,6 +303,8 @@ class State:
     """`plz` and `fingerprint` of every PLZ."""
     sections: dict[str, list[str]]
     """The files of each section of the previous tree (`generator.sections`)."""
+    suppliers: pl.DataFrame
+    """`supplier_id` and `fingerprint` of every supplier."""
 
 
 @dataclass(frozen=True)
@@ -305,6 +325,10 @@ class Plan:
     """The PLZ whose lookup and page come from the previous tree."""
     sections: dict[str, list[str]] | None = None
     """The sections whose files come from the previous tree, with their files."""
+    supplier_prints: pl.DataFrame | None = None
+    """`supplier_fingerprints` of this build."""
+    render_suppliers: frozenset[int] | None = None
+    """The suppliers whose document and page are rendered; None: all of them."""
 
     @property
     def full(self) -> bool:
@@ -314,6 +338,7 @@ class Plan:
 def plan(
     prints: pl.DataFrame,
     plz_prints: pl.DataFrame,
+    supplier_prints: pl.DataFrame,
     key: str,
     derive_key: str,
     out: Path,
@@ -324,13 +349,15 @@ def plan(
     """Decide which zones, PLZ and sections to render: all, or those whose inputs changed.
 
     `prints` are the zones' `fingerprints`, `plz_prints` the PLZ's `plz_fingerprints`,
-    `key` the render key and `derive_key` the derive key of this build, `state` what the
-    previous build left.
+    `supplier_prints` the suppliers' `supplier_fingerprints`; `key` the render key and
+    `derive_key` the derive key of this build; `state` what the previous build left.
     """
     if force or state is None or state.render_key != key:
-        return Plan(key, prints, None, plz_prints=plz_prints)
+        return Plan(key, prints, None, plz_prints=plz_prints, supplier_prints=supplier_prints)
     keep = _unchanged(prints, state.zones, "zone_id", out, previous_files)
     keep_plz = _unchanged(plz_prints, state.plz, "plz", out, previous_files)
+    suppliers = supplier_prints["supplier_id"].to_list()
+    kept = _unchanged(supplier_prints, state.suppliers, "supplier_id", out, previous_files)
     sections = {}
     if state.derive_key == derive_key:
         root = os.path.join(Path(out), "")
@@ -349,6 +376,8 @@ def plan(
         frozenset(plz_prints["plz"].to_list()) - set(keep_plz),
         tuple(keep_plz),
         sections,
+        supplier_prints,
+        frozenset(suppliers) - set(kept),
     )
 
 
@@ -427,13 +456,16 @@ def read_state(out: Path) -> State | None:
         meta = pl.read_parquet_metadata(state_path(out))
         plz = pl.read_parquet(state_dir(out) / PLZ_STATE)
         sections = json.loads((state_dir(out) / SECTIONS_STATE).read_text(encoding="utf-8"))
+        suppliers = pl.read_parquet(state_dir(out) / SUPPLIER_STATE)
     except (OSError, ValueError, pl.exceptions.PolarsError):
         return None
     if not {"render_key", "derive_key"} <= set(meta) or frame.columns != STATE_COLUMNS:
         return None
     if plz.columns != ["plz", "fingerprint"] or not _is_sections(sections):
         return None
-    return State(meta["render_key"], meta["derive_key"], frame, plz, sections)
+    if suppliers.columns != ["supplier_id", "fingerprint"]:
+        return None
+    return State(meta["render_key"], meta["derive_key"], frame, plz, sections, suppliers)
 
 
 def _is_sections(value: object) -> bool:
@@ -453,9 +485,9 @@ def write_state(
     """
     text = json.dumps(sections or {}, ensure_ascii=False, sort_keys=True) + "\n"
     atomic_write(state_dir(out) / SECTIONS_STATE, text.encode())
-    if p.plz_prints is not None:
-        plz = p.plz_prints
-        atomic_write(state_dir(out) / PLZ_STATE, plz.write_parquet)
+    for name, frame in ((PLZ_STATE, p.plz_prints), (SUPPLIER_STATE, p.supplier_prints)):
+        if frame is not None:
+            atomic_write(state_dir(out) / name, frame.write_parquet)
     zones = p.fingerprints.select(STATE_COLUMNS)
     meta = {"render_key": p.key, "derive_key": derive_key}
     atomic_write(state_path(out), lambda path: zones.write_parquet(path, metadata=meta))

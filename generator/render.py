@@ -36,7 +36,7 @@ from generator.encode import (
     object_bytes,
     stored_gzip,
 )
-from generator.sections import Sections
+from generator.sections import Sections, chosen_rows, in_order
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
 
@@ -184,10 +184,15 @@ def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
         yield routes.file_path("zone_measurements", zone_id=zone_id), empty
 
 
-def supplier_files(d: Derived) -> Iterator[tuple[str, bytes]]:
-    s = d.suppliers
-    paths = (routes.file_path("supplier", supplier_id=i) for i in s["supplier_id"])
-    yield from _lines(paths, _encode(s, document(resources.SUPPLIER)))
+def supplier_files(
+    d: Derived, chosen: frozenset[int] | None = None
+) -> Iterator[tuple[str, bytes | None]]:
+    """Yield every supplier's document: rendered for the `chosen` (all when None), else kept."""
+    mask = chosen_rows(d.suppliers, "supplier_id", chosen)
+    paths = [routes.file_path("supplier", supplier_id=i) for i in d.suppliers["supplier_id"]]
+    texts = _encode(d.suppliers.filter(mask), document(resources.SUPPLIER))
+    rendered = _lines((p for p, m in zip(paths, mask, strict=True) if m), texts)
+    yield from in_order(paths, mask.to_list(), rendered)
 
 
 def parameter_files(d: Derived) -> Iterator[tuple[str, bytes]]:
@@ -413,13 +418,15 @@ def render_all(
     plz: frozenset[str] | None = None,
     sections: Sections | None = None,
     index: bytes | None = None,
+    suppliers: frozenset[int] | None = None,
 ) -> Iterator[tuple[str, bytes | None]]:
     """Yield (path, bytes) for every file of the tree, (path, None) for one kept as it is.
 
     `zones` is `d` restricted to the zones whose files are rendered (`incremental.restrict`),
     `zone_feeds` the zone feeds to render (`incremental.zone_feeds`); the files of the others
     are the caller's to keep. `plz` are the PLZ whose lookups and pages are rendered (all
-    when None), the others' the caller keeps. `sections` says which sections are kept
+    when None), the others' the caller keeps, and so for `suppliers` and their document
+    and page (yielded with None to keep). `sections` says which sections are kept
     (`generator.sections`) and records the files of each; `index` is the search index,
     when the caller made it. Everything else is rendered from `d`.
     """
@@ -428,13 +435,13 @@ def render_all(
     yield from sections.files("parameters", lambda: parameter_files(d))
     yield from sections.files("export", lambda: _export_and_catalog(d, config))
     yield from lookup_files(with_plz(d, plz), config)
-    yield from supplier_files(d)
+    yield from supplier_files(d, suppliers)
     yield from zone_files(zones, as_of, config)
     yield from measurement_files(zones)
     yield from sections.files(
         "openapi", lambda: [(routes.open_file("openapi"), json_bytes(openapi.document(config)))]
     )
-    yield from site.site_files(d, as_of, config, zones, zone_feeds, plz, sections, index)
+    yield from site.site_files(d, as_of, config, zones, zone_feeds, plz, sections, index, suppliers)
 
 
 def _export_and_catalog(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
 
 
 @dataclass
@@ -39,3 +42,29 @@ class Sections:
         for path, payload in render():
             paths.append(path)
             yield path, payload
+
+
+def in_order(
+    paths: Sequence[str], chosen: Sequence[bool], rendered: Iterable[tuple[str, bytes]]
+) -> Iterator[tuple[str, bytes | None]]:
+    """Yield the files at `paths` in order: rendered where `chosen`, else (path, None) to keep.
+
+    `rendered` are the chosen files, in the same order.
+    """
+    files = iter(rendered)
+    for path, render in zip(paths, chosen, strict=True):
+        if not render:
+            yield path, None
+            continue
+        got = next(files)
+        if got[0] != path:
+            raise AssertionError(f"rendered {got[0]} where {path} was due")
+        yield got
+
+
+def chosen_rows(frame: pl.DataFrame, key: str, chosen: frozenset[Any] | None) -> pl.Series:
+    """Whether each row's `key` is among the `chosen` (every row when None)."""
+    keys = frame.get_column(key)
+    if chosen is None:
+        return pl.repeat(True, keys.len(), eager=True)
+    return keys.is_in(pl.Series(sorted(chosen), dtype=keys.dtype).implode())

@@ -261,8 +261,10 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
     assert result.zones_rendered == 1
     assert result.zones_kept == _csv(INPUT / "zones.csv").height - 1
     assert result.zones_derived == 1
-    # Nothing of the register, the exports or the places follows from the series.
+    # Nothing of the register, the exports or the places follows from the series, nor
+    # anything a supplier's document and page show.
     assert result.sections_kept == SECTIONS
+    assert result.suppliers_rendered == 0
     # The PLZ it serves have their lookup and page rendered again, the others keep theirs.
     plz = _csv(tmp_path / "data" / "plz_zones.csv")
     served = set(plz.filter(pl.col("zone_id") == zone)["plz"].to_list())
@@ -350,6 +352,7 @@ def test_a_lost_file_of_a_kept_section_renders_the_section_again(
 
     section = {"parameter/nitrat/index.html": "parameter_pages", "v1/openapi.json": "openapi"}
     assert result.sections_kept == tuple(s for s in SECTIONS if s != section[lost])
+    assert result.suppliers_rendered == 1  # the new document's
     assert (tmp_path / "build" / lost).read_bytes() == expected[lost]
 
 

@@ -36,6 +36,7 @@ from generator.site import (
     maps,
     places,
     seo,
+    supplier_pages,
     text,
     urls,
 )
@@ -283,71 +284,6 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
 # ---------------------------------------------------------------------------- others
 
 
-def supplier_pages(d: Derived, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
-    """Yield every supplier page, all filled by one polars expression."""
-    templates = site_assets.templates_dir()
-    count = pl.col("plz_count")
-    zone = fragments.compile_fragment(
-        fragments.load(templates, "supplier_zone.html"),
-        {
-            "zone_url": urls.url_expr("zone", zone_id=pl.col("zone_id")),
-            "name": pl.col("name"),
-            "plz_count": pl.format(
-                "{} {}",
-                count,
-                pl.when(count == 1)
-                .then(pl.lit("Postleitzahl"))
-                .otherwise(pl.lit("Postleitzahlen")),
-            ),
-        },
-    )
-    document = fragments.compile_fragment(
-        fragments.load(templates, "document_row.html"),
-        {
-            "url": pl.col("url"),
-            "title": pl.col("title"),
-            "edition": text.date_expr(pl.col("edition_date")),
-            "retrieved": text.date_expr(pl.col("retrieved_date")),
-            "gone": text.date_expr(pl.col("link_gone_since")),
-        },
-    )
-
-    def listed(column: str, fragment: pl.Expr) -> pl.DataFrame:
-        return (
-            d.suppliers.select("supplier_id", column)
-            .explode(column)
-            .drop_nulls(column)
-            .unnest(column)
-            .group_by("supplier_id", maintain_order=True)
-            .agg(fragment.str.join("").alias(column))
-        )
-
-    shell = fragments.squeeze(env.get_template("supplier.html").render())
-    frame = (
-        d.suppliers.drop("zones", "documents")
-        .join(listed("zones", zone), on="supplier_id", how="left", maintain_order="left")
-        .join(listed("documents", document), on="supplier_id", how="left", maintain_order="left")
-        .select(
-            "supplier_id",
-            fragments.fill(
-                shell,
-                {
-                    "supplier_id": pl.col("supplier_id"),
-                    "name": pl.col("name"),
-                    "city": pl.col("city"),
-                    "website": pl.col("website"),
-                    "zones": pl.col("zones"),
-                    "no_zones": pl.col("zones").is_null(),
-                    "documents": pl.col("documents"),
-                    "no_documents": pl.col("documents").is_null(),
-                },
-            ).alias("html"),
-        )
-    )
-    for supplier_id, html in frame.iter_rows():
-        yield urls.file_path("supplier", supplier_id=supplier_id), html
-
-
 def _limit_rows(d: Derived) -> dict[str, list[dict[str, Any]]]:
     by_code: dict[str, list[dict[str, Any]]] = {}
     for r in d.limits.iter_rows(named=True):
@@ -516,6 +452,7 @@ def site_files(
     plz: frozenset[str] | None = None,
     sections: Sections | None = None,
     index: bytes | None = None,
+    suppliers: frozenset[int] | None = None,
 ) -> Iterator[tuple[str, bytes | None]]:
     """Yield (path, bytes) for every page and asset of the human site.
 
@@ -531,7 +468,7 @@ def site_files(
     plz_page = urls.file_path("plz", plz="0").replace("/0/", "/{}/")
     plz_at, plz_rendered = 0, set()
     sections = Sections() if sections is None else sections
-    for item in _pages_and_assets(d, as_of, config, zones, plz, sections, index):
+    for item in _pages_and_assets(d, as_of, config, zones, plz, sections, index, suppliers):
         if item is None:  # where the PLZ pages are
             plz_at = len(pages)
             continue
@@ -575,6 +512,7 @@ def _pages_and_assets(
     plz: frozenset[str] | None,
     sections: Sections,
     index: bytes | None,
+    suppliers: frozenset[int] | None,
 ) -> Iterator[tuple[str, bytes | None] | None]:
     """Yield every page and asset; None where the PLZ pages begin (`site_files` lists them)."""
     assets, versions = static_files()
@@ -595,5 +533,5 @@ def _pages_and_assets(
     yield None
     chosen = with_plz(d, plz)
     yield from plz_pages(chosen, env, _badges(env), seo.plz_descriptions(chosen))
-    yield from supplier_pages(d, env)
+    yield from supplier_pages.pages(d, env, suppliers)
     yield from zone_pages(d if zones is None else zones, env, as_of)
