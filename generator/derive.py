@@ -63,6 +63,8 @@ class Derived:
     """
     readings: pl.DataFrame
     """The numbers of each reading (`generator.published`)."""
+    zone_documents: pl.DataFrame
+    """Per zone and document its samples up to the build date (`staleness.zone_documents`)."""
     suppliers: pl.DataFrame
     limits: pl.DataFrame
     parameters: pl.DataFrame
@@ -118,20 +120,6 @@ def export_rows(data: SourceData) -> pl.DataFrame:
 def streets(data: SourceData) -> pl.DataFrame:
     """Return the street table by PLZ, street and zone (the export `strassen.csv`)."""
     return data.streets.select(resources.STREET_ROW.names).sort("plz", "street", "zone_id")
-
-
-def map_sources(data: SourceData) -> tuple[MapSource, ...]:
-    """Return the map data the mapping was computed from, each with its credit.
-
-    From `mapping.json` where the data directory has it; otherwise what the contract says
-    the tables come from. The census grid and the street names are credited wherever the
-    tables hold population shares or streets.
-    """
-    population = bool(data.plz_zones["population_share"].is_not_null().any())
-    has_streets = data.streets.height > 0
-    if data.mapping is None:
-        return provenance.default_sources(population, has_streets)
-    return provenance.completed(data.mapping.sources, population, has_streets)
 
 
 def lookups(export: pl.DataFrame, streets: pl.DataFrame) -> pl.DataFrame:
@@ -528,6 +516,8 @@ class Kept:
     """The previous build's `Derived.current_values` (read as they are merged)."""
     zone_rows: pl.LazyFrame
     """Those zones' `zone_id`, `summary` and `checks` of `Derived.zones`."""
+    zone_documents: pl.LazyFrame
+    """Those zones' rows of `Derived.zone_documents`."""
 
 
 def derive(
@@ -552,6 +542,7 @@ def derive(
     computed = sums.computed(samples, member_table, as_of)
     del samples
     values = current_values(own_data, own, readings, as_of, computed)
+    zone_documents = staleness.zone_documents(own, as_of)
     del own
     zone_checks = summary.checks(computed, data.limits, data.documents, as_of)
     zone_frame = zones(data)
@@ -563,11 +554,14 @@ def derive(
     if kept is not None:
         values = _merged(kept.current_values.collect(), kept.zone_ids, values)
         rows = pl.concat([kept.zone_rows.collect(), rows], how="diagonal_relaxed")
+        zone_documents = pl.concat([kept.zone_documents.collect(), zone_documents]).sort(
+            "zone_id", "document_id"
+        )
     zone_frame = (
         zone_frame.join(rows, on="zone_id", how="left")
         .join(
             staleness.newest_publications(
-                data.measurements, data.documents, data.zones, as_of, cadence_months
+                zone_documents, data.documents, data.zones, as_of, cadence_months
             ),
             on="zone_id",
             how="left",
@@ -582,6 +576,7 @@ def derive(
         # The series outlives everything else derived here: from now on in its compact form.
         measurements=compact(series),
         readings=readings,
+        zone_documents=zone_documents,
         suppliers=suppliers(data),
         limits=data.limits.sort("code", "valid_from"),
         parameters=parameters(data),
@@ -592,5 +587,5 @@ def derive(
         explanations=explanations(data),
         hardness_ranges=data.hardness_ranges.sort("min_mmol_l"),
         streets=street_rows,
-        sources=map_sources(data),
+        sources=provenance.map_sources(data.mapping, data.plz_zones, data.streets),
     )

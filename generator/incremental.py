@@ -442,6 +442,7 @@ def restrict(d: Derived, zone_ids: frozenset[int] | None) -> Derived:
         zones=d.zones.filter(chosen),
         current_values=d.current_values.filter(chosen),
         measurements=d.measurements.filter(chosen),
+        zone_documents=d.zone_documents.filter(chosen),
     )
 
 

@@ -31,6 +31,7 @@ from generator.write import atomic_write_all, state_dir
 
 VALUES = "current_values.parquet"
 ZONE_ROWS = "zone_rows.parquet"
+ZONE_DOCUMENTS = "zone_documents.parquet"
 ZONE_COLUMNS = ["zone_id", "summary", "checks"]
 """The columns of `Derived.zones` that follow from the zone's own data."""
 SHARED = [t.name for t in ALL_TABLES if t not in (MEASUREMENTS, DOCUMENTS)]
@@ -68,21 +69,29 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
         pl.col("source").eq_missing(pl.col("_now"))
     )
     ids = same.get_column("zone_id")
-    paths = [state_dir(out) / name for name in (VALUES, ZONE_ROWS)]
+    paths = [state_dir(out) / name for name in (VALUES, ZONE_ROWS, ZONE_DOCUMENTS)]
     try:
-        if list(pl.read_parquet_schema(paths[1])) != ZONE_COLUMNS or not paths[0].is_file():
+        if list(pl.read_parquet_schema(paths[1])) != ZONE_COLUMNS or not all(
+            p.is_file() for p in paths
+        ):
             return None
     except (OSError, pl.exceptions.PolarsError):
         return None
     # Read when derive merges them, not before: then they are held once, not twice.
     values = pl.scan_parquet(paths[0])
-    rows = pl.scan_parquet(paths[1]).filter(pl.col("zone_id").is_in(ids.implode()))
-    return Reused(Kept(ids, values, rows), same.select("zone_id", "values"))
+    rows, documents = (
+        pl.scan_parquet(path).filter(pl.col("zone_id").is_in(ids.implode())) for path in paths[1:]
+    )
+    return Reused(Kept(ids, values, rows, documents), same.select("zone_id", "values"))
 
 
 def write(out: Path, d: Derived) -> None:
     """Keep the derived rows of every zone for the next build."""
-    frames = ((VALUES, d.current_values), (ZONE_ROWS, d.zones.select(ZONE_COLUMNS)))
+    frames = (
+        (VALUES, d.current_values),
+        (ZONE_ROWS, d.zones.select(ZONE_COLUMNS)),
+        (ZONE_DOCUMENTS, d.zone_documents),
+    )
     atomic_write_all([(state_dir(out) / name, _parquet(frame)) for name, frame in frames])
 
 

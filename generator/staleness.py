@@ -29,8 +29,28 @@ def stale_expr(newest: pl.Expr, as_of: dt.date, months: int) -> pl.Expr:
     return newest.is_null() | (newest < pl.lit(cutoff(as_of, months)))
 
 
+def zone_documents(series: pl.DataFrame, as_of: dt.date) -> pl.DataFrame:
+    """Return per zone and cited document its samples up to `as_of` and the latest of them.
+
+    `zone_id`, `document_id` (text), `samples`, `last_sampled` (null when none), sorted: one
+    row per pair of the series (sorted by zone), a pair whose samples all lie after `as_of`
+    included. What the feeds, the sitemap's dates and the staleness need of the series.
+    """
+    kept = pl.col("sampled_at") <= as_of
+
+    # Grouped per run of zones: a group-by of 10 million pairs at once held half a gigabyte.
+    def grouped(run: pl.DataFrame) -> pl.DataFrame:
+        return run.group_by("zone_id", "document_id").agg(
+            kept.sum().cast(pl.UInt32).alias("samples"),
+            pl.when(kept).then(pl.col("sampled_at")).max().alias("last_sampled"),
+        )
+
+    pairs = batches.per_run(series.select("zone_id", "document_id", "sampled_at"), grouped)
+    return as_text(pairs).sort("zone_id", "document_id")
+
+
 def newest_publications(
-    measurements: pl.DataFrame,
+    pairs: pl.DataFrame,
     documents: pl.DataFrame,
     zones: pl.DataFrame,
     as_of: dt.date,
@@ -38,15 +58,13 @@ def newest_publications(
 ) -> pl.DataFrame:
     """Return per zone the edition date of its newest document up to `as_of`, and staleness.
 
-    Stale: older than the cadence, or no document at all.
+    `pairs` are the zones' `zone_documents`. Stale: older than the cadence, or no document.
     """
     editions = documents.filter(pl.col("edition_date") <= as_of).select(
         "document_id", "edition_date"
     )
-    # Unique per run of zones: at once, 10 million pairs held half a gigabyte.
-    pairs = batches.per_run(measurements.select("zone_id", "document_id"), pl.DataFrame.unique)
     newest = (
-        as_text(pairs)
+        pairs.select("zone_id", "document_id")
         .join(editions, on="document_id")
         .group_by("zone_id")
         .agg(pl.col("edition_date").max().alias("newest_publication"))

@@ -444,7 +444,10 @@ def test_a_printed_reporting_limit_changes_the_fingerprint_of_its_zone(
 
 @pytest.mark.parametrize("every", [1, 2, 3])
 def test_rows_taken_from_the_state_are_the_rows_derived(tmp_path: Path, every: int) -> None:
-    """Current values, summaries and checks kept through `build-state/` equal derived ones."""
+    """Rows kept through `build-state/` equal derived ones.
+
+    Current values, summaries, checks and the zones' documents.
+    """
     data = load(INPUT)
     whole = derive(data, AS_OF)
     ids = whole.zones["zone_id"].gather_every(every)
@@ -457,9 +460,12 @@ def test_rows_taken_from_the_state_are_the_rows_derived(tmp_path: Path, every: i
         ids,
         pl.scan_parquet(state / reuse.VALUES),
         pl.scan_parquet(state / reuse.ZONE_ROWS).filter(chosen),
+        pl.scan_parquet(state / reuse.ZONE_DOCUMENTS).filter(chosen),
     )
     part = derive(data, AS_OF, kept=kept)
     assert part.current_values.schema == whole.current_values.schema
     assert part.current_values.equals(whole.current_values)
     assert part.zones.schema == whole.zones.schema
     assert part.zones.equals(whole.zones)
+    assert part.zone_documents.schema == whole.zone_documents.schema
+    assert part.zone_documents.equals(whole.zone_documents)

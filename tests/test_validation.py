@@ -509,12 +509,12 @@ def test_a_broken_mapping_json_is_named(tiny_data, text, column, says):
 
 
 def test_without_mapping_json_the_contract_names_the_sources(tiny_data):
-    from generator import derive
+    from generator.contract import provenance
 
     (tiny_data / "mapping.json").unlink()
     data = load(tiny_data)
     assert data.mapping is None
-    sources = derive.map_sources(data)
+    sources = provenance.map_sources(data.mapping, data.plz_zones, data.streets)
     assert [(s.title, s.license, s.date) for s in sources] == [
         ("PLZ-Gebiete", "ODbL-1.0", None),
         ("Straßennamen", "ODbL-1.0", None),
@@ -525,7 +525,9 @@ def test_without_mapping_json_the_contract_names_the_sources(tiny_data):
         r["population_share"] = ""
     write_rows(tiny_data / "plz_zones.csv", rows)
     (tiny_data / "streets.csv").unlink()
-    assert [s.title for s in derive.map_sources(load(tiny_data))] == ["PLZ-Gebiete"]
+    again = load(tiny_data)
+    sources = provenance.map_sources(again.mapping, again.plz_zones, again.streets)
+    assert [s.title for s in sources] == ["PLZ-Gebiete"]
 
 
 def test_every_rule_has_a_fix_and_is_documented():

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
 from generator.contract import rules
 from generator.contract.patterns import URL_PATTERN
 from generator.contract.problems import Problems
@@ -115,6 +117,22 @@ def grid_source(edition: str = "Zensus 2022") -> MapSource:
         ZENSUS_LICENSE_URL,
         edition=edition,
     )
+
+
+def map_sources(
+    mapping: MappingProvenance | None, plz_zones: pl.DataFrame, streets: pl.DataFrame
+) -> tuple[MapSource, ...]:
+    """Return the map data a data directory's mapping was computed from, with credits.
+
+    From `mapping.json` where the data directory has it; otherwise what the contract says
+    the tables come from. The census grid and the street names are credited wherever the
+    tables hold population shares or streets.
+    """
+    population = bool(plz_zones["population_share"].is_not_null().any())
+    has_streets = streets.height > 0
+    if mapping is None:
+        return default_sources(population, has_streets)
+    return completed(mapping.sources, population, has_streets)
 
 
 def default_sources(population: bool, streets: bool) -> tuple[MapSource, ...]:

@@ -59,21 +59,10 @@ def _stamp(day: dt.date) -> str:
     return f"{day.isoformat()}T00:00:00Z"
 
 
-def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
+def _publications(d: Derived) -> pl.DataFrame:
     docs = d.documents.select("document_id", "title", "edition_date")
-
-    # Counted within the groups, per run of zones: a filtered copy of the series' columns
-    # holds 10 million rows, a group-by of all of them their keys.
-    def counted(run: pl.DataFrame) -> pl.DataFrame:
-        return (
-            run.group_by("zone_id", "document_id")
-            .agg((pl.col("sampled_at") <= as_of).sum().alias("n"))
-            .filter(pl.col("n") > 0)
-        )
-
     return (
-        batches.per_run(d.measurements, counted)
-        .pipe(as_text)
+        d.zone_documents.filter(pl.col("samples") > 0)
         .join(docs, on="document_id")
         .select(
             "zone_id",
@@ -83,7 +72,7 @@ def _publications(d: Derived, as_of: dt.date) -> pl.DataFrame:
             pl.format(
                 "{} mit {} Werten für dieses Versorgungsgebiet, Stand {}.",
                 "title",
-                "n",
+                "samples",
                 text.date_expr(pl.col("edition_date")),
             ).alias("summary"),
         )
@@ -207,7 +196,7 @@ def _limits(d: Derived, as_of: dt.date) -> pl.DataFrame:
 
 def zone_entries(d: Derived, as_of: dt.date) -> pl.DataFrame:
     """Every entry of every zone's feed: `zone_id`, `key`, `day`, `title`, `summary`."""
-    parts = [_publications(d, as_of), _changes(d, as_of), _limits(d, as_of)]
+    parts = [_publications(d), _changes(d, as_of), _limits(d, as_of)]
     return (
         pl.concat([p.select(_ENTRY) for p in parts], how="vertical_relaxed")
         .sort("zone_id", "day", "key", descending=[False, True, False])
@@ -243,7 +232,7 @@ def national_entries(d: Derived, as_of: dt.date) -> pl.DataFrame:
         )
     )
     news = (
-        _publications(d, as_of)
+        _publications(d)
         .join(zones, on="zone_id")
         .select(
             "zone_id",

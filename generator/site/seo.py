@@ -20,9 +20,7 @@ from xml.sax.saxutils import escape
 
 import polars as pl
 
-from generator import batches
 from generator.api import http, routes, site_rules
-from generator.compact import as_text
 from generator.config import Config
 from generator.derive import Derived
 from generator.site import answer, readings, urls
@@ -50,26 +48,10 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
     The latest of: its samples up to `as_of`, the editions of the documents they come from,
     and the dates limits of its parameters came into force (a verdict can change then).
     """
-    # Per run of zones, filtered within the groups: a filtered copy of the series' columns,
-    # then the group-by of all of it, was the build's peak.
-    kept = pl.col("sampled_at") <= as_of
-    m = d.measurements
-    sampled = batches.per_run(
-        m,
-        lambda run: run.group_by("zone_id").agg(
-            pl.when(kept).then(pl.col("sampled_at")).max().alias("_s")
-        ),
-    )
+    pairs = d.zone_documents
+    sampled = pairs.group_by("zone_id").agg(pl.col("last_sampled").max().alias("_s"))
     edited = (
-        batches.per_run(
-            m,
-            lambda run: (
-                run.group_by("zone_id", "document_id")
-                .agg(kept.any().alias("_kept"))
-                .filter("_kept")
-            ),
-        )
-        .pipe(as_text)
+        pairs.filter(pl.col("samples") > 0)
         .join(d.documents.select("document_id", "edition_date"), on="document_id")
         .group_by("zone_id")
         .agg(pl.col("edition_date").max().alias("_e"))
