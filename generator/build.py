@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import functools
 import hashlib
 import time
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from generator import (
     derive,
     incremental,
     load,
+    parallel,
     render,
     reuse,
     site_assets,
@@ -126,17 +129,23 @@ def build(
         data = load.load(data_dir, tick=bar.advance)
     mark = _stage("load", mark, timings, peaks)
     state = incremental.read_state(out)
-    sources = incremental.source_prints(data.measurements, data.documents)
     shared = reuse.derive_key(data, code)
-    taken = None if force else reuse.reused(out, shared, sources, state)
+
+    hashing = functools.partial(
+        _hashed, data.measurements, data.documents, out, shared, None if force else state
+    )
+    # The zones' hashes on a thread of their own while derive reads the series' values:
+    # each kept one of the two CPUs busy, one after the other.
+    with progress.step("Deriving resources"), parallel.meanwhile(hashing) as hashes:
+        derived = derive.derive(
+            data, as_of, config.publication_cadence_months, lambda: _kept(hashes()[1])
+        )
+    sources, taken = hashes()
+    del hashing
     if taken is not None:
         progress(
-            f"Deriving the zones whose data changed; {taken.kept.zone_ids.len()} unchanged "
-            "zone(s) keep their current values"
-        )
-    with progress.step("Deriving resources"):
-        derived = derive.derive(
-            data, as_of, config.publication_cadence_months, taken.kept if taken else None
+            f"Derived the zones whose data changed; {taken.kept.zone_ids.len()} unchanged "
+            "zone(s) kept their current values"
         )
     del data  # the derived frames share what they need; let the rest go before rendering
     index = places.search_index(derived, places.place_groups(derived.places))
@@ -166,7 +175,12 @@ def build(
         - len(incremental.zone_paths(0)) * len(plan.keep)
         - len(incremental.plz_paths("0")) * len(plan.keep_plz)
     )
+    # The rows for the next build are encoded on a thread of their own beside a daily
+    # update's little rendering; beside a full build's they would raise its peak of memory.
+    encoding = functools.partial(reuse.encoded, derived)
+    beside = contextlib.nullcontext(encoding) if plan.full else parallel.meanwhile(encoding)
     with (
+        beside as state_files,
         TreeWriter(out, previous) as writer,
         progress.bar("Rendering and writing files", planned, "files") as bar,
     ):
@@ -208,7 +222,7 @@ def build(
                 "api_version": API_VERSION,
             }
         )
-    reuse.write(out, derived)
+    reuse.write(out, state_files())
     incremental.write_state(out, plan, shared, sections.paths)
     timings["write"] += time.perf_counter() - mark  # the manifest and the swap
     peaks["render"] = _peak_mib()
@@ -235,6 +249,22 @@ def build(
         derived.suppliers.height if plan.render_suppliers is None else len(plan.render_suppliers),
         tuple(sorted(plan.sections or ())),
     )
+
+
+def _hashed(
+    measurements: pl.DataFrame,
+    documents: pl.DataFrame,
+    out: Path,
+    key: str,
+    state: incremental.State | None,
+) -> tuple[pl.DataFrame, reuse.Reused | None]:
+    """Return the zones' source prints and what they may take from the previous build."""
+    sources = incremental.source_prints(measurements, documents)
+    return sources, reuse.reused(out, key, sources, state)
+
+
+def _kept(taken: reuse.Reused | None) -> derive.Kept | None:
+    return None if taken is None else taken.kept
 
 
 def write_gate_dir(out: Path, config: Config) -> Path:

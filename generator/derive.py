@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -521,17 +522,23 @@ class Kept:
 
 
 def derive(
-    data: SourceData, as_of: dt.date, cadence_months: int = 12, kept: Kept | None = None
+    data: SourceData,
+    as_of: dt.date,
+    cadence_months: int = 12,
+    kept: Kept | Callable[[], Kept | None] | None = None,
 ) -> Derived:
     """Run every derivation; `cadence_months` is the operator's publication cadence.
 
     With `kept`, the current values, summaries and checks of those zones are taken, not
-    derived: the same rows, as a test compares.
+    derived: the same rows, as a test compares. A function gives them when asked, after the
+    series' values are read (the caller may be hashing the zones meanwhile).
     """
     data, readings = read_values(data)
     export = export_rows(data)
     street_rows = streets(data)
     series = measurement_rows(data)
+    if callable(kept):
+        kept = kept()
     own, own_data = series, data
     if kept is not None:
         fresh = pl.col("zone_id").is_in(kept.zone_ids.implode()).not_()

@@ -7,9 +7,11 @@ date of the build, the limits and the register, the map sources and the search i
 versioned URL every page carries. The first is fingerprinted per zone, the second once (the
 render key). A build renders the zones whose fingerprint differs from the previous build's,
 and every zone when the render key differs; the files of the other zones are the previous
-tree's, hard-linked. Everything national (lookups, suppliers, PLZ pages, the map, the search
-index, the exports, the counts, the national feed) is rendered every time: it summarises all
-zones and costs little next to the zones' files.
+tree's, hard-linked. A PLZ's lookup and page and a supplier's document and page are
+fingerprinted the same way, from their own rows and (for a PLZ) its zones' fingerprints. The
+files that follow from neither the series nor the documents are kept whole by sections
+(`generator.sections`). What summarises all zones' values (the map, the counts, the
+national feed, the sitemap) is rendered every time.
 
 A feed without entries is the one exception: it carries the date of the newest entry of any
 zone. Each zone's newest entry day is kept with its fingerprint, so a build knows that date

@@ -9,6 +9,8 @@ finished first.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -57,3 +59,18 @@ def ordered(tasks: Iterable[Callable[[], T]], threads: int | None = None) -> Ite
         finally:
             for future in pending:
                 future.cancel()
+
+
+@contextlib.contextmanager
+def meanwhile(task: Callable[[], T]) -> Iterator[Callable[[], T]]:
+    """Run `task` on a thread of its own while the block runs.
+
+    The block gets a function that waits for the task's result (also usable after the
+    block). For a task that runs on one CPU beside work that does too. With one thread
+    (`workers`), the task runs when its result is first asked for.
+    """
+    if workers() <= 1:
+        yield functools.cache(task)
+        return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="meanwhile") as pool:
+        yield pool.submit(task).result

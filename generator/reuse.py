@@ -16,7 +16,7 @@ The rows are written after the tree is published and before the zones' state
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,15 +85,22 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
     return Reused(Kept(ids, values, rows, documents), same.select("zone_id", "values"))
 
 
-def write(out: Path, d: Derived) -> None:
-    """Keep the derived rows of every zone for the next build."""
+def encoded(d: Derived) -> list[tuple[str, bytes]]:
+    """Return the files that keep the derived rows of every zone for the next build."""
     frames = (
         (VALUES, d.current_values),
         (ZONE_ROWS, d.zones.select(ZONE_COLUMNS)),
         (ZONE_DOCUMENTS, d.zone_documents),
     )
-    atomic_write_all([(state_dir(out) / name, _parquet(frame)) for name, frame in frames])
+    return [(name, _parquet(frame)) for name, frame in frames]
 
 
-def _parquet(frame: pl.DataFrame) -> Callable[[Path], None]:
-    return lambda path: frame.write_parquet(path, compression="lz4")
+def write(out: Path, files: list[tuple[str, bytes]]) -> None:
+    """Write the `encoded` rows beside the tree."""
+    atomic_write_all([(state_dir(out) / name, data) for name, data in files])
+
+
+def _parquet(frame: pl.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer, compression="lz4")
+    return buffer.getvalue()

@@ -454,7 +454,7 @@ def test_rows_taken_from_the_state_are_the_rows_derived(tmp_path: Path, every: i
     chosen = pl.col("zone_id").is_in(ids.implode())
     # The previous build knew none of the other zones' measurements: their rows must go.
     before = dataclasses.replace(data, measurements=data.measurements.filter(chosen))
-    reuse.write(tmp_path / "build", derive(before, AS_OF))
+    reuse.write(tmp_path / "build", reuse.encoded(derive(before, AS_OF)))
     state = state_dir(tmp_path / "build")
     kept = Kept(
         ids,

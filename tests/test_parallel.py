@@ -43,6 +43,47 @@ def test_an_error_in_a_task_reaches_the_caller() -> None:
         list(parallel.ordered([lambda: 1, boom, lambda: 3], threads=2))
 
 
+def test_a_task_meanwhile_runs_beside_the_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRINKWASSER_THREADS", "2")
+    started = threading.Event()
+
+    def task() -> str:
+        started.set()
+        return threading.current_thread().name
+
+    with parallel.meanwhile(task) as result:
+        assert started.wait(5)  # it ran before the block asked for it
+    assert result() != threading.current_thread().name
+    assert result() == result()  # asked again after the block: the same answer
+
+
+def test_with_one_thread_a_task_meanwhile_runs_once_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TRINKWASSER_THREADS", "1")
+    runs: list[str] = []
+
+    def task() -> int:
+        runs.append(threading.current_thread().name)
+        return 7
+
+    with parallel.meanwhile(task) as result:
+        assert runs == []
+        assert result() == 7
+    assert result() == 7
+    assert runs == [threading.current_thread().name]
+
+
+def test_an_error_meanwhile_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRINKWASSER_THREADS", "2")
+
+    def boom() -> int:
+        raise ValueError("broken hashes")
+
+    with parallel.meanwhile(boom) as result, pytest.raises(ValueError, match="broken hashes"):
+        result()
+
+
 def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRINKWASSER_THREADS", "3")
     assert parallel.workers() == 3
