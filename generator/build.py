@@ -198,16 +198,18 @@ def build(
             index,
             plan.render_suppliers,
         )
+        unrendered: list[str] = []  # the sections and suppliers kept
         for path, payload in rendering:
             rendered = time.perf_counter()
             timings["api" if path.startswith(API_PREFIXES) else "site"] += rendered - mark
             if payload is None:
-                writer.keep(path)
+                unrendered.append(path)
             else:
                 writer.write(path, payload)
             bar.advance()
             mark = time.perf_counter()
             timings["write"] += mark - rendered
+        writer.keep_all(unrendered)
         kept_zones = pl.Series("zone_id", plan.keep, dtype=pl.Int64)
         feed_again = kept_zones.is_in(zone_feeds.zones["zone_id"].cast(pl.Int64).implode())
         writer.keep_all(incremental.paths_of(kept_zones.filter(feed_again), feeds=False))

@@ -258,14 +258,21 @@ class TreeWriter:
         self.report.deleted = sorted(set(self.previous) - set(self.files))
         target = manifest_path(self.out)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.unlink(missing_ok=True)
+        # The previous manifest becomes the staging tree's once the swap is done; until
+        # then it is under a name no build reads.
+        held = target.with_name(f".{STAGING_MANIFEST}.previous")
+        try:
+            os.replace(target, held)
+        except FileNotFoundError:
+            held.unlink(missing_ok=True)
         _swap(self.staging, self.out)
         atomic_write(target, _manifest_text(manifest))
-        if self.staging.is_dir() and self._previous_known:
+        if self.staging.is_dir() and self._previous_known and held.is_file():
             # The staging tree now holds the previous tree: kept for the next build to reuse.
-            atomic_write(staging_manifest_path(self.out), _manifest_text({"files": self.previous}))
+            os.replace(held, staging_manifest_path(self.out))
         else:
             # Nobody knows what it holds: a later build must not trust it.
+            held.unlink(missing_ok=True)
             shutil.rmtree(self.staging, ignore_errors=True)
         return self.report
 

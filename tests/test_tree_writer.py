@@ -6,6 +6,7 @@ and never change a file of the published tree while it builds the next one.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -58,6 +59,13 @@ def test_the_replaced_tree_is_kept_beside_and_reused(tmp_path: Path) -> None:
     assert files_of(out) == third
     assert folders_of(out) == {"a", "b", "e"}
     assert files_of(staging(out)) == second
+    # The staging tree's manifest is the previous tree's, moved; nothing else stays beside.
+    staged = json.loads(staging_manifest_path(out).read_text(encoding="utf-8"))["files"]
+    assert set(staged) == set(second)
+    assert sorted(p.name for p in manifest_path(out).parent.iterdir()) == [
+        "manifest.json",
+        "staging.json",
+    ]
     assert writer.report.written == ["b/2.json", "e/5.json"]
     assert writer.report.unchanged == 1
     assert writer.report.deleted == ["d/4.json"]
