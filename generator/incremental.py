@@ -122,20 +122,28 @@ def _row_hash(columns: list[str] | None = None) -> list[pl.Expr]:
     return [row.hash(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)]
 
 
-def _as_hashes(frame: pl.DataFrame, seed: int) -> pl.DataFrame:
-    """Return `frame` with each `Enum` column as the hashes of its texts.
+def _text_hashes(frame: pl.DataFrame, seed: int) -> dict[str, pl.Series]:
+    """Return the hash of every text of each `Enum` column of `frame`, by code.
 
     A code of the series' compact columns changes with the set of texts, the text does not;
     hashing each distinct text once and gathering by code costs a fraction of turning ten
     million codes back into text. Once per seed: two texts whose hashes collide under one
     seed differ under the other.
     """
+    return {
+        name: pl.Series(dtype.categories).hash(seed)
+        for name, dtype in frame.schema.items()
+        if isinstance(dtype, pl.Enum)
+    }
+
+
+def _as_hashes(frame: pl.DataFrame, texts: dict[str, pl.Series]) -> pl.DataFrame:
+    """Return `frame` with each `Enum` column as the hashes of its texts (`_text_hashes`)."""
     columns = []
-    for name, dtype in frame.schema.items():
+    for name in frame.columns:
         column = frame.get_column(name)
-        if isinstance(dtype, pl.Enum):
-            texts = pl.Series(dtype.categories).hash(seed)
-            column = texts.gather(column.to_physical()).fill_null(0).alias(name)
+        if name in texts:
+            column = texts[name].gather(column.to_physical()).fill_null(0).alias(name)
         columns.append(column)
     return pl.DataFrame(columns)
 
@@ -148,11 +156,14 @@ def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     """
     if not frame["zone_id"].is_sorted():
         frame = frame.sort("zone_id", maintain_order=True)
+    # The texts once, not once per run: the series has some 100,000 distinct texts.
+    texts = [_text_hashes(frame, seed) for seed in SEEDS]
 
     def hashed(run: pl.DataFrame) -> pl.DataFrame:
         # Per run: the hashes of every text column of the whole series held 560 MB.
         hashes = run.select("zone_id").with_columns(
-            _as_hashes(run, seed).hash_rows(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)
+            _as_hashes(run, texts[i]).hash_rows(seed).alias(f"_h{i}")
+            for i, seed in enumerate(SEEDS)
         )
         return _grouped(hashes, "zone_id", name)
 
