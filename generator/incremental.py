@@ -30,7 +30,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
-import os
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -354,8 +354,7 @@ def plan(
     supplier_prints: pl.DataFrame,
     key: str,
     derive_key: str,
-    out: Path,
-    previous_files: dict[str, str],
+    published: Collection[str],
     state: State | None,
     force: bool = False,
 ) -> Plan:
@@ -363,21 +362,22 @@ def plan(
 
     `prints` are the zones' `fingerprints`, `plz_prints` the PLZ's `plz_fingerprints`,
     `supplier_prints` the suppliers' `supplier_fingerprints`; `key` the render key and
-    `derive_key` the derive key of this build; `state` what the previous build left.
+    `derive_key` the derive key of this build; `state` what the previous build left;
+    `published` the files of the previous tree that are there (`write.present`): a file
+    the previous tree lost is rendered again rather than trusted.
     """
     if force or state is None or state.render_key != key:
         return Plan(key, prints, None, plz_prints=plz_prints, supplier_prints=supplier_prints)
-    keep = _unchanged(prints, state.zones, "zone_id", out, previous_files)
-    keep_plz = _unchanged(plz_prints, state.plz, "plz", out, previous_files)
+    keep = _unchanged(prints, state.zones, "zone_id", published)
+    keep_plz = _unchanged(plz_prints, state.plz, "plz", published)
     suppliers = supplier_prints["supplier_id"].to_list()
-    kept = _unchanged(supplier_prints, state.suppliers, "supplier_id", out, previous_files)
+    kept = _unchanged(supplier_prints, state.suppliers, "supplier_id", published)
     sections = {}
     if state.derive_key == derive_key:
-        root = os.path.join(Path(out), "")
         sections = {
             name: paths
             for name, paths in state.sections.items()
-            if all(p in previous_files and os.path.isfile(root + p) for p in paths)
+            if all(p in published for p in paths)
         }
     return Plan(
         key,
@@ -395,20 +395,13 @@ def plan(
 
 
 def _unchanged(
-    prints: pl.DataFrame,
-    before: pl.DataFrame,
-    key: str,
-    out: Path,
-    previous_files: dict[str, str],
+    prints: pl.DataFrame, before: pl.DataFrame, key: str, published: Collection[str]
 ) -> list[Any]:
     """Return the keys whose fingerprint is the previous one and whose files are all there."""
     compared = prints.join(before, on=key, how="left", suffix="_before")
     same = compared.filter(pl.col("fingerprint") == pl.col("fingerprint_before"))[key]
     keys, paths = same.to_list(), paths_of(same)
-    root = os.path.join(Path(out), "")
-    # A file the previous tree lost is rendered again rather than trusted.
-    present = map(os.path.isfile, [root + p for p in paths])
-    there = [p in previous_files and isfile for p, isfile in zip(paths, present, strict=True)]
+    there = [p in published for p in paths]
     n = len(_templates(key))
     return [k for i, k in enumerate(keys) if all(there[i * n : (i + 1) * n])]
 

@@ -74,3 +74,17 @@ def meanwhile(task: Callable[[], T]) -> Iterator[Callable[[], T]]:
         return
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="meanwhile") as pool:
         yield pool.submit(task).result
+
+
+def started(task: Callable[[], T]) -> Callable[[], T]:
+    """Start `task` on a thread of its own; return a function that waits for its result.
+
+    Like `meanwhile`, for a task the caller may never ask for (a failed build): its thread
+    ends with the task. With one thread the task runs when its result is first asked for.
+    """
+    if workers() <= 1:
+        return functools.cache(task)
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="started")
+    future = pool.submit(task)
+    pool.shutdown(wait=False)
+    return future.result

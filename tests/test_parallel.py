@@ -84,6 +84,21 @@ def test_an_error_meanwhile_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) 
         result()
 
 
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_started_task_answers_when_asked(monkeypatch: pytest.MonkeyPatch, threads: str) -> None:
+    monkeypatch.setenv("TRINKWASSER_THREADS", threads)
+    runs: list[str] = []
+
+    def task() -> int:
+        runs.append(threading.current_thread().name)
+        return 3
+
+    result = parallel.started(task)
+    assert result() == 3 and result() == 3
+    assert len(runs) == 1
+    assert (runs[0] == threading.current_thread().name) == (threads == "1")
+
+
 def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRINKWASSER_THREADS", "3")
     assert parallel.workers() == 3

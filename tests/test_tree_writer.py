@@ -15,7 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.errors import BuildError
-from generator.write import TreeWriter, manifest_path, read_manifest, staging_manifest_path
+from generator.write import (
+    TreeWriter,
+    manifest_path,
+    present,
+    read_manifest,
+    staging_manifest_path,
+)
 
 
 def files_of(root: Path) -> dict[str, bytes]:
@@ -183,3 +189,28 @@ def test_a_file_and_a_folder_of_one_name_in_one_tree_is_refused(
         for rel in order:
             writer.write(rel, b"x")
     assert files_of(out) == {"z.json": b"2"}
+
+
+def test_present_names_the_files_that_are_there(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "1.json").write_bytes(b"1")
+    (tmp_path / "b").mkdir()  # a folder is no file
+    assert present(tmp_path, ["a/1.json", "a/2.json", "b", "c/3.json"]) == {"a/1.json"}
+
+
+def test_kept_files_the_staging_tree_was_said_to_hold_come_from_it(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a", "b.json": b"b"})
+    publish(out, {"a.json": b"a", "b.json": b"b2"})
+    staged = present(staging(out), ["a.json", "b.json"])
+    assert staged == {"a.json", "b.json"}
+    with TreeWriter(out, staged=staged) as writer:
+        writer.keep_all(["a.json"])
+        writer.write("b.json", b"b3")
+        writer.commit({})
+    assert files_of(out) == {"a.json": b"a", "b.json": b"b3"}
+    # Said not to hold it: the published file is linked instead.
+    with TreeWriter(out, staged=frozenset()) as writer:
+        writer.keep_all(["a.json", "b.json"])
+        writer.commit({})
+    assert files_of(out) == {"a.json": b"a", "b.json": b"b3"}

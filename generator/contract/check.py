@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from generator.compact import as_text, compact, per_row, per_text, texts
+from generator.compact import any_row, as_text, compact, per_row, per_text, texts
 from generator.contract import order, read, rules, table_rules
 from generator.contract.model import (
     DATE,
@@ -217,9 +217,16 @@ def _typed(raw: pl.DataFrame, table: Table, problems: Problems) -> pl.DataFrame:
             return pl.lit(per_text(raw, name, expr))
         return expr(pl.col(name))
 
+    def mask(name: str, expr: Callable[[pl.Expr], pl.Expr]) -> pl.Expr:
+        # Where no text of an `Enum` column hits (clean data), no row does: nothing is
+        # spread to ten million rows.
+        if isinstance(raw.schema[name], pl.Enum) and not any_row(raw, name, expr):
+            return pl.lit(False)
+        return cell(name, expr)
+
     def _blank(name: str) -> pl.Expr:
         if _is_text(raw.schema[name]):
-            return cell(name, _is_blank)
+            return mask(name, _is_blank)
         return pl.col(name).is_null()  # a number or a date has no blank text
 
     def typed_cell(column: Column) -> pl.Expr:
@@ -234,7 +241,7 @@ def _typed(raw: pl.DataFrame, table: Table, problems: Problems) -> pl.DataFrame:
         pl.col(ROW),
         *(typed_cell(c).alias(c.name) for c in present),
         *(_blank(c.name).alias(f"_blank {c.name}") for c in present),
-        *(cell(n, lambda c: c.str.contains(CONTROL)).alias(f"_control {n}") for n in text),
+        *(mask(n, lambda c: c.str.contains(CONTROL)).alias(f"_control {n}") for n in text),
     )
     masks: list[_Mask] = []
     for name in text:
