@@ -17,9 +17,6 @@ from generator.cli_options import config_option, handle_errors, verbose_option
 from generator.errors import terminal_safe
 from generator.mapping import options as mapping_options
 
-# polars allocates through jemalloc, which keeps freed pages for a while by default. A build
-# frees gigabytes between stages; returning them at once keeps the peak memory down. It must
-# be set before polars is first imported (the commands import it lazily).
 # polars allocates through jemalloc, which keeps freed pages for seconds by default; a build
 # frees gigabytes between steps, so it returns them soon, which keeps the national build's
 # peak under 2 GiB. Not at once: returning every page at once made a national build a third

@@ -63,15 +63,14 @@ def per_text(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr])
 
 
 def any_row(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr]) -> bool:
-    """Whether the boolean `expr` of column `name` holds for any row, asked once per text.
+    """Whether the boolean `expr` of `Enum` column `name` holds for any row.
 
-    For an `Enum` column: its texts (and null, if a row is empty) are tested, not its rows.
-    A text no row uses may answer true too; then the caller asks the rows.
+    Its texts (and null, if a row is empty) are tested, not its rows. A text no row uses
+    may answer true too; then the caller asks the rows.
     """
     column = frame.get_column(name)
     dtype = frame.schema[name]
-    if not isinstance(dtype, pl.Enum):
-        return bool(frame.select(expr(pl.col(name)).any()).item())
+    assert isinstance(dtype, pl.Enum), f"{name} is no Enum column"
     hits = texts(dtype, name).select(expr(pl.col(name))).to_series()
     if not column.has_nulls():
         hits = hits.head(hits.len() - 1)  # the null row stands for no row

@@ -93,7 +93,7 @@ _SOME = {"zone_id": "918273645", "plz": "98765", "supplier_id": "918273645"}
 
 @functools.cache
 def _templates(kind: str) -> tuple[str, ...]:
-    """Return the files of a zone or PLZ with `{}` for its key, from the routes and pages.
+    """Return the files of a zone, PLZ or supplier with `{}` for its key (`paths_of`).
 
     A build asks for the files of every zone and PLZ twice; an id is a whole number and a
     PLZ five digits, which a path holds as they are, so the routes are asked once.

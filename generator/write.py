@@ -206,29 +206,24 @@ class TreeWriter:
         self.keep_all([rel])
 
     def keep_all(self, paths: Sequence[str]) -> None:
-        """`keep` each of `paths`: what a daily update does for most of the tree.
-
-        The staging tree is asked for all of them at once (one `stat` each, in C): the
-        bookkeeping per file was most of an update's writing.
-        """
-        if self._present is not None:
-            there: Iterable[bool] = (rel in self._present for rel in paths)
-        else:
-            root = os.path.join(self.staging, "")
-            there = map(os.path.isfile, [root + rel for rel in paths])
-        for rel, present in zip(paths, there, strict=True):
+        """`keep` each of `paths`: what a daily update does for most of the tree."""
+        for rel in paths:
             self._check_path(rel)
             digest = self.previous.get(rel)
-            if digest is None or not (
-                (present and self._staged.get(rel) == digest) or self._link(rel)
-            ):
+            if digest is None or not (self._has(rel, digest) or self._link(rel)):
                 raise BuildError(f"cannot keep {rel} from the previous tree: it has no such file")
             self.files[rel] = digest
         self.report.unchanged += len(paths)
 
     def _has(self, rel: str, digest: str) -> bool:
-        """Whether the staging tree holds this file: its manifest says so, and it is there."""
-        return self._staged.get(rel) == digest and os.path.isfile(os.path.join(self.staging, rel))
+        """Whether the staging tree holds this file: its manifest says so, and it is there.
+
+        There: said so by `staged` (asked beforehand), else by a `stat` now.
+        """
+        if self._staged.get(rel) != digest:
+            return False
+        known = self._present is not None and rel in self._present
+        return known or os.path.isfile(os.path.join(self.staging, rel))
 
     def _link(self, rel: str) -> bool:
         """Stage the published file by a hard link; False when it cannot be linked."""

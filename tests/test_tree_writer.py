@@ -209,7 +209,7 @@ def test_kept_files_the_staging_tree_was_said_to_hold_come_from_it(tmp_path: Pat
         writer.write("b.json", b"b3")
         writer.commit({})
     assert files_of(out) == {"a.json": b"a", "b.json": b"b3"}
-    # Said not to hold it: the published file is linked instead.
+    # Not among them: the staging tree is asked itself.
     with TreeWriter(out, staged=frozenset()) as writer:
         writer.keep_all(["a.json", "b.json"])
         writer.commit({})
