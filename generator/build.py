@@ -28,6 +28,7 @@ from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
 from generator.config import Config
 from generator.contract import provenance
+from generator.contract.memo import Memo
 from generator.progress import StepPrinter
 from generator.sections import Sections
 from generator.site import places
@@ -38,6 +39,7 @@ from generator.write import (
     present,
     read_manifest,
     staging_dir,
+    state_dir,
 )
 
 API_PREFIXES = routes.api_dirs()
@@ -137,7 +139,7 @@ def build(
     peaks: dict[str, float] = {}
     mark = time.perf_counter()
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
-        data = load.load(data_dir, tick=bar.advance)
+        data = load.load(data_dir, bar.advance, Memo(state_dir(out) / "read", code, not force))
     mark = _stage("load", mark, timings, peaks)
     state = incremental.read_state(out)
     shared = reuse.derive_key(data, code)

@@ -18,6 +18,7 @@ import polars as pl
 
 from generator.contract import provenance, rules
 from generator.contract.check import check_tables
+from generator.contract.memo import Memo
 from generator.contract.model import ROW
 from generator.contract.problems import Problems
 from generator.contract.provenance import MappingProvenance
@@ -88,13 +89,16 @@ LOAD_STEPS = 2 * len(ALL_TABLES)
 
 
 def check(
-    data_dir: Path, tick: Callable[[], None] | None = None
+    data_dir: Path, tick: Callable[[], None] | None = None, kept: Memo | None = None
 ) -> tuple[SourceData | None, pl.DataFrame]:
     """Load and check every table and `mapping.json`.
 
-    Return the typed data (or None) and all problems.
+    Return the typed data (or None) and all problems. `kept`: where the series' row groups
+    read by the last build are kept (`generator.contract.memo`).
     """
-    result = check_tables(Path(data_dir), ALL_TABLES, reference_dir(), tick, as_declared=True)
+    result = check_tables(
+        Path(data_dir), ALL_TABLES, reference_dir(), tick, as_declared=True, kept=kept
+    )
     more = Problems()
     mapping = provenance.read(Path(data_dir), more) if Path(data_dir).is_dir() else None
     problems = pl.concat([result.problems, more.frame([provenance.TABLE])])
@@ -105,9 +109,11 @@ def check(
     return SourceData(**frames, mapping=mapping), problems
 
 
-def load(data_dir: Path, tick: Callable[[], None] | None = None) -> SourceData:
+def load(
+    data_dir: Path, tick: Callable[[], None] | None = None, kept: Memo | None = None
+) -> SourceData:
     """Load and check the data directory; raise SourceDataError listing every problem."""
-    data, problems = check(data_dir, tick)
+    data, problems = check(data_dir, tick, kept)
     if data is None:
         raise SourceDataError(problems)
     return data

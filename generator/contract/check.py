@@ -17,6 +17,7 @@ import polars as pl
 
 from generator.compact import any_row, as_text, compact, per_row, per_text, texts
 from generator.contract import order, read, rules, table_rules
+from generator.contract.memo import Memo
 from generator.contract.model import (
     DATE,
     DTYPES,
@@ -77,6 +78,7 @@ def check_tables(
     packaged_dir: Path,
     tick: Callable[[], None] | None = None,
     as_declared: bool = False,
+    kept: Memo | None = None,
 ) -> Result:
     """Load every declared table from `data_dir` and check it; return frames and problems.
 
@@ -84,7 +86,8 @@ def check_tables(
     A table declared `compact` is read and checked with its text as `Enum`s. The frames
     are handed on as text, in the order of the file; `as_declared`, as the build takes
     them: a compact table's text as `Enum`s, each table sorted by its `sorted_by`
-    (before the checks, which then find a duplicate key among neighbours).
+    (before the checks, which then find a duplicate key among neighbours). `kept`: where a
+    compact table's Parquet row groups read by the last build are kept (`memo`).
     """
     tick = tick or (lambda: None)
     problems = Problems()
@@ -96,7 +99,7 @@ def check_tables(
         return Result({}, problems.frame(names))
     loaded: dict[str, Loaded] = {}
     for table in declared:
-        one = _load(data_dir, table, packaged_dir, problems)
+        one = _load(data_dir, table, packaged_dir, problems, kept)
         if one is not None:
             if as_declared:
                 frame = compact(one.frame) if table.compact else one.frame
@@ -114,7 +117,9 @@ def check_tables(
 # ---------------------------------------------------------------------------- files
 
 
-def _load(data_dir: Path, table: Table, packaged_dir: Path, problems: Problems) -> Loaded | None:
+def _load(
+    data_dir: Path, table: Table, packaged_dir: Path, problems: Problems, kept: Memo | None
+) -> Loaded | None:
     files = read.candidates(data_dir, table.name)
     if len(files) > 1:
         names = " and ".join(p.name for p in files)
@@ -130,7 +135,7 @@ def _load(data_dir: Path, table: Table, packaged_dir: Path, problems: Problems) 
         problems.add(table.name, rules.MISSING_TABLE, f"neither {csv} nor {parquet} found")
         return None
     path = files[0]
-    raw = read.read(path, table.name, problems, compact=table.compact)
+    raw = read.read(path, table.name, problems, table.compact, kept if table.compact else None)
     if raw is None:
         return None
     absent = {c.name for c in table.columns if c.name not in raw.columns}

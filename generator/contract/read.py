@@ -10,7 +10,7 @@ import polars.selectors as cs
 
 from generator import parallel
 from generator.compact import compact as compact_text
-from generator.contract import csv_scan, rules
+from generator.contract import csv_scan, memo, rules
 from generator.contract.model import ROW
 from generator.contract.problems import Problems
 
@@ -33,16 +33,32 @@ def sniff_separator(header: str) -> str:
     return max(counts, key=lambda sep: (counts[sep], sep == ","))
 
 
-def read(path: Path, table: str, problems: Problems, compact: bool = False) -> pl.DataFrame | None:
+def read(
+    path: Path,
+    table: str,
+    problems: Problems,
+    compact: bool = False,
+    kept: memo.Memo | None = None,
+) -> pl.DataFrame | None:
     """Return the file's cells (text for CSV) with a `ROW` column, or None after a problem.
 
     `compact`: each text column as an `Enum` of its sorted distinct texts
-    (`generator.compact`), made column by column as it is read.
+    (`generator.compact`), made column by column as it is read. `kept`: where the row
+    groups a Parquet file shares with the last build's are taken from (`generator.contract.memo`).
     """
     frame: pl.DataFrame | None
     if path.suffix == ".parquet":
         try:
-            frame = _read_parquet(path, compact)
+            if compact and kept is not None:
+                frame = memo.read(
+                    path,
+                    table,
+                    kept,
+                    lambda: _read_parquet(path, compact),
+                    lambda offset, n: _as_written(pl.scan_parquet(path).slice(offset, n).collect()),
+                )
+            else:
+                frame = _read_parquet(path, compact)
         except Exception as exc:  # noqa: BLE001 - any reader failure is reported, not raised
             problems.add(table, rules.UNREADABLE_FILE, f"{path.name}: {_first_line(exc)}")
             return None

@@ -32,6 +32,7 @@ from pathlib import Path
 import polars as pl
 
 from generator.api.resources import SAMPLE
+from generator.contract import memo
 from generator.contract.check import check_tables
 from generator.contract.model import ROW as CONTRACT_ROW
 from generator.contract.read import candidates, sniff_separator
@@ -312,7 +313,7 @@ def _staged_measurements(existing: Path | None, rows: pl.DataFrame, staging: Pat
         out = staging / existing.name
         old = pl.read_parquet(existing)
         new = frame.cast({c: t for c, t in old.schema.items() if c in declared}, strict=False)
-        pl.concat([old, new], how="diagonal_relaxed").write_parquet(out)
+        memo.write_appended(existing, pl.concat([old, new], how="diagonal_relaxed"), out)
         return out
     out = staging / "measurements.csv"
     if existing is None:

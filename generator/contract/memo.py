@@ -1,0 +1,234 @@
+"""A Parquet table's row groups as the last build read them: a daily update reads only new ones.
+
+Reading the national series is mostly compacting it (`generator.compact`): finding the
+distinct texts of ten million cells per column. An import that appends a publication
+rewrites the file with the earlier row groups byte for byte as they were (`write_appended`:
+the importer writes each as it was, and the new rows as one more). So a build keeps what it
+read in `build-state/read/`: the compact frame, as codes and texts, and a digest of each
+row group's bytes. The next build takes the rows of every row group whose
+digest it finds there and reads only the others from the file.
+
+The frame is the one a whole read gives, value for value and type for type: each text
+column's texts are merged and sorted again, and texts no row uses any more (a row group
+that is gone) are dropped. A memo of other code (`Memo.key`), a file of another schema or a
+memo that cannot be read is not used: the file is read whole, and the memo replaced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import polars as pl
+import polars.selectors as cs
+import pyarrow.parquet as pq
+
+from generator import parallel
+from generator.write import atomic_write
+
+FORMAT = 1
+"""Bumped when what a memo holds changes."""
+
+Groups = list[tuple[str, int]]
+"""A file's row groups in order: the digest of each one's bytes, and its rows."""
+
+
+@dataclass(frozen=True)
+class Memo:
+    """Where the memos are kept, and what else the frames depend on."""
+
+    folder: Path
+    key: str
+    """The code that read them (a build's code digest): other code reads the file whole."""
+    take: bool = True
+    """False: read the file whole all the same (`build --force`), and keep it for the next."""
+
+
+def read(
+    path: Path,
+    table: str,
+    memo: Memo,
+    whole: Callable[[], pl.DataFrame],
+    rows: Callable[[int, int], pl.DataFrame],
+) -> pl.DataFrame:
+    """Return the compact frame of Parquet file `path`, of the rows it shares with the memo.
+
+    `whole()` reads the file; `rows(offset, n)` reads n rows from an offset, as text.
+    """
+    schema, groups = digests(path)
+    known = _recall(memo, table, schema) if memo.take else None
+    if known is not None and {g for g, _ in known.groups} & {g for g, _ in groups}:
+        frame = _assembled(known, groups, rows)
+    else:
+        frame = whole()
+    if known is None or known.groups != groups:
+        _keep(memo, table, schema, groups, frame)
+    return frame
+
+
+def write_appended(existing: Path, frame: pl.DataFrame, out: Path) -> None:
+    """Write `frame`, the rows of Parquet file `existing` and then new ones, to `out`.
+
+    Each row group of `existing` becomes one of `out`, and the new rows one more: rewritten
+    by the same writer, a row group is the same bytes, and the next build takes it from its
+    memo. (A file another writer made is new bytes once.)
+    """
+    sizes = [group.num_rows for group in _row_groups(pq.read_metadata(existing))]
+    table = frame.to_arrow()
+    with pq.ParquetWriter(out, table.schema, compression="zstd") as writer:
+        offset = 0
+        for n in [*sizes, frame.height - sum(sizes)]:
+            if n > 0:
+                writer.write_table(table.slice(offset, n), row_group_size=n)
+            offset += n
+
+
+def _row_groups(meta: pq.FileMetaData) -> list[pq.RowGroupMetaData]:
+    return [meta.row_group(i) for i in range(meta.num_row_groups)]
+
+
+def digests(path: Path) -> tuple[str, Groups]:
+    """Return the file's schema and each row group's digest and rows.
+
+    A row group's digest covers the bytes of its column chunks and how they are stored
+    (type, codec, encodings), so two equal digests mean the same cells.
+    """
+    meta = pq.read_metadata(path)
+    columns = [
+        (
+            c.path,
+            c.physical_type,
+            str(c.logical_type),
+            c.max_definition_level,
+            c.max_repetition_level,
+        )
+        for c in meta.schema
+    ]
+    schema = f"{columns}|{meta.schema.to_arrow_schema().remove_metadata()}"
+    groups: Groups = []
+    with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as view:
+        for group in _row_groups(meta):
+            h = hashlib.blake2b(digest_size=16)
+            for c in range(group.num_columns):
+                chunk = group.column(c)
+                start = min(
+                    offset
+                    for offset in (chunk.dictionary_page_offset, chunk.data_page_offset)
+                    if offset is not None and offset > 0
+                )
+                stored = (chunk.path_in_schema, chunk.physical_type, chunk.compression)
+                h.update(f"{stored}|{chunk.encodings}|{chunk.num_values}".encode())
+                h.update(view[start : start + chunk.total_compressed_size])
+            groups.append((h.hexdigest(), group.num_rows))
+    return schema, groups
+
+
+def _paths(memo: Memo, table: str) -> tuple[Path, Path]:
+    return memo.folder / f"{table}.json", memo.folder / f"{table}.arrow"
+
+
+class _Known(NamedTuple):
+    """A memo as kept: the frame with codes for texts, each text column's texts, the groups."""
+
+    frame: pl.DataFrame
+    texts: dict[str, pl.Series]
+    groups: Groups
+
+
+def _recall(memo: Memo, table: str, schema: str) -> _Known | None:
+    """Return the memo, when it was kept for this code and schema."""
+    about, codes = _paths(memo, table)
+    try:
+        meta = json.loads(about.read_text(encoding="utf-8"))
+        if [meta.get("format"), meta.get("key"), meta.get("schema")] != [FORMAT, memo.key, schema]:
+            return None
+        groups = [(str(digest), int(n)) for digest, n in meta["groups"]]
+        frame = pl.read_ipc(codes)
+        texts = {n: pl.Series(n, values, dtype=pl.String) for n, values in meta["texts"].items()}
+    except (OSError, ValueError, KeyError, TypeError, pl.exceptions.PolarsError):
+        return None
+    if frame.height != sum(n for _, n in groups):
+        return None
+    if not all(n in frame.columns and frame.schema[n].is_integer() for n in texts):
+        return None
+    return _Known(frame, texts, groups)
+
+
+def _keep(memo: Memo, table: str, schema: str, groups: Groups, frame: pl.DataFrame) -> None:
+    """Keep `frame` and the digests of the file's row groups for the next build."""
+    about, codes = _paths(memo, table)
+    enums = {n: d for n, d in frame.schema.items() if isinstance(d, pl.Enum)}
+    meta = {
+        "format": FORMAT,
+        "key": memo.key,
+        "schema": schema,
+        "groups": groups,
+        "texts": {name: dtype.categories.to_list() for name, dtype in enums.items()},
+    }
+    memo.folder.mkdir(parents=True, exist_ok=True)
+    about.unlink(missing_ok=True)  # until both are written, no memo
+    physical = frame.with_columns(cs.enum().to_physical())
+    atomic_write(codes, lambda target: physical.write_ipc(target, compression="lz4"))
+    atomic_write(about, json.dumps(meta, ensure_ascii=False).encode())
+
+
+def _assembled(
+    known: _Known, groups: Groups, rows: Callable[[int, int], pl.DataFrame]
+) -> pl.DataFrame:
+    """Return the file's frame: the memo's rows where it has a row group, the file's elsewhere."""
+    at: dict[tuple[str, int], int] = {}
+    offset = 0
+    for group in known.groups:
+        at.setdefault(group, offset)
+        offset += group[1]
+    runs: list[tuple[bool, int, int]] = []  # (from the memo, first row there, rows)
+    offset = 0
+    for group in groups:
+        memo, start = (True, at[group]) if group in at else (False, offset)
+        if runs and runs[-1][0] == memo and runs[-1][1] + runs[-1][2] == start:
+            runs[-1] = (memo, runs[-1][1], runs[-1][2] + group[1])
+        else:
+            runs.append((memo, start, group[1]))
+        offset += group[1]
+    parts = [
+        (memo, known.frame.slice(start, n) if memo else rows(start, n)) for memo, start, n in runs
+    ]
+    gone = bool({g for g, _ in known.groups} - {g for g, _ in groups})
+
+    def column(name: str) -> Callable[[], pl.Series]:
+        if name in known.texts:
+            return lambda: _texts(name, parts, known.texts[name], gone)
+        return lambda: pl.concat([rows.get_column(name) for _, rows in parts]).rechunk()
+
+    # Two columns at a time, as a whole read does.
+    return pl.DataFrame(parallel.ordered(map(column, known.frame.columns), threads=2))
+
+
+def _texts(
+    name: str, parts: list[tuple[bool, pl.DataFrame]], old: pl.Series, gone: bool
+) -> pl.Series:
+    """Return a text column of the parts as an `Enum` of the sorted texts its rows use.
+
+    The memo's rows hold codes into `old`, the file's rows texts. Both become codes into
+    `old` followed by the texts only the file's rows have, and those codes are looked up
+    once.
+    """
+    read = [rows.get_column(name) for memo, rows in parts if not memo]
+    extra = pl.concat(read).drop_nulls().unique() if read else old.clear()
+    space = pl.concat([old, extra.filter(~extra.is_in(old.implode()))])
+    codes = pl.concat(
+        [
+            rows.get_column(name).cast(pl.UInt32)
+            if memo
+            else rows.get_column(name).cast(pl.Enum(space)).to_physical().cast(pl.UInt32)
+            for memo, rows in parts
+        ]
+    ).rechunk()
+    # Unless a row group is gone, every text in `space` is used: the memo's by its rows.
+    texts = space.gather(codes.drop_nulls().unique()) if gone else space
+    return space.cast(pl.Enum(texts.sort()), strict=False).gather(codes).alias(name)
