@@ -15,7 +15,8 @@ sees is what it saw before, value for value.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 
 import polars as pl
 import polars.selectors as cs
@@ -56,10 +57,27 @@ def per_text(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr])
 
     An empty cell (null) counts as one more text: `expr` sees it as it would in the column.
     """
-    dtype = frame.schema[name]
+    dtype = frame.get_column(name).dtype  # not the whole schema: each `Enum` is made anew
     if not isinstance(dtype, pl.Enum):
         return frame.select(expr(pl.col(name))).to_series()
     return per_row(frame.get_column(name), texts(dtype, name).select(expr(pl.col(name))))
+
+
+def mapped(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr]) -> pl.Series:
+    """Return `expr` (text to text) of `Enum` column `name` for every row, compact.
+
+    What `compact` of `per_text` gives, an `Enum` of the texts the rows get, without making
+    a text per row: computed once per text and spread as codes.
+    """
+    column = frame.get_column(name)
+    dtype = column.dtype
+    if not isinstance(dtype, pl.Enum):  # a frame of plain text: its texts compacted
+        return as_enum(frame.select(expr(pl.col(name))).to_series())
+    each = texts(dtype, name).select(expr(pl.col(name))).to_series()
+    used = column.to_physical().unique().fill_null(each.len() - 1)  # the null row's place
+    values = each.gather(used).drop_nulls().unique().sort()
+    # A text of no row may map to a text outside `values`: it is never spread.
+    return per_row(column, each.cast(pl.Enum(values), strict=False).to_frame())
 
 
 def any_row(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr]) -> bool:
@@ -69,7 +87,7 @@ def any_row(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr]) 
     may answer true too; then the caller asks the rows.
     """
     column = frame.get_column(name)
-    dtype = frame.schema[name]
+    dtype = column.dtype
     assert isinstance(dtype, pl.Enum), f"{name} is no Enum column"
     hits = texts(dtype, name).select(expr(pl.col(name))).to_series()
     if not column.has_nulls():
@@ -88,3 +106,51 @@ def per_row(column: pl.Series, per_text: pl.DataFrame) -> pl.Series:
     codes = column.to_physical()
     last = per_text.height - 1  # the null row
     return per_text.to_series().gather(codes.fill_null(last) if codes.has_nulls() else codes)
+
+
+def packed(frame: pl.DataFrame, names: Sequence[str]) -> pl.Series:
+    """Return one number per row from the codes of `Enum` columns `names`.
+
+    An empty cell has a code of its own. Equal numbers, equal texts: a group-by or a
+    `unique` over the number is one over a single integer column, not over several.
+    `unpacked` gives the texts back.
+    """
+    sizes = _sizes(frame, names)
+    if math.prod(sizes) > 2**64:
+        raise ValueError(f"too many distinct texts to number their combinations: {sizes}")
+    key = pl.lit(0, dtype=pl.UInt64)
+    for name, size in zip(names, sizes, strict=True):
+        key = key * size + pl.col(name).to_physical().cast(pl.UInt64).fill_null(size - 1)
+    return frame.select(key.alias("key")).to_series()
+
+
+def unpacked(keys: pl.Series, frame: pl.DataFrame, names: Sequence[str]) -> pl.DataFrame:
+    """Return the texts of `names` that each number of `packed(frame, names)` stands for."""
+    columns = {}
+    rest = keys.alias("key").to_frame()
+    for name, size in zip(reversed(names), reversed(_sizes(frame, names)), strict=True):
+        code = rest.select(
+            pl.when(pl.col("key") % size < size - 1).then(pl.col("key") % size).cast(pl.UInt32)
+        ).to_series()
+        rest = rest.select(pl.col("key") // size)
+        columns[name] = _categories(frame, name).gather(code)
+    return pl.DataFrame([columns[name] for name in names])
+
+
+def distinct(frame: pl.DataFrame, names: Sequence[str]) -> pl.DataFrame:
+    """Return the distinct rows of columns `names` as text (of `Enum` columns, by `packed`)."""
+    if all(isinstance(frame.get_column(name).dtype, pl.Enum) for name in names):
+        return unpacked(packed(frame, names).unique().sort(), frame, names)
+    return as_text(frame.select(names).unique())
+
+
+def _categories(frame: pl.DataFrame, name: str) -> pl.Series:
+    dtype = frame.get_column(name).dtype
+    if not isinstance(dtype, pl.Enum):
+        raise TypeError(f"expected a compact text column, got {dtype}")
+    return dtype.categories.alias(name)
+
+
+def _sizes(frame: pl.DataFrame, names: Sequence[str]) -> list[int]:
+    """Each column's codes: one per text, and one for the empty cell."""
+    return [_categories(frame, name).len() + 1 for name in names]

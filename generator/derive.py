@@ -17,7 +17,7 @@ import polars as pl
 from generator import published, staleness, summary, sums
 from generator.api import resources, routes, verdicts
 from generator.classify import SIG_FIGS, classify
-from generator.compact import as_text, compact, per_text
+from generator.compact import as_text, compact, mapped
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.current import aggregate_verdicts, newest_rows, notes_de, standing, worst_point
@@ -336,14 +336,14 @@ def measurement_rows(data: SourceData) -> pl.DataFrame:
     """Return every data point, sorted by zone, parameter, date (the verbatim series)."""
     # The loader already sorted the table; adding columns does not copy the others.
     units_by_code = data.parameters.select("code", "unit")
-    unit = per_text(
+    unit = mapped(
         data.measurements,
         "parameter",
         lambda code: code.replace_strict(
             units_by_code["code"], units_by_code["unit"], default=None
         ),
     )
-    return data.measurements.with_columns(compact(unit.to_frame("normalized_unit")))
+    return data.measurements.with_columns(unit.alias("normalized_unit"))
 
 
 def zones(data: SourceData) -> pl.DataFrame:

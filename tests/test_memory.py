@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator import batches, derive, load
-from generator.compact import as_text, compact
+from generator.compact import as_text, compact, distinct, mapped, packed, unpacked
 from generator.contract.check import check_tables
 from generator.contract.model import ROW, Context
 from generator.contract.order import in_order
@@ -217,3 +217,26 @@ def test_page_dates_and_feed_entries_do_not_depend_on_the_runs(monkeypatch):
     assert seo.page_dates(d, AS_OF) == dates
     assert feeds.zone_entries(d, AS_OF).equals(entries)
     assert entries.filter(pl.col("key").str.starts_with("dokument-")).height > 0
+
+
+texts_or_none = st.one_of(st.none(), st.sampled_from(["b", "a", "é", "", "B", "< 0,1"]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=st.lists(st.tuples(texts_or_none, texts_or_none), min_size=1, max_size=30))
+def test_distinct_rows_and_mapped_texts_of_a_compact_frame_are_those_of_its_text(rows):
+    """`distinct` and `mapped` work on codes; what they give is what the text gives."""
+    frame = pl.DataFrame(rows, schema={"x": pl.String, "y": pl.String}, orient="row")
+    small = compact(frame)
+    expected = frame.unique().sort("x", "y", nulls_last=False)
+    found = distinct(small, ["x", "y"]).sort("x", "y", nulls_last=False)
+    assert found.equals(expected)
+    assert unpacked(packed(small, ["x", "y"]), small, ["x", "y"]).equals(frame)
+
+    def upper(x: pl.Expr) -> pl.Expr:
+        return pl.when(x == "a").then(None).otherwise(x.str.to_uppercase())
+
+    as_one = mapped(small, "x", upper)
+    expected_x = compact(frame.select(upper(pl.col("x")).alias("x"))).get_column("x")
+    assert as_one.dtype == expected_x.dtype
+    assert as_one.equals(expected_x)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from generator.compact import any_row, as_text, compact, per_row, per_text, texts
+from generator.compact import any_row, as_text, compact, distinct, per_row, per_text, texts
 from generator.contract import order, read, rules, table_rules
 from generator.contract.memo import Memo
 from generator.contract.model import (
@@ -214,28 +214,30 @@ def _typed(raw: pl.DataFrame, table: Table, problems: Problems) -> pl.DataFrame:
     of the rules are cheap boolean combinations of those, and rows are only gathered for
     masks that hit. Of an `Enum` column each distinct text is typed and tested once.
     """
-    text = [n for n, dtype in raw.schema.items() if n != ROW and _is_text(dtype)]
+    # Asked once: a frame's schema builds each `Enum` type anew, checking its texts.
+    schema = raw.schema
+    text = [n for n, dtype in schema.items() if n != ROW and _is_text(dtype)]
     present = [c for c in table.columns if c.name in raw.columns]
 
     def cell(name: str, expr: Callable[[pl.Expr], pl.Expr]) -> pl.Expr:
-        if isinstance(raw.schema[name], pl.Enum):
+        if isinstance(schema[name], pl.Enum):
             return pl.lit(per_text(raw, name, expr))
         return expr(pl.col(name))
 
     def mask(name: str, expr: Callable[[pl.Expr], pl.Expr]) -> pl.Expr:
         # Where no text of an `Enum` column hits (clean data), no row does: nothing is
         # spread to ten million rows.
-        if isinstance(raw.schema[name], pl.Enum) and not any_row(raw, name, expr):
+        if isinstance(schema[name], pl.Enum) and not any_row(raw, name, expr):
             return pl.lit(False)
         return cell(name, expr)
 
     def _blank(name: str) -> pl.Expr:
-        if _is_text(raw.schema[name]):
+        if _is_text(schema[name]):
             return mask(name, _is_blank)
         return pl.col(name).is_null()  # a number or a date has no blank text
 
     def typed_cell(column: Column) -> pl.Expr:
-        dtype = raw.schema[column.name]
+        dtype = schema[column.name]
         if isinstance(dtype, pl.Enum):
             if column.type == STR:
                 return pl.col(column.name)  # the text as it is, still shared
@@ -360,17 +362,25 @@ def _row_mask(constraint: RowConstraint, name: str, frame: pl.DataFrame) -> pl.E
     """Return the constraint's mask; over `Enum` columns, computed on their texts.
 
     A constraint of one column is decided once per distinct text; one that reads other
-    columns too sees them all as text.
+    columns too, once per distinct combination, and, when one of them breaks it, on every
+    row with all columns as text. Where none breaks it (clean data), no row does: nothing
+    is spread to ten million rows.
     """
     read = [name, *constraint.columns()]
-    if not any(isinstance(frame.schema[c], pl.Enum) for c in read):
+    dtypes = [frame.get_column(c).dtype for c in read]  # not the schema: see `_typed`
+    if not any(isinstance(dtype, pl.Enum) for dtype in dtypes):
         return constraint.mask(name, frame)
     if read == [name]:
-        dtype = frame.schema[name]
+        dtype = dtypes[0]
         assert isinstance(dtype, pl.Enum)
-        distinct = texts(dtype, name)
-        per_text = distinct.select(constraint.mask(name, distinct))
+        each = texts(dtype, name)
+        per_text = each.select(constraint.mask(name, each))
+        if not per_text.to_series().any():
+            return pl.lit(False)
         return pl.lit(per_row(frame.get_column(name), per_text))
+    combinations = distinct(frame, read)
+    if not combinations.select(constraint.mask(name, combinations)).to_series().any():
+        return pl.lit(False)
     rows = as_text(frame.select(read))
     return pl.lit(rows.select(constraint.mask(name, rows)).to_series())
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from generator import units, values
-from generator.compact import as_text, like
+from generator.compact import as_text, distinct, like
 from generator.contract import rules
 from generator.contract.model import ROW, Context, JoinConstraint, RowConstraint
 from generator.contract.rules import Rule
@@ -146,7 +146,12 @@ class References(JoinConstraint):
         known = other.select(pl.col(self.column).drop_nulls().unique().alias(column))
         # Each distinct value is looked up once, then the rows of those not found are
         # gathered: two columns, not a join's copy of 10 million rows.
-        distinct = frame.select(pl.col(column).drop_nulls().unique())
+        dtype = frame.get_column(column).dtype
+        if isinstance(dtype, pl.Enum):
+            # Its texts: a text no row uses could only find no rows below.
+            distinct = dtype.categories.alias(column).to_frame()
+        else:
+            distinct = frame.select(pl.col(column).drop_nulls().unique())
         missing = as_text(distinct).join(as_text(known), on=column, how="anti")
         if missing.height == 0:
             return None
@@ -214,7 +219,7 @@ class UnitConvertible(JoinConstraint):
         if params is None:
             return None
         # Python sees each distinct (unit, parameter) pair once, never each row.
-        pairs = as_text(frame.select(column, self.parameter).unique())
+        pairs = distinct(frame, [column, self.parameter])
         pairs = pairs.with_columns(pl.col(column).fill_null("").alias("_unit")).join(
             params.select(
                 pl.col("code").alias(self.parameter),

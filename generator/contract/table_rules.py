@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator.compact import like
+from generator.compact import as_text, like, per_text
 from generator.contract import rules
 from generator.contract.model import ROW, Context, Table, TableRule
 from generator.contract.order import neighbours
@@ -279,13 +279,19 @@ class NotAfterReferenced(TableRule):
         else:
             # The other table's date looked up beside each row: three columns, not a join's
             # copy of them.
-            theirs = pl.col(self.via).replace_strict(
-                dates.get_column(self.via),
-                dates.get_column("_other"),
-                default=None,
-                return_dtype=dates.schema["_other"],
-            )
-            joined = frame.select(ROW, self.via, self.column, theirs.alias("_other"))
+            plain = as_text(dates)
+
+            def theirs(key: pl.Expr) -> pl.Expr:
+                return key.replace_strict(
+                    plain.get_column(self.via),
+                    plain.get_column("_other"),
+                    default=None,
+                    return_dtype=plain.schema["_other"],
+                )
+
+            # Of a compact column, once per text (`per_text`).
+            looked_up = per_text(frame, self.via, theirs)
+            joined = frame.select(ROW, self.via, self.column, pl.lit(looked_up).alias("_other"))
         return joined.filter(pl.col(self.column) > pl.col("_other")).select(
             ROW,
             pl.col(self.column).cast(pl.String).alias("value"),
