@@ -60,7 +60,7 @@ def per_text(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr])
     dtype = frame.get_column(name).dtype  # not the whole schema: each `Enum` is made anew
     if not isinstance(dtype, pl.Enum):
         return frame.select(expr(pl.col(name))).to_series()
-    return per_row(frame.get_column(name), texts(dtype, name).select(expr(pl.col(name))))
+    return per_row(frame.get_column(name), _each(dtype, name, expr).to_frame())
 
 
 def mapped(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr]) -> pl.Series:
@@ -73,7 +73,7 @@ def mapped(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr]) -
     dtype = column.dtype
     if not isinstance(dtype, pl.Enum):  # a frame of plain text: its texts compacted
         return as_enum(frame.select(expr(pl.col(name))).to_series())
-    each = texts(dtype, name).select(expr(pl.col(name))).to_series()
+    each = _each(dtype, name, expr)
     used = column.to_physical().unique().fill_null(each.len() - 1)  # the null row's place
     values = each.gather(used).drop_nulls().unique().sort()
     # A text of no row may map to a text outside `values`: it is never spread.
@@ -89,10 +89,15 @@ def any_row(frame: pl.DataFrame, name: str, expr: Callable[[pl.Expr], pl.Expr]) 
     column = frame.get_column(name)
     dtype = column.dtype
     assert isinstance(dtype, pl.Enum), f"{name} is no Enum column"
-    hits = texts(dtype, name).select(expr(pl.col(name))).to_series()
+    hits = _each(dtype, name, expr)
     if not column.has_nulls():
         hits = hits.head(hits.len() - 1)  # the null row stands for no row
     return bool(hits.any())
+
+
+def _each(dtype: pl.Enum, name: str, expr: Callable[[pl.Expr], pl.Expr]) -> pl.Series:
+    """Return `expr` of each text of an `Enum` column `name`, and last of null (`texts`)."""
+    return texts(dtype, name).select(expr(pl.col(name))).to_series()
 
 
 def texts(dtype: pl.Enum, name: str) -> pl.DataFrame:

@@ -135,7 +135,7 @@ def _load(
         problems.add(table.name, rules.MISSING_TABLE, f"neither {csv} nor {parquet} found")
         return None
     path = files[0]
-    raw = read.read(path, table.name, problems, table.compact, kept if table.compact else None)
+    raw = read.read(path, table.name, problems, table.compact, kept)
     if raw is None:
         return None
     absent = {c.name for c in table.columns if c.name not in raw.columns}
