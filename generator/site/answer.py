@@ -96,8 +96,11 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
     note names both ("laut Versorger hart; 14 °dH entspricht mittel") and
     `hardness_disputed` is true.
     """
+    # Lazy, so a filter gathers only the columns read here, not the nested limits of a
+    # million current values.
+    lazy = values.lazy()
     published = (
-        values.filter(pl.col("parameter") == "haertebereich")
+        lazy.filter(pl.col("parameter") == "haertebereich")
         .select(
             "zone_id",
             pl.col("value_text")
@@ -111,7 +114,7 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
     number_ok = (pl.col("qualifier") == "number") & pl.col("normalized_value").is_not_null()
     measured = (
         readings.with_readings(
-            values.filter(
+            lazy.filter(
                 pl.col("parameter").is_in(["summe_erdalkalien", "gesamthaerte"]) & number_ok
             )
         )
@@ -133,7 +136,7 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
     )
     width = (pl.col("max_mmol_l") - pl.col("min_mmol_l")).fill_null(float("inf"))
     computed = (
-        measured.join(ranges.select("range", "min_mmol_l", "max_mmol_l"), how="cross")
+        measured.join(ranges.lazy().select("range", "min_mmol_l", "max_mmol_l"), how="cross")
         .filter(
             (pl.col("mmol") >= pl.col("min_mmol_l"))
             & (pl.col("max_mmol_l").is_null() | (pl.col("mmol") <= pl.col("max_mmol_l")))
@@ -168,6 +171,7 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
         pl.concat([disagree, agreed, only_measured], how="diagonal_relaxed")
         .with_columns(pl.col("hardness_disputed").fill_null(False))
         .sort("zone_id")
+        .collect()
     )
 
 
