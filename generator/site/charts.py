@@ -304,9 +304,11 @@ MAX_YEARS = 12  # labelled years per chart; longer windows label every 2nd, 5th,
 def _y_axis(series: pl.LazyFrame) -> pl.LazyFrame:
     """Add `grid_d` and `y_labels`: a grid line and a German label per step."""
     # A fixed number of slots, each a row-wise expression: no explode, no regrouping.
+    values = [(pl.col("step") * i).round_sig_figs(6) for i in range(MAX_STEPS + 1)]
+    # The German numbers of all slots by one `number_expr` (long to plan), over a list.
+    written = pl.concat_list(values).list.eval(text.number_expr(pl.element())).alias("_written")
     lines, labels = [], []
-    for i in range(MAX_STEPS + 1):
-        value = (pl.col("step") * i).round_sig_figs(6)
+    for i, value in enumerate(values):
         y = _fmt(_y(value))
         on = pl.col("steps") >= i
         lines.append(pl.when(on).then(pl.format("M{},{}H{}", pl.lit(LEFT), y, pl.lit(RIGHT))))
@@ -316,13 +318,17 @@ def _y_axis(series: pl.LazyFrame) -> pl.LazyFrame:
                     '<text x="{}" y="{}">{}</text>',
                     pl.lit(LEFT - 5),
                     _fmt(_y(value) + 4),
-                    text.number_expr(value),
+                    pl.col("_written").list.get(i),
                 )
             )
         )
-    return series.with_columns(
-        pl.concat_str(lines, ignore_nulls=True).alias("grid_d"),
-        pl.concat_str(labels, ignore_nulls=True).alias("y_labels"),
+    return (
+        series.with_columns(written)
+        .with_columns(
+            pl.concat_str(lines, ignore_nulls=True).alias("grid_d"),
+            pl.concat_str(labels, ignore_nulls=True).alias("y_labels"),
+        )
+        .drop("_written")
     )
 
 

@@ -68,13 +68,8 @@ def current_share_expr(limit: pl.Expr, until: pl.Expr | None = None) -> pl.Expr:
     assessed = _members_assessed()
     share = share_expr(limit, until, pl.when(assessed).then(members).otherwise(VALUE))
     unfounded = (pl.col("origin") == "computed") & (pl.col("state") == "not_assessable")
-    return (
-        pl.when(unfounded)
-        .then(pl.lit(None, pl.String))
-        .when(assessed)
-        .then(pl.concat_str(share, pl.lit(" (Summe der Einzelstoffe)")))
-        .otherwise(share)
-    )
+    why = pl.when(assessed).then(pl.lit(" (Summe der Einzelstoffe)")).otherwise(pl.lit(""))
+    return pl.when(unfounded).then(pl.lit(None, pl.String)).otherwise(pl.concat_str(share, why))
 
 
 PIPE_METALS = ("blei", "kupfer", "nickel")
@@ -145,13 +140,17 @@ def share_expr(limit: pl.Expr, until: pl.Expr | None = None, value: pl.Expr = VA
     # `< x` says the value is below x: below x's share (rounded up, never below the truth).
     rl_share = REPORTING_LIMIT / level * 100
     below = pl.format("unter {} %", thousands_expr(rl_share.ceil().cast(pl.Int64)))
-    words = (
-        pl.when(QUALIFIER == q.NUMBER)
-        .then(measured)
-        .when(QUALIFIER == q.RANGE)
-        .then(pl.concat_str(pl.lit("bis "), measured))
+    # The share written once (long to plan), behind the word its qualifier asks for.
+    before = (
+        pl.when(QUALIFIER == q.RANGE)
+        .then(pl.lit("bis "))
         .when(QUALIFIER == q.ABOVE)
-        .then(pl.concat_str(pl.lit("über "), measured))
+        .then(pl.lit("über "))
+        .otherwise(pl.lit(""))
+    )
+    words = (
+        pl.when((QUALIFIER == q.NUMBER) | (QUALIFIER == q.RANGE) | (QUALIFIER == q.ABOVE))
+        .then(pl.concat_str(before, measured))
         .when((QUALIFIER == q.BELOW_REPORTING_LIMIT) & (level >= REPORTING_LIMIT))
         .then(below)
     )

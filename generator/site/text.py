@@ -117,27 +117,30 @@ def limit_expr(lim: pl.Expr) -> pl.Expr:
         .otherwise(name)
     )
     is_range = kind == "range"
-    one_bound = pl.concat_str(
-        name,
-        pl.when(high.is_null()).then(pl.lit(" ab ")).otherwise(pl.lit(" bis ")),
-        number_expr(pl.coalesce(low, high)),
-        suffix,
+    both = low.is_not_null() & high.is_not_null()
+    # Each number written once (`number_expr` is long to plan): the first number, and the
+    # upper bound of a range with both bounds.
+    first = pl.when(is_range).then(pl.coalesce(low, high)).otherwise(value)
+    upper = (
+        pl.when(is_range & both)
+        .then(pl.concat_str(pl.lit(" bis "), number_expr(high)))
+        .otherwise(pl.lit(""))
     )
+    gap = (
+        pl.when(~is_range | both)
+        .then(pl.lit(" "))
+        .when(high.is_null())
+        .then(pl.lit(" ab "))
+        .otherwise(pl.lit(" bis "))
+    )
+    numbers = pl.concat_str(name, gap, number_expr(first), upper, suffix)
     return (
         pl.when(lim.is_null() | kind.is_null())
         .then(pl.lit(None, dtype=pl.String))
         .when(kind == "requirement")
         .then(words)
-        .when(is_range & low.is_not_null() & high.is_not_null())
-        .then(
-            pl.concat_str(
-                name, pl.lit(" "), number_expr(low), pl.lit(" bis "), number_expr(high), suffix
-            )
-        )
-        .when(is_range & (low.is_not_null() | high.is_not_null()))
-        .then(one_bound)
-        .when(~is_range & value.is_not_null())
-        .then(pl.concat_str(name, pl.lit(" "), number_expr(value), suffix))
+        .when(first.is_not_null())
+        .then(numbers)
         .otherwise(words)
     )
 
