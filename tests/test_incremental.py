@@ -458,7 +458,7 @@ def test_rows_taken_from_the_state_are_the_rows_derived(tmp_path: Path, every: i
     state = state_dir(tmp_path / "build")
     kept = Kept(
         ids,
-        pl.scan_parquet(state / reuse.VALUES),
+        pl.scan_ipc(state / reuse.VALUES),
         pl.scan_parquet(state / reuse.ZONE_ROWS).filter(chosen),
         pl.scan_parquet(state / reuse.ZONE_DOCUMENTS).filter(chosen),
     )
