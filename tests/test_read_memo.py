@@ -76,7 +76,9 @@ def _remembered(path: Path, kept: Memo) -> tuple[pl.DataFrame, int]:
         taken += pq.read_metadata(path).num_rows
         return read._read_parquet(path, compact=True)
 
-    return memo.read(path, "measurements", kept, whole, rows), taken
+    frame = memo.read(path, "measurements", kept, whole, rows)
+    memo.settled()  # as the checks of a build end: the memo is written
+    return frame, taken
 
 
 def _same(frame: pl.DataFrame, path: Path) -> None:

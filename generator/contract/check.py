@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from generator.compact import any_row, as_text, compact, distinct, per_row, per_text, texts
-from generator.contract import order, read, rules, table_rules
+from generator.contract import memo, order, read, rules, table_rules
 from generator.contract.memo import Memo
 from generator.contract.model import (
     DATE,
@@ -98,18 +98,21 @@ def check_tables(
         problems.add(declared[0].name, rules.MISSING_TABLE, message)
         return Result({}, problems.frame(names))
     loaded: dict[str, Loaded] = {}
-    for table in declared:
-        one = _load(data_dir, table, packaged_dir, problems, kept)
-        if one is not None:
-            if as_declared:
-                frame = compact(one.frame) if table.compact else one.frame
-                one.frame = order.as_declared(frame, table.sorted_by)
-            loaded[table.name] = one
-        tick()
-    ctx = Context({name: one.frame for name, one in loaded.items()})
-    for one in loaded.values():
-        _check_constraints(one, ctx, problems)
-        tick()
+    try:
+        for table in declared:
+            one = _load(data_dir, table, packaged_dir, problems, kept)
+            if one is not None:
+                if as_declared:
+                    frame = compact(one.frame) if table.compact else one.frame
+                    one.frame = order.as_declared(frame, table.sorted_by)
+                loaded[table.name] = one
+            tick()
+        ctx = Context({name: one.frame for name, one in loaded.items()})
+        for one in loaded.values():
+            _check_constraints(one, ctx, problems)
+            tick()
+    finally:
+        memo.settled()  # the memos written meanwhile (`memo.read`)
     tables = {name: frame if as_declared else as_text(frame) for name, frame in ctx.tables.items()}
     return Result(tables, problems.frame(names))
 

@@ -16,6 +16,8 @@ memo that cannot be read is not used: the file is read whole, and the memo repla
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import mmap
@@ -36,6 +38,9 @@ FORMAT = 1
 
 Groups = list[tuple[str, int]]
 """A file's row groups in order: the digest of each one's bytes, and its rows."""
+
+_keeping: list[Callable[[], None]] = []
+"""The memos `read` is writing, each as a function that waits for it."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ def read(
 
     `whole()` reads the file; `rows(offset, n)` reads n rows from an offset, as text.
     """
+    settled()  # a memo of this table still being written is read when it is whole
     schema, groups = digests(path)
     known = _recall(memo, table, schema) if memo.take else None
     if known is not None and {g for g, _ in known.groups} & {g for g, _ in groups}:
@@ -67,8 +73,22 @@ def read(
     else:
         frame = whole()
     if known is None or known.groups != groups:
-        _keep(memo, table, schema, groups, frame)
+        # Written on a thread of its own while the tables are checked (until `settled`).
+        keep = functools.partial(_keep, memo, table, schema, groups, frame)
+        _keeping.append(parallel.started(keep))
     return frame
+
+
+def settled() -> None:
+    """Wait until every memo `read` began to write is written; one that failed is none.
+
+    `_keep` takes the old memo away before it writes, so a failed write leaves no memo,
+    and the next read reads the file whole.
+    """
+    while _keeping:
+        wait = _keeping.pop()
+        with contextlib.suppress(OSError, pl.exceptions.PolarsError):
+            wait()
 
 
 def write_appended(existing: Path, frame: pl.DataFrame, out: Path) -> None:
