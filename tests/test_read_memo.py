@@ -173,6 +173,29 @@ def test_a_memo_not_to_be_trusted_is_not_taken(
     assert _remembered(after, Memo(kept.folder, damaged.key))[1] == 0
 
 
+@pytest.mark.parametrize("failure", [OSError("No space left on device"), RuntimeError("bug")])
+def test_a_memo_that_cannot_be_written_fails_no_read(
+    appended: tuple[Path, Path, Memo], monkeypatch: pytest.MonkeyPatch, failure: Exception
+) -> None:
+    """A memo is a cache: its failure is said, and neither a problem of the table nor lost."""
+    _, after, kept = appended
+
+    def broken(*args: object) -> None:
+        raise failure
+
+    monkeypatch.setattr(memo, "_keep", broken)
+    problems = Problems()
+    with pytest.warns(UserWarning, match="not kept for the next build"):
+        frame = read.read(after, "measurements", problems, compact=True, kept=kept)
+        memo.settled()  # as the checks end
+    assert problems.frame(["measurements"]).height == 0
+    assert frame is not None
+    _same(frame.drop(ROW), after)
+    monkeypatch.undo()
+    # The memo of the file before still names its own row groups: those are taken.
+    assert _remembered(after, kept)[1] == 1
+
+
 def test_the_importer_keeps_the_row_groups_of_the_file_it_appends_to(tmp_path: Path) -> None:
     """What makes the memo pay: an import rewrites the file, its old row groups unchanged.
 

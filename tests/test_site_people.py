@@ -244,6 +244,30 @@ def test_hardness_range_of_a_zone(rows, expected):
     assert (found["hardness_range"].to_list() or [None]) == [expected]
 
 
+def test_of_two_ranges_as_wide_on_a_shared_bound_the_lower_wins_for_every_zone():
+    """An operator's own ranges may tie: the answer must not depend on a join's row order."""
+    zones = 300
+    values = pl.DataFrame(
+        {
+            "zone_id": range(zones),
+            "parameter": "summe_erdalkalien",
+            "name_de": "Summe Erdalkalien",
+            "normalized_value": 1.5,
+            "normalized_reporting_limit": None,
+            "qualifier": "number",
+            "value_text": "1,5",
+            "unit": "mmol/l",
+            "normalized_unit": "mmol/l",
+        },
+        schema_overrides={"normalized_reporting_limit": pl.Float64},
+    )
+    ranges = pl.DataFrame(
+        {"range": ["weich", "mittel", "hart"], "min_mmol_l": [0.0, 1.5, 3.0]},
+    ).with_columns(max_mmol_l=pl.Series([1.5, 3.0, None], dtype=pl.Float64))
+    found = answer.zone_hardness(values, ranges)
+    assert found["hardness_range"].to_list() == ["weich"] * zones
+
+
 # ---------------------------------------------------------------------------- search
 
 

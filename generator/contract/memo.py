@@ -16,11 +16,11 @@ memo that cannot be read is not used: the file is read whole, and the memo repla
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
 import mmap
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,13 +82,16 @@ def read(
 def settled() -> None:
     """Wait until every memo `read` began to write is written; one that failed is none.
 
-    `_keep` takes the old memo away before it writes, so a failed write leaves no memo,
-    and the next read reads the file whole.
+    A memo is a cache: its failure fails no build and is no problem of a source table. A
+    write that failed left the memo before it (which names the row groups it holds) or,
+    once `_keep` took that away, none; the next read reads the file whole.
     """
     while _keeping:
         wait = _keeping.pop()
-        with contextlib.suppress(OSError, pl.exceptions.PolarsError):
+        try:
             wait()
+        except Exception as exc:  # noqa: BLE001 - said, and the build goes on without a memo
+            warnings.warn(f"the series read was not kept for the next build: {exc}", stacklevel=2)
 
 
 def write_appended(existing: Path, frame: pl.DataFrame, out: Path) -> None:

@@ -141,8 +141,9 @@ def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
             (pl.col("mmol") >= pl.col("min_mmol_l"))
             & (pl.col("max_mmol_l").is_null() | (pl.col("mmol") <= pl.col("max_mmol_l")))
         )
-        # On a shared bound the narrower range wins (see `_bounds`).
-        .sort("zone_id", width)
+        # On a shared bound the narrower range wins (see `_bounds`); of two as wide, the
+        # lower (the cross join's rows come in no fixed order when lazy).
+        .sort("zone_id", width, "min_mmol_l")
         .group_by("zone_id", maintain_order=True)
         .first()
         .select("zone_id", pl.col("range").alias("hardness_range"), "hardness_note", "_shown")
