@@ -44,12 +44,7 @@ def main() -> None:
     data = load.load(load.sample_data_dir())
     d = derive.derive(data, AS_OF)
     templates = site_assets.templates_dir()
-    inputs = charts.ChartInputs.prepare(
-        d.limits,
-        d.parameters,
-        fragments.load(templates, "chart.html"),
-        fragments.load(templates, "chart_row.html"),
-    )
+    inputs = charts.ChartInputs.prepare(d.limits, d.parameters)
     row, source = (fragments.load(templates, n) for n in ("value_row.html", "source_item.html"))
     badges = {state: state for state in verdicts.STATES}
     series = as_text(with_numbers(d.measurements, d.readings)).clear()

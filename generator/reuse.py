@@ -89,11 +89,11 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
 def encoded(d: Derived) -> list[tuple[str, bytes]]:
     """Return the files that keep the derived rows of every zone for the next build."""
     frames = (
-        (VALUES, d.current_values),
-        (ZONE_ROWS, d.zones.select(ZONE_COLUMNS)),
-        (ZONE_DOCUMENTS, d.zone_documents),
+        (VALUES, d.current_values, _ipc),
+        (ZONE_ROWS, d.zones.select(ZONE_COLUMNS), _parquet),
+        (ZONE_DOCUMENTS, d.zone_documents, _parquet),
     )
-    return [(name, _ipc(frame) if name == VALUES else _parquet(frame)) for name, frame in frames]
+    return [(name, encode(frame)) for name, frame, encode in frames]
 
 
 def write(out: Path, files: list[tuple[str, bytes]]) -> None:

@@ -9,7 +9,7 @@ import html5lib
 import polars as pl
 import pytest
 
-from generator import derive, load, site_assets
+from generator import derive, load
 from generator.compact import as_text
 from generator.site import charts, fragments
 from tests.helpers import AS_OF, append
@@ -20,13 +20,7 @@ def chart_rows(data_dir, as_of: dt.date) -> dict[tuple[int, str], str]:
 
 
 def derived_chart_rows(d: derive.Derived, as_of: dt.date) -> dict[tuple[int, str], str]:
-    templates = site_assets.templates_dir()
-    inputs = charts.ChartInputs.prepare(
-        d.limits,
-        d.parameters,
-        fragments.load(templates, "chart.html"),
-        fragments.load(templates, "chart_row.html"),
-    )
+    inputs = charts.ChartInputs.prepare(d.limits, d.parameters)
     series = as_text(derive.with_numbers(d.measurements, d.readings))
     frame = charts.chart_frame(series, inputs, as_of)
     return {(z, p): html for z, p, html in frame.select("zone_id", "parameter", "html").rows()}

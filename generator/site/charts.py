@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator import units
+from generator import site_assets, units
 from generator.site import fragments, readings, text
 
 ALWAYS = ("pfas_summe_20", "pfas_summe_4")
@@ -125,10 +125,9 @@ class ChartInputs:
     """The `templates/fragments/chart_row.html` fragment."""
 
     @classmethod
-    def prepare(
-        cls, limits: pl.DataFrame, parameters: pl.DataFrame, figure: str, row: str
-    ) -> ChartInputs:
-        """Compute the shared inputs once per build."""
+    def prepare(cls, limits: pl.DataFrame, parameters: pl.DataFrame) -> ChartInputs:
+        """Compute the shared inputs once per build; the fragments from the templates."""
+        templates = site_assets.templates_dir()
         lines = limit_lines(limits, parameters)
         return cls(
             lines=lines,
@@ -140,8 +139,8 @@ class ChartInputs:
             ),
             charted=pl.concat([lines["parameter"], pl.Series(list(ALWAYS))]).unique().sort(),
             codes={code: i for i, code in enumerate(parameters["code"].sort())},
-            figure=figure,
-            row=row,
+            figure=fragments.load(templates, "chart.html"),
+            row=fragments.load(templates, "chart_row.html"),
         )
 
 

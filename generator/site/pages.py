@@ -212,12 +212,7 @@ def _badges(env: jinja2.Environment) -> dict[str, str]:
 def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[tuple[str, bytes]]:
     """Yield every zone page, filled in polars for a batch of zones at a time."""
     templates = site_assets.templates_dir()
-    inputs = charts.ChartInputs.prepare(
-        d.limits,
-        d.parameters,
-        fragments.load(templates, "chart.html"),
-        fragments.load(templates, "chart_row.html"),
-    )
+    inputs = charts.ChartInputs.prepare(d.limits, d.parameters)
     row_fragment = fragments.load(templates, "value_row.html")
     source_fragment = fragments.load(templates, "source_item.html")
     badges = _badges(env)
