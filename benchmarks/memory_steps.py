@@ -43,7 +43,7 @@ STEPS = [
     ("generator.derive", "compact"),
     ("generator.derive", "_merged"),
     ("generator.derive", "derive"),
-    ("generator.incremental", "source_prints"),
+    ("generator.source_prints", "source_prints"),
     ("generator.reuse", "reused"),
     ("generator.incremental", "fingerprints"),
     ("generator.incremental", "plan"),

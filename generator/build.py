@@ -23,6 +23,7 @@ from generator import (
     render,
     reuse,
     site_assets,
+    source_prints,
 )
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
@@ -141,12 +142,11 @@ def build(
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
         data = load.load(data_dir, bar.advance, Memo(state_dir(out) / "read", code, not force))
     mark = _stage("load", mark, timings, peaks)
-    state = incremental.read_state(out)
+    state = None if force else incremental.read_state(out)
     shared = reuse.derive_key(data, code)
+    basis = source_prints.basis(data_dir, code)
 
-    hashing = functools.partial(
-        _hashed, data.measurements, data.documents, out, shared, None if force else state
-    )
+    hashing = functools.partial(_hashed, data, out, shared, basis, state)
     # The zones' hashes on a thread of their own while derive reads the series' values:
     # each kept one of the two CPUs busy, one after the other.
     with progress.step("Deriving resources"), parallel.meanwhile(hashing) as hashes:
@@ -169,9 +169,7 @@ def build(
     plz_prints = incremental.plz_fingerprints(derived, prints)
     supplier_prints = incremental.supplier_fingerprints(derived)
     published, staged = presence()
-    plan = incremental.plan(
-        prints, plz_prints, supplier_prints, key, shared, published, state, force
-    )
+    plan = incremental.plan(prints, plz_prints, supplier_prints, key, shared, published, state)
     if not plan.full:
         progress(
             f"Rendering the files of {len(plan.render or ())} zone(s), "
@@ -238,7 +236,7 @@ def build(
             }
         )
     reuse.write(out, state_files())
-    incremental.write_state(out, plan, shared, sections.paths)
+    incremental.write_state(out, plan, shared, sections.paths, basis)
     timings["write"] += time.perf_counter() - mark  # the manifest and the swap
     peaks["render"] = _peak_mib()
     # The gates' inputs (routes.json) go beside the published tree, never into it.
@@ -267,14 +265,16 @@ def build(
 
 
 def _hashed(
-    measurements: pl.DataFrame,
-    documents: pl.DataFrame,
+    data: load.SourceData,
     out: Path,
     key: str,
+    basis: source_prints.Basis | None,
     state: incremental.State | None,
 ) -> tuple[pl.DataFrame, reuse.Reused | None]:
-    """Return the zones' source prints and what they may take from the previous build."""
-    sources = incremental.source_prints(measurements, documents)
+    """Return the zones' source prints and what derive may take from the previous build."""
+    zone_ids = data.measurements.get_column("zone_id").dtype
+    known = reuse.known(out, basis, state, zone_ids)
+    sources = source_prints.source_prints(data.measurements, data.documents, known)
     return sources, reuse.reused(out, key, sources, state)
 
 

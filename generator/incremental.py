@@ -37,14 +37,13 @@ from typing import Any
 
 import polars as pl
 
-from generator import batches
 from generator.api import routes
-from generator.compact import as_text
-from generator.contract.tables import MEASUREMENTS
 from generator.derive import Derived
+from generator.hashes import frame_digest, grouped, joined, per_zone, row_hash
 from generator.site import feeds
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
+from generator.source_prints import Basis
 from generator.write import atomic_write, state_dir
 
 SECTIONS_STATE = "sections.json"
@@ -57,8 +56,6 @@ STATE = "zones.parquet"
 """Per zone its fingerprint and newest feed day, beside the manifest (`build-state/`)."""
 FEED_DAY = "feed_day"
 STATE_COLUMNS = ["zone_id", "fingerprint", "source", "values", FEED_DAY]
-SEEDS = (0x5EED, 0xC0FFEE)
-"""Two independent 64-bit row hashes make a 128-bit fingerprint."""
 
 
 def zone_paths(zone_id: int) -> tuple[str, str, str, str]:
@@ -117,102 +114,6 @@ def _templates(kind: str) -> tuple[str, ...]:
     return tuple(p.replace(key, "{}") for p in paths)
 
 
-def _row_hash(columns: list[str] | None = None) -> list[pl.Expr]:
-    row = pl.struct(columns or pl.all())
-    return [row.hash(seed).alias(f"_h{i}") for i, seed in enumerate(SEEDS)]
-
-
-def _text_hashes(frame: pl.DataFrame, seed: int) -> dict[str, pl.Series]:
-    """Return the hash of every text of each `Enum` column of `frame`, by code.
-
-    A code of the series' compact columns changes with the set of texts, the text does not;
-    hashing each distinct text once and gathering by code costs a fraction of turning ten
-    million codes back into text. Once per seed: two texts whose hashes collide under one
-    seed differ under the other.
-    """
-    return {
-        name: pl.Series(dtype.categories).hash(seed)
-        for name, dtype in frame.schema.items()
-        if isinstance(dtype, pl.Enum)
-    }
-
-
-def _as_hashes(frame: pl.DataFrame, texts: dict[str, pl.Series]) -> pl.DataFrame:
-    """Return `frame` with each `Enum` column as the hashes of its texts (`_text_hashes`)."""
-    columns = []
-    for name in frame.columns:
-        column = frame.get_column(name)
-        if name in texts and texts[name].is_empty():
-            # No text at all: every cell is null, hashed as 0 (a gather of ten million nulls
-            # took a tenth of a second).
-            column = pl.zeros(frame.height, pl.UInt64, eager=True).alias(name)
-        elif name in texts:
-            column = texts[name].gather(column.to_physical()).fill_null(0).alias(name)
-        columns.append(column)
-    return pl.DataFrame(columns)
-
-
-def _per_zone(frame: pl.DataFrame, name: str) -> pl.DataFrame:
-    """One hash per zone of the zone's rows in their order (order matters to the output).
-
-    In runs of whole zones (`batches.per_run`): hashing all 10 million data points at
-    once took more memory than the rest of the build.
-    """
-    if not frame["zone_id"].is_sorted():
-        frame = frame.sort("zone_id", maintain_order=True)
-    # The texts once, not once per run: the series has some 100,000 distinct texts.
-    texts = [_text_hashes(frame, seed) for seed in SEEDS]
-
-    def hashed(run: pl.DataFrame) -> pl.DataFrame:
-        # Per run: the hashes of every text column of the whole series held 560 MB.
-        hashes = run.select("zone_id").with_columns(
-            _as_hashes(run, texts[i]).hash_rows(seed).alias(f"_h{i}")
-            for i, seed in enumerate(SEEDS)
-        )
-        return _grouped(hashes, "zone_id", name)
-
-    return batches.per_run(frame, hashed)
-
-
-def _grouped(hashes: pl.DataFrame, key: str, name: str) -> pl.DataFrame:
-    """Return one hash per `key` of its rows' hashes (`_h0`, `_h1`) in their order.
-
-    Each seed's row hashes make one 64-bit hash of the group: 128 bits together.
-    """
-    group = [pl.col(f"_h{i}").hash(seed) for i, seed in enumerate(SEEDS)]
-    return (
-        hashes.group_by(key, maintain_order=True)
-        .agg(pl.col("_h0"), pl.col("_h1"))
-        .select(key, pl.concat_str(group, separator="-").alias(name))
-    )
-
-
-def source_prints(measurements: pl.DataFrame, documents: pl.DataFrame) -> pl.DataFrame:
-    """Return `zone_id` and `source` for every zone with measurements.
-
-    A hash of the zone's measurement rows as read and of the rows of the documents they
-    cite: all of a zone's own data that derive reads (`generator.reuse`) and its files
-    show. `measurements` as the loader hands them on, sorted by zone.
-    """
-    docs = documents.select(
-        "document_id", *(h.alias(f"_doc{i}") for i, h in enumerate(_row_hash()))
-    )
-    pairs = measurements.select("zone_id", "document_id")
-    cited = (
-        as_text(batches.per_run(pairs, pl.DataFrame.unique))
-        .sort("zone_id", "document_id")
-        .join(docs, on="document_id", how="left", maintain_order="left")
-    )
-    series = _per_zone(measurements.select(MEASUREMENTS.names), "_series")
-    return series.join(
-        _per_zone(cited, "_cited"), on="zone_id", how="left", maintain_order="left"
-    ).select("zone_id", _joined(["_series", "_cited"]).alias("source"))
-
-
-def _joined(columns: list[str]) -> pl.Expr:
-    return pl.concat_str([pl.col(c).cast(pl.String).fill_null("-") for c in columns], separator=":")
-
-
 def fingerprints(
     d: Derived, sources: pl.DataFrame, known: pl.DataFrame | None = None
 ) -> pl.DataFrame:
@@ -225,16 +126,16 @@ def fingerprints(
     values = d.current_values
     if known is not None and known.height:
         values = values.filter(~pl.col("zone_id").is_in(known["zone_id"].implode()))
-    hashed = _per_zone(values, "values")
+    hashed = per_zone(values, "values")
     if known is not None:
         hashed = pl.concat([known.select(hashed.columns).cast(hashed.schema), hashed])
     frame = (
-        _per_zone(d.zones, "_zone")
+        per_zone(d.zones, "_zone")
         .join(hashed, on="zone_id", how="left", maintain_order="left")
         .join(sources, on="zone_id", how="left", maintain_order="left")
     )
     return frame.select(
-        "zone_id", _joined(["_zone", "values", "source"]).alias("fingerprint"), "source", "values"
+        "zone_id", joined(["_zone", "values", "source"]).alias("fingerprint"), "source", "values"
     )
 
 
@@ -265,7 +166,7 @@ def plz_fingerprints(d: Derived, zones: pl.DataFrame) -> pl.DataFrame:
     for part in (*own, served):
         frame = frame.join(part, on="plz", how="left", maintain_order="left")
     return frame.select(
-        "plz", _joined(["_lookup", "_streets", "_places", "_zones"]).alias("fingerprint")
+        "plz", joined(["_lookup", "_streets", "_places", "_zones"]).alias("fingerprint")
     )
 
 
@@ -275,22 +176,12 @@ def supplier_fingerprints(d: Derived) -> pl.DataFrame:
     A supplier's document and page show its row of `Derived.suppliers` (its zones and
     documents nested in it) and what every page shares (the render key).
     """
-    return _grouped(d.suppliers.select("supplier_id", *_row_hash()), "supplier_id", "fingerprint")
+    return grouped(d.suppliers.select("supplier_id", *row_hash()), "supplier_id", "fingerprint")
 
 
 def _per_plz(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     """One hash per PLZ of its rows in their order (tables of a few thousand rows)."""
-    return _grouped(frame.select("plz", *_row_hash()), "plz", name)
-
-
-def frame_digest(frame: pl.DataFrame) -> str:
-    """Hash a frame: its schema and every row."""
-    hashes = frame.select(*_row_hash()) if frame.width else pl.DataFrame()
-    h = hashlib.sha256(str(frame.schema).encode())
-    if hashes.width:
-        # Polars' own IPC bytes: the build runs without numpy and pyarrow.
-        h.update(hashes.write_ipc(None, compression="uncompressed").getvalue())
-    return h.hexdigest()
+    return grouped(frame.select("plz", *row_hash()), "plz", name)
 
 
 def render_key(d: Derived, shared: bytes) -> str:
@@ -322,6 +213,8 @@ class State:
     """The files of each section of the previous tree (`generator.sections`)."""
     suppliers: pl.DataFrame
     """`supplier_id` and `fingerprint` of every supplier."""
+    basis: Basis | None = None
+    """What the zones' source prints were made of (`generator.source_prints`)."""
 
 
 @dataclass(frozen=True)
@@ -476,7 +369,8 @@ def read_state(out: Path) -> State | None:
         return None
     if suppliers.columns != ["supplier_id", "fingerprint"]:
         return None
-    return State(meta["render_key"], meta["derive_key"], frame, plz, sections, suppliers)
+    basis = Basis.from_json(meta["basis"]) if "basis" in meta else None
+    return State(meta["render_key"], meta["derive_key"], frame, plz, sections, suppliers, basis)
 
 
 def _is_sections(value: object) -> bool:
@@ -487,12 +381,17 @@ def _is_sections(value: object) -> bool:
 
 
 def write_state(
-    out: Path, p: Plan, derive_key: str, sections: dict[str, list[str]] | None = None
+    out: Path,
+    p: Plan,
+    derive_key: str,
+    sections: dict[str, list[str]] | None = None,
+    basis: Basis | None = None,
 ) -> None:
     """Record the fingerprints of the tree just published (after the swap).
 
-    `sections` are the files of each section of the tree (`generator.sections`). The
-    zones' state is written last: its presence says the rest of `build-state/` is whole.
+    `sections` are the files of each section of the tree (`generator.sections`), `basis`
+    what the source prints were made of. The zones' state is written last: its presence
+    says the rest of `build-state/` is whole.
     """
     text = json.dumps(sections or {}, ensure_ascii=False, sort_keys=True) + "\n"
     atomic_write(state_dir(out) / SECTIONS_STATE, text.encode())
@@ -501,6 +400,8 @@ def write_state(
             atomic_write(state_dir(out) / name, frame.write_parquet)
     zones = p.fingerprints.select(STATE_COLUMNS)
     meta = {"render_key": p.key, "derive_key": derive_key}
+    if basis is not None:
+        meta["basis"] = basis.to_json()
     atomic_write(state_path(out), lambda path: zones.write_parquet(path, metadata=meta))
 
 

@@ -2,7 +2,7 @@
 
 A zone's current values, its summary and its checks follow from the zone's own data (its
 measurement rows and the documents they cite: its `source` print,
-`incremental.source_prints`) and from what every zone shares: the code, the settings and
+`generator.source_prints`) and from what every zone shares: the code, the settings and
 the date, and every other source table (`derive_key`). When the key is the previous
 build's, a zone whose source print is the previous one's takes those rows from
 `build-state/`; only the other zones are derived again. A change of any shared table (a
@@ -22,11 +22,13 @@ from pathlib import Path
 
 import polars as pl
 
-from generator import incremental
+from generator import source_prints
 from generator.contract.tables import ALL_TABLES, DOCUMENTS, MEASUREMENTS
 from generator.derive import Derived, Kept
+from generator.hashes import frame_digest
 from generator.incremental import State
 from generator.load import SourceData
+from generator.source_prints import Basis, Known
 from generator.write import atomic_write_all, state_dir
 
 VALUES = "current_values.arrow"
@@ -44,7 +46,7 @@ def derive_key(data: SourceData, code: str) -> str:
     h = hashlib.sha256(code.encode())
     h.update(pl.__version__.encode())  # the row hashes are polars' own
     for name in SHARED:
-        h.update(incremental.frame_digest(getattr(data, name)).encode())
+        h.update(frame_digest(getattr(data, name)).encode())
     h.update(repr(data.mapping).encode())
     return h.hexdigest()
 
@@ -84,6 +86,21 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
         pl.scan_parquet(path).filter(pl.col("zone_id").is_in(ids.implode())) for path in paths[1:]
     )
     return Reused(Kept(ids, values, rows, documents), same.select("zone_id", "values"))
+
+
+def known(out: Path, now: Basis | None, state: State | None, zone_ids: pl.DataType) -> Known | None:
+    """Return what the zones' source prints take from the previous build, if anything.
+
+    `now` is the basis of this build's prints, `zone_ids` the type of the loaded `zone_id`
+    (`generator.source_prints`).
+    """
+    pairs = state_dir(out) / ZONE_DOCUMENTS
+    if now is None or state is None or state.basis is None or not pairs.is_file():
+        return None
+    touched = source_prints.touched(state.basis, now, zone_ids)
+    if touched is None:
+        return None
+    return Known(touched, state.zones.select("zone_id", "source"), pl.scan_parquet(pairs))
 
 
 def encoded(d: Derived) -> list[tuple[str, bytes]]:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from generator import batches, incremental, reuse
+from generator import batches, incremental, reuse, source_prints
 from generator.build import build
 from generator.config import Config
 from generator.derive import Kept, derive
@@ -382,7 +382,7 @@ def test_without_state_every_zone_is_rendered(base: Path, tmp_path: Path) -> Non
 def _prints(data: Path) -> pl.DataFrame:
     """Return the fingerprints of the zones of a data directory, all derived."""
     source = load(data)
-    sources = incremental.source_prints(source.measurements, source.documents)
+    sources = source_prints.source_prints(source.measurements, source.documents)
     return incremental.fingerprints(derive(source, AS_OF), sources)
 
 

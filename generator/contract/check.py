@@ -165,6 +165,11 @@ def _is_blank(raw: pl.Expr) -> pl.Expr:
     return raw.is_null() | (raw.cast(pl.String).str.strip_chars() == "")
 
 
+def typed(raw: pl.Series, table: Table, name: str) -> pl.Series:
+    """Return column `name` of a file's cells (`raw`) typed as the checks type it."""
+    return raw.to_frame().select(_cast(pl.col(raw.name), raw.dtype, table.column(name))).to_series()
+
+
 def _cast(raw: pl.Expr, dtype: pl.DataType, column: Column) -> pl.Expr:
     if column.type == STR:
         return raw.cast(pl.String)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def read(
                     table,
                     kept,
                     lambda: _read_parquet(path, compact),
-                    lambda offset, n: _as_written(pl.scan_parquet(path).slice(offset, n).collect()),
+                    functools.partial(parquet_rows, path),
                 )
             else:
                 frame = _read_parquet(path, compact)
@@ -90,6 +91,11 @@ def _read_parquet(path: Path, compact: bool) -> pl.DataFrame:
 
     # Two columns at a time: finding a column's distinct texts runs on one CPU.
     return pl.concat(parallel.ordered(map(column, names), threads=2), how="horizontal")
+
+
+def parquet_rows(path: Path, offset: int, n: int) -> pl.DataFrame:
+    """Return `n` rows of a Parquet file from row `offset`, its categories as text."""
+    return _as_written(pl.scan_parquet(path).slice(offset, n).collect())
 
 
 def _as_written(frame: pl.DataFrame) -> pl.DataFrame:
