@@ -134,8 +134,8 @@ def test_other_code_hashes_every_zone(tmp_path: Path) -> None:
     before = source_prints.basis(_data(tmp_path, [series]), CODE)
     now = source_prints.basis(_data(tmp_path, [series]), "other code")
     assert before is not None and now is not None
-    assert source_prints.touched(before, now, pl.Int64) is None
-    assert source_prints.touched(before, before, pl.Int64) is not None
+    assert source_prints.touched(before, now, pl.Int64()) is None
+    assert source_prints.touched(before, before, pl.Int64()) is not None
 
 
 def test_a_series_as_csv_has_no_basis(tmp_path: Path) -> None:
