@@ -41,7 +41,7 @@ STEPS = [
     ("generator.summary", "summaries"),
     ("generator.staleness", "newest_publications"),
     ("generator.derive", "compact"),
-    ("generator.derive", "_merged"),
+    ("generator.derive", "merged"),
     ("generator.derive", "derive"),
     ("generator.source_prints", "source_prints"),
     ("generator.reuse", "reused"),

@@ -24,6 +24,7 @@ from generator.current import aggregate_verdicts, newest_rows, notes_de, standin
 from generator.encode import document
 from generator.load import SourceData
 from generator.published import with_numbers
+from generator.slices import merged, side_by_side
 from generator.values import parse_limit_values
 
 __all__ = [
@@ -256,20 +257,7 @@ def current_values(
     del latest
     # The batches are disjoint runs of zones in order, each sorted: put side by side, they
     # are sorted as a whole without a sorted copy of everything.
-    return _side_by_side(parts)
-
-
-def _side_by_side(parts: list[pl.DataFrame]) -> pl.DataFrame:
-    """Return the current values of `parts` one below the other, taking them from the list.
-
-    One chunk per column, made one column at a time (renderers filter these rows per batch
-    on several threads): at no time are the parts held twice.
-    """
-    values = pl.concat(parts, how="vertical_relaxed", rechunk=False)
-    parts.clear()
-    for name in values.columns:
-        values = values.with_columns(values.get_column(name).rechunk())
-    return values
+    return side_by_side(parts)
 
 
 def _classified(data: SourceData, values: pl.DataFrame, as_of: dt.date) -> pl.DataFrame:
@@ -465,33 +453,6 @@ def with_plz(d: Derived, plz: frozenset[str] | None) -> Derived:
     )
 
 
-def _merged(previous: pl.DataFrame, kept: pl.Series, derived: pl.DataFrame) -> pl.DataFrame:
-    """Return the current values of kept and derived zones in zone order, as derived whole.
-
-    `previous` holds every zone's rows of the previous build, in zone order, `derived` the
-    rows of the zones not `kept`. Each zone not kept has its rows replaced by slices, so
-    nothing is copied until each column is made one chunk, one column at a time.
-    """
-    zone = previous.get_column("zone_id")
-    distinct = zone.unique()
-    replaced = distinct.filter(~distinct.is_in(kept.implode()))
-    replaced = pl.concat([replaced, derived.get_column("zone_id")]).unique().sort()
-    cut = zip(
-        zone.search_sorted(replaced, side="left").to_list(),
-        zone.search_sorted(replaced, side="right").to_list(),
-        derived.get_column("zone_id").search_sorted(replaced, side="left").to_list(),
-        derived.get_column("zone_id").search_sorted(replaced, side="right").to_list(),
-        strict=True,
-    )
-    parts, start = [], 0
-    for lo, hi, new_lo, new_hi in cut:
-        parts += [previous.slice(start, lo - start), derived.slice(new_lo, new_hi - new_lo)]
-        start = hi
-    parts.append(previous.slice(start))
-    del previous
-    return _side_by_side(parts)
-
-
 def read_values(data: SourceData) -> tuple[SourceData, pl.DataFrame]:
     """Return `data` with the limits' values read and a `reading` per data point; the readings.
 
@@ -559,7 +520,7 @@ def derive(
         check_lists, on="zone_id", how="left"
     )
     if kept is not None:
-        values = _merged(kept.current_values.collect(), kept.zone_ids, values)
+        values = merged(kept.current_values.collect(), kept.zone_ids, values)
         # One chunk: a join gathers from two chunks of nested columns a hundred times slower.
         rows = pl.concat([kept.zone_rows.collect(), rows], how="diagonal_relaxed", rechunk=True)
         zone_documents = pl.concat([kept.zone_documents.collect(), zone_documents]).sort(

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from generator import batches, incremental, reuse, source_prints
+from generator import slices as slices_module
 from generator.build import build
 from generator.config import Config
 from generator.derive import Kept, derive
@@ -442,12 +443,17 @@ def test_a_printed_reporting_limit_changes_the_fingerprint_of_its_zone(
     assert changed["zone_id"].to_list() == [int(first["zone_id"])]
 
 
+@pytest.mark.parametrize("slices", [slices_module.FEW_CHUNKS, 0])
 @pytest.mark.parametrize("every", [1, 2, 3])
-def test_rows_taken_from_the_state_are_the_rows_derived(tmp_path: Path, every: int) -> None:
+def test_rows_taken_from_the_state_are_the_rows_derived(
+    tmp_path: Path, every: int, slices: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Rows kept through `build-state/` equal derived ones.
 
-    Current values, summaries, checks and the zones' documents.
+    Current values, summaries, checks and the zones' documents; the current values merged
+    as slices or, were they many, as one chunk.
     """
+    monkeypatch.setattr(slices_module, "FEW_CHUNKS", slices)
     data = load(INPUT)
     whole = derive(data, AS_OF)
     ids = whole.zones["zone_id"].gather_every(every)
@@ -465,6 +471,8 @@ def test_rows_taken_from_the_state_are_the_rows_derived(tmp_path: Path, every: i
     part = derive(data, AS_OF, kept=kept)
     assert part.current_values.schema == whole.current_values.schema
     assert part.current_values.equals(whole.current_values)
+    chunks = part.current_values.get_column("zone_id").n_chunks()
+    assert chunks == 1 if slices == 0 or every == 1 else chunks > 1
     assert part.zones.schema == whole.zones.schema
     assert part.zones.equals(whole.zones)
     assert part.zone_documents.schema == whole.zone_documents.schema
