@@ -28,12 +28,12 @@ from typing import NamedTuple
 
 import polars as pl
 import polars.selectors as cs
-import pyarrow.parquet as pq
 
 from generator import parallel
+from generator.contract.footer import read_footer
 from generator.write import atomic_write
 
-FORMAT = 1
+FORMAT = 2
 """Bumped when what a memo holds changes."""
 
 Groups = list[tuple[str, int]]
@@ -101,7 +101,9 @@ def write_appended(existing: Path, frame: pl.DataFrame, out: Path) -> None:
     by the same writer, a row group is the same bytes, and the next build takes it from its
     memo. (A file another writer made is new bytes once.)
     """
-    sizes = [group.num_rows for group in _row_groups(pq.read_metadata(existing))]
+    import pyarrow.parquet as pq  # an import's, not a build's: a build reads the footer only
+
+    sizes = [rows for rows, _ in read_footer(existing).groups]
     table = frame.to_arrow()
     with pq.ParquetWriter(out, table.schema, compression="zstd") as writer:
         offset = 0
@@ -111,44 +113,23 @@ def write_appended(existing: Path, frame: pl.DataFrame, out: Path) -> None:
             offset += n
 
 
-def _row_groups(meta: pq.FileMetaData) -> list[pq.RowGroupMetaData]:
-    return [meta.row_group(i) for i in range(meta.num_row_groups)]
-
-
 def digests(path: Path) -> tuple[str, Groups]:
     """Return the file's schema and each row group's digest and rows.
 
     A row group's digest covers the bytes of its column chunks and how they are stored
     (type, codec, encodings), so two equal digests mean the same cells.
     """
-    meta = pq.read_metadata(path)
-    columns = [
-        (
-            c.path,
-            c.physical_type,
-            str(c.logical_type),
-            c.max_definition_level,
-            c.max_repetition_level,
-        )
-        for c in meta.schema
-    ]
-    schema = f"{columns}|{meta.schema.to_arrow_schema().remove_metadata()}"
+    footer = read_footer(path)
     groups: Groups = []
     with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as view:
-        for group in _row_groups(meta):
+        for rows, chunks in footer.groups:
             h = hashlib.blake2b(digest_size=16)
-            for c in range(group.num_columns):
-                chunk = group.column(c)
-                start = min(
-                    offset
-                    for offset in (chunk.dictionary_page_offset, chunk.data_page_offset)
-                    if offset is not None and offset > 0
-                )
-                stored = (chunk.path_in_schema, chunk.physical_type, chunk.compression)
+            for chunk in chunks:
+                stored = (chunk.path, chunk.physical_type, chunk.codec)
                 h.update(f"{stored}|{chunk.encodings}|{chunk.num_values}".encode())
-                h.update(view[start : start + chunk.total_compressed_size])
-            groups.append((h.hexdigest(), group.num_rows))
-    return schema, groups
+                h.update(view[chunk.start : chunk.start + chunk.size])
+            groups.append((h.hexdigest(), rows))
+    return footer.schema, groups
 
 
 def _paths(memo: Memo, table: str) -> tuple[Path, Path]:
