@@ -97,7 +97,8 @@ def input_digest(data_dir: Path, as_of: dt.date, config: Config, code: str | Non
         h,
         [
             p
-            for p in Path(data_dir).iterdir()
+            # A missing directory is the loader's to report, as a problem of the data.
+            for p in (Path(data_dir).iterdir() if Path(data_dir).is_dir() else ())
             if p.suffix in (".csv", ".parquet") or p.name == provenance.FILE
         ],
     )

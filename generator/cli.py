@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,8 @@ def build(
     )
     if not quiet:
         click.echo(f"Build complete: {result.out}")
+    global _at_once
+    _at_once = True
 
 
 @cli.command()
@@ -403,9 +406,22 @@ cli.add_command(keys)
 cli.add_command(fetch)
 
 
+_at_once = False
+"""Set by a build that succeeded: its work is on disk, so `main` ends the process at once."""
+
+
 def main() -> None:
     """Entry point of the console script."""
-    cli(prog_name="trinkwasser")
+    try:
+        cli(prog_name="trinkwasser")
+    except SystemExit as end:
+        if not _at_once or not isinstance(end.code, int | None):
+            raise
+        # Freeing a national build's frames object by object took a fifth of a second after
+        # the last file was written; the operating system takes the memory back at once.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(end.code or 0)
 
 
 if __name__ == "__main__":

@@ -278,3 +278,24 @@ def test_the_mapping_options_are_declared_once():
     )
     assert options.min_share == 0.005 and options.threads == default_threads()
     assert options.report_path == Path("out/mapping-report.csv")
+
+
+def test_a_build_from_the_console_ends_at_once_with_everything_said(tiny_data, tmp_path):
+    """`main` ends a build's process without tearing it down: the output is whole all the same."""
+    out = tmp_path / "b"
+    args = [sys.executable, "-m", "generator", "build", "--data", str(tiny_data), "--out", str(out)]
+    done = subprocess.run(
+        [*args, "--as-of", AS_OF_TEXT], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"Build complete: {out}\n"
+    assert "Rendering and writing files done" in done.stderr
+    assert (out / "v1/parameters.json").is_file()
+    failed = subprocess.run(
+        [*args[:5], str(tmp_path / "missing"), *args[6:], "--as-of", AS_OF_TEXT],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert failed.returncode == 1
+    assert "does not exist" in failed.stderr
