@@ -120,9 +120,9 @@ def write(out: Path, files: list[tuple[str, bytes]]) -> None:
 
 def _ipc(frame: pl.DataFrame) -> bytes:
     buffer = io.BytesIO()
-    # One record batch: the next build reads a chunk per batch, and daily updates that
-    # each merged a few slices (`generator.slices.merged`) would add up to many.
-    frame.rechunk().write_ipc(buffer, compression="zstd")
+    # As it is: the reader makes chunks of its own size (some 100,000 rows), however many
+    # slices a daily update merged (`generator.slices.merged`).
+    frame.write_ipc(buffer, compression="zstd")
     return buffer.getvalue()
 
 

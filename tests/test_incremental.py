@@ -477,3 +477,18 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
     assert part.zones.equals(whole.zones)
     assert part.zone_documents.schema == whole.zone_documents.schema
     assert part.zone_documents.equals(whole.zone_documents)
+
+
+def test_the_kept_current_values_are_read_in_chunks_of_the_readers_size(tmp_path: Path) -> None:
+    """Merged slices stay slices, but never pile up from daily update to daily update."""
+    values = pl.concat(
+        [pl.DataFrame({"zone_id": [i], "parameter": ["nitrat"]}) for i in range(500)],
+        rechunk=False,
+    )
+    (name, data), *_ = reuse.encoded(
+        dataclasses.replace(derive(load(INPUT), AS_OF), current_values=values)
+    )
+    (tmp_path / name).write_bytes(data)
+    read = pl.scan_ipc(tmp_path / name).collect()
+    assert read.equals(values)
+    assert read.get_column("zone_id").n_chunks() == 1
