@@ -140,12 +140,17 @@ def build(
     timings: dict[str, float] = {}
     peaks: dict[str, float] = {}
     mark = time.perf_counter()
+    # The row groups the zones' source prints are made of, asked before and after the load:
+    # a file that changed meanwhile may not be the one loaded, so nothing is noted of it
+    # and the next build hashes every zone (`generator.source_prints`).
+    basis = source_prints.basis(data_dir, code)
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
         data = load.load(data_dir, bar.advance, Memo(state_dir(out) / "read", code, not force))
     mark = _stage("load", mark, timings, peaks)
+    if basis != source_prints.basis(data_dir, code):
+        basis = None
     state = None if force else incremental.read_state(out)
     shared = reuse.derive_key(data, code)
-    basis = source_prints.basis(data_dir, code)
 
     hashing = functools.partial(_hashed, data, out, shared, basis, state)
     # The zones' hashes on a thread of their own while derive reads the series' values:

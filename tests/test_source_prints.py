@@ -12,6 +12,7 @@ import datetime as dt
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pyarrow.parquet as pq
@@ -19,7 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import hashes, source_prints, staleness
+from generator import hashes, incremental, source_prints, staleness
+from generator import load as load_module
 from generator.build import build
 from generator.config import Config
 from generator.load import load
@@ -164,6 +166,32 @@ def test_a_daily_update_hashes_the_rows_of_the_zones_appended_to(tmp_path: Path)
         build(data, tmp_path / "daily", AS_OF, Config())
     assert [f["zone_id"].unique().to_list() for f in hashed] == [[11]]
     assert hashed[0].height == old.filter(pl.col("zone_id") == "11").height + new.height
+    build(data, tmp_path / "full", AS_OF, Config())
+    assert _files(tmp_path / "daily") == _files(tmp_path / "full")
+
+
+def test_a_series_that_changes_while_it_loads_is_noted_nowhere(tmp_path: Path) -> None:
+    """Rows appended during the load may not be in the frame: the next build hashes all."""
+    series = _series()
+    old = series.filter(pl.col("sampled_at") < "2026-09-01")
+    first = _earlier(series.filter(pl.col("zone_id") == "11").head(2), 200)
+    then = _earlier(series.filter(pl.col("zone_id") == "11").head(2), 300)
+    data = _data(tmp_path, [old])
+    build(data, tmp_path / "daily", AS_OF, Config())
+    _write(data / "measurements.parquet", [old, first])
+    loading = load_module.load
+
+    def appended_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        loaded = loading(*args, **kwargs)
+        _write(data / "measurements.parquet", [old, first, then])
+        return loaded
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(load_module, "load", appended_meanwhile)
+        build(data, tmp_path / "daily", AS_OF, Config())
+    state = incremental.read_state(tmp_path / "daily")
+    assert state is not None and state.basis is None
+    build(data, tmp_path / "daily", AS_OF, Config())  # the rows appended: every zone hashed
     build(data, tmp_path / "full", AS_OF, Config())
     assert _files(tmp_path / "daily") == _files(tmp_path / "full")
 
