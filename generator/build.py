@@ -140,19 +140,23 @@ def build(
     timings: dict[str, float] = {}
     peaks: dict[str, float] = {}
     mark = time.perf_counter()
-    # The row groups the zones' source prints are made of, asked before and after the load:
-    # a file that changed meanwhile may not be the one loaded, so nothing is noted of it
-    # and the next build hashes every zone (`generator.source_prints`).
+    # The row groups the zones' source prints are made of, and the zones with rows in new
+    # ones, asked before the load and trusted only when the file is the same after it: a
+    # file that changed meanwhile may not be the one loaded, so nothing is noted of it and
+    # every zone is hashed (`generator.source_prints`).
+    state = None if force else incremental.read_state(out)
     basis = source_prints.basis(data_dir, code)
+    touched = None
+    if state is not None and state.basis is not None and basis is not None:
+        touched = source_prints.touched(state.basis, basis)
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
         data = load.load(data_dir, bar.advance, Memo(state_dir(out) / "read", code, not force))
     mark = _stage("load", mark, timings, peaks)
     if basis != source_prints.basis(data_dir, code):
-        basis = None
-    state = None if force else incremental.read_state(out)
+        basis = touched = None
     shared = reuse.derive_key(data, code)
 
-    hashing = functools.partial(_hashed, data, out, shared, basis, state)
+    hashing = functools.partial(_hashed, data, out, shared, touched, state)
     # The zones' hashes on a thread of their own while derive reads the series' values:
     # each kept one of the two CPUs busy, one after the other.
     with progress.step("Deriving resources"), parallel.meanwhile(hashing) as hashes:
@@ -274,12 +278,14 @@ def _hashed(
     data: load.SourceData,
     out: Path,
     key: str,
-    basis: source_prints.Basis | None,
+    touched: pl.Series | None,
     state: incremental.State | None,
 ) -> tuple[pl.DataFrame, reuse.Reused | None]:
-    """Return the zones' source prints and what derive may take from the previous build."""
-    zone_ids = data.measurements.get_column("zone_id").dtype
-    known = reuse.known(out, basis, state, zone_ids)
+    """Return the zones' source prints and what derive may take from the previous build.
+
+    `touched`: the zones whose rows are hashed again, the others' are taken; None: all.
+    """
+    known = reuse.known(out, touched, state)
     sources = source_prints.source_prints(data.measurements, data.documents, known)
     return sources, reuse.reused(out, key, sources, state)
 

@@ -22,13 +22,12 @@ from pathlib import Path
 
 import polars as pl
 
-from generator import source_prints
 from generator.contract.tables import ALL_TABLES, DOCUMENTS, MEASUREMENTS
 from generator.derive import Derived, Kept
 from generator.hashes import frame_digest
 from generator.incremental import State
 from generator.load import SourceData
-from generator.source_prints import Basis, Known
+from generator.source_prints import Known
 from generator.write import atomic_write_all, state_dir
 
 VALUES = "current_values.arrow"
@@ -88,17 +87,13 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
     return Reused(Kept(ids, values, rows, documents), same.select("zone_id", "values"))
 
 
-def known(out: Path, now: Basis | None, state: State | None, zone_ids: pl.DataType) -> Known | None:
+def known(out: Path, touched: pl.Series | None, state: State | None) -> Known | None:
     """Return what the zones' source prints take from the previous build, if anything.
 
-    `now` is the basis of this build's prints, `zone_ids` the type of the loaded `zone_id`
-    (`generator.source_prints`).
+    `touched` are the zones to hash again (`generator.source_prints.touched`), None: all.
     """
     pairs = state_dir(out) / ZONE_DOCUMENTS
-    if now is None or state is None or state.basis is None or not pairs.is_file():
-        return None
-    touched = source_prints.touched(state.basis, now, zone_ids)
-    if touched is None:
+    if touched is None or state is None or not pairs.is_file():
         return None
     return Known(touched, state.zones.select("zone_id", "source"), pl.scan_parquet(pairs))
 

@@ -66,12 +66,12 @@ def basis(data_dir: Path, code: str) -> Basis | None:
     return Basis(code, schema, groups, files[0])
 
 
-def touched(before: Basis, now: Basis, zone_ids: pl.DataType) -> pl.Series | None:
+def touched(before: Basis, now: Basis) -> pl.Series | None:
     """Return the zones with rows in row groups of `now` that `before` did not have.
 
     None when the prints of `before` cannot be taken: other code or schema, a row group of
     `before` gone or moved, or a row group twice in a file (its rows then have no one place).
-    `zone_ids` is the type of the loaded `zone_id`.
+    Asked before the load: the caller checks that the file is still `now` after it.
     """
     if (before.code, before.schema) != (now.code, now.schema):
         return None
@@ -80,14 +80,18 @@ def touched(before: Basis, now: Basis, zone_ids: pl.DataType) -> pl.Series | Non
         return None
     if [d for d in new if d in set(old)] != old:
         return None
-    offset, parts = 0, []
-    for digest, n in now.groups:
-        if digest not in set(old):
-            rows = read.parquet_rows(now.path, offset, n)
-            rows = rows.rename({c: c.strip() for c in rows.columns})
-            parts.append(check.typed(rows.get_column("zone_id"), MEASUREMENTS, "zone_id"))
-        offset += n
-    return pl.concat([pl.Series("zone_id", [], zone_ids), *(p.cast(zone_ids) for p in parts)])
+    offset, parts = 0, [pl.Series("zone_id", [], pl.Int64)]
+    try:
+        for digest, n in now.groups:
+            if digest not in set(old):
+                rows = read.parquet_rows(now.path, offset, n)
+                rows = rows.rename({c: c.strip() for c in rows.columns})
+                zones = check.typed(rows.get_column("zone_id"), MEASUREMENTS, "zone_id")
+                parts.append(zones.cast(pl.Int64).alias("zone_id"))
+            offset += n
+    except Exception:  # noqa: BLE001 - an unreadable file is the loader's to report
+        return None
+    return pl.concat(parts)
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,7 @@ def source_prints(
     ids = series.get_column("zone_id")
     kept = None
     if known is not None:
-        again = known.touched.unique().implode()
+        again = known.touched.cast(ids.dtype).unique().implode()
         kept = (
             known.sources.filter(pl.col("source").is_not_null() & ~pl.col("zone_id").is_in(again))
             .select("zone_id", pl.col("source").str.split(":").list.first().alias("_series"))

@@ -124,3 +124,18 @@ def test_a_damaged_footer_is_a_footer_error_or_a_footer(
     path.write_bytes(bytes(data))
     with contextlib.suppress(FooterError):
         read_footer(path)
+
+
+@pytest.mark.parametrize(
+    "footer",
+    [
+        bytes([0x13]),  # a byte field cut short
+        bytes.fromhex("1bffffffff0f1100"),  # a map of four billion booleans, in eight bytes
+        bytes.fromhex("19fcff7f"),  # a list of 16,383 structs in four bytes
+    ],
+)
+def test_a_crafted_footer_is_a_footer_error_at_once(tmp_path: Path, footer: bytes) -> None:
+    path = tmp_path / "crafted.parquet"
+    path.write_bytes(b"PAR1" + footer + len(footer).to_bytes(4, "little") + b"PAR1")
+    with pytest.raises(FooterError):
+        read_footer(path)

@@ -61,7 +61,15 @@ def read_footer(path: Path) -> Footer:
     try:
         meta, _ = _struct(data, 0)
         return _footer(meta)
-    except (AttributeError, IndexError, KeyError, RecursionError, TypeError, ValueError) as exc:
+    except (
+        AttributeError,
+        IndexError,
+        KeyError,
+        RecursionError,
+        TypeError,
+        ValueError,
+        struct.error,
+    ) as exc:
         raise FooterError(f"{path.name}: malformed Parquet footer ({exc!r})") from exc
 
 
@@ -111,7 +119,7 @@ def _zigzag(data: bytes, at: int) -> tuple[int, int]:
 
 
 def _value(data: bytes, at: int, kind: int) -> tuple[Any, int]:
-    if kind in (_TRUE, _FALSE):  # in a struct the type says it; in a list, a byte
+    if kind in (_TRUE, _FALSE):  # in a struct the type says it (`_element`: elsewhere)
         return kind == _TRUE, at
     if kind == _BYTE:
         return struct.unpack_from("<b", data, at)[0], at + 1
@@ -129,13 +137,9 @@ def _value(data: bytes, at: int, kind: int) -> tuple[Any, int]:
         if size == 15:
             size, at = _varint(data, at)
         items = []
-        for _ in range(size):
-            if element in (_TRUE, _FALSE):
-                items.append(data[at] == 1)
-                at += 1
-            else:
-                item, at = _value(data, at, element)
-                items.append(item)
+        for _ in range(_fits(data, at, size)):
+            item, at = _element(data, at, element)
+            items.append(item)
         return items, at
     if kind == _MAP:
         size, at = _varint(data, at)
@@ -144,13 +148,27 @@ def _value(data: bytes, at: int, kind: int) -> tuple[Any, int]:
         types = data[at]
         at += 1
         pairs = {}
-        for _ in range(size):
-            key, at = _value(data, at, types >> 4)
-            pairs[key], at = _value(data, at, types & 0x0F)
+        for _ in range(_fits(data, at, size)):
+            key, at = _element(data, at, types >> 4)
+            pairs[key], at = _element(data, at, types & 0x0F)
         return pairs, at
     if kind == _STRUCT:
         return _struct(data, at)
     raise FooterError(f"unknown Thrift type {kind}")
+
+
+def _element(data: bytes, at: int, kind: int) -> tuple[Any, int]:
+    """Return an element of a list or map: a boolean there is a byte of its own."""
+    if kind in (_TRUE, _FALSE):
+        return data[at] == 1, at + 1
+    return _value(data, at, kind)
+
+
+def _fits(data: bytes, at: int, size: int) -> int:
+    """Return `size`, the elements of a list or map; each takes a byte at least."""
+    if size > len(data) - at:
+        raise FooterError(f"{size} elements at byte {at} of a footer of {len(data)}")
+    return size
 
 
 def _struct(data: bytes, at: int) -> tuple[dict[int, Any], int]:
