@@ -169,15 +169,24 @@ def test_a_daily_update_hashes_the_rows_of_the_zones_appended_to(tmp_path: Path)
     assert _files(tmp_path / "daily") == _files(tmp_path / "full")
 
 
-def test_a_series_that_changes_while_it_loads_is_noted_nowhere(tmp_path: Path) -> None:
-    """Rows appended during the load may not be in the frame: the next build hashes all."""
+def _built_then_appended(tmp_path: Path) -> tuple[Path, pl.DataFrame, pl.DataFrame]:
+    """Build the older rows into `daily`, then append zone 11's rows as a row group.
+
+    Return the data directory, the older rows and the appended ones.
+    """
     series = _series()
     old = series.filter(pl.col("sampled_at") < "2026-09-01")
     first = _earlier(series.filter(pl.col("zone_id") == "11").head(2), 200)
-    then = _earlier(series.filter(pl.col("zone_id") == "11").head(2), 300)
     data = _data(tmp_path, [old])
     build(data, tmp_path / "daily", AS_OF, Config())
     _write(data / "measurements.parquet", [old, first])
+    return data, old, first
+
+
+def test_a_series_that_changes_while_it_loads_is_noted_nowhere(tmp_path: Path) -> None:
+    """Rows appended during the load may not be in the frame: the next build hashes all."""
+    data, old, first = _built_then_appended(tmp_path)
+    then = _earlier(_series().filter(pl.col("zone_id") == "11").head(2), 300)
     loading = load_module.load
 
     def appended_meanwhile(*args: Any, **kwargs: Any) -> Any:
@@ -205,13 +214,8 @@ def _files(root: Path) -> dict[str, bytes]:
 
 def test_a_series_rewritten_after_its_load_is_read_by_the_next_build(tmp_path: Path) -> None:
     """The zones to hash are told before the load: a rewrite during derive is the next's."""
-    series = _series()
-    old = series.filter(pl.col("sampled_at") < "2026-09-01")
-    first = _earlier(series.filter(pl.col("zone_id") == "11").head(2), 200)
-    front = _earlier(series.filter(pl.col("zone_id") == "12").head(3), 300)
-    data = _data(tmp_path, [old])
-    build(data, tmp_path / "daily", AS_OF, Config())
-    _write(data / "measurements.parquet", [old, first])
+    data, old, first = _built_then_appended(tmp_path)
+    front = _earlier(_series().filter(pl.col("zone_id") == "12").head(3), 300)
     known = reuse.known
 
     def rewritten_meanwhile(*args: Any, **kwargs: Any) -> Any:
