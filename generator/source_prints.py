@@ -76,14 +76,15 @@ def touched(before: Basis, now: Basis) -> pl.Series | None:
     if (before.code, before.schema) != (now.code, now.schema):
         return None
     old, new = [d for d, _ in before.groups], [d for d, _ in now.groups]
-    if len(set(old)) != len(old) or len(set(new)) != len(new):
+    hashed = set(old)
+    if len(hashed) != len(old) or len(set(new)) != len(new):
         return None
-    if [d for d in new if d in set(old)] != old:
+    if [d for d in new if d in hashed] != old:
         return None
     offset, parts = 0, [pl.Series("zone_id", [], pl.Int64)]
     try:
         for digest, n in now.groups:
-            if digest not in set(old):
+            if digest not in hashed:
                 rows = read.parquet_rows(now.path, offset, n)
                 rows = rows.rename({c: c.strip() for c in rows.columns})
                 zones = check.typed(rows.get_column("zone_id"), MEASUREMENTS, "zone_id")
