@@ -8,7 +8,9 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 from generator.api import http, routes
 
@@ -63,3 +65,21 @@ def tree_json(path: Path):
 def series_path(out: Path, zone_id: int) -> Path:
     """Return the file of a zone's series in a build."""
     return out / routes.file_path("zone_measurements", zone_id=zone_id)
+
+
+def tree_files(root: Path) -> dict[str, bytes]:
+    """Return every file under `root`, by its path relative to `root`, as stored."""
+    return {
+        os.path.relpath(os.path.join(d, n), root): Path(d, n).read_bytes()
+        for d, _dirs, names in os.walk(root)
+        for n in names
+    }
+
+
+def write_row_groups(path: Path, chunks: list[Any]) -> None:
+    """Write polars frames as one Parquet row group each, as an import that appends does."""
+    import pyarrow.parquet as pq  # only the tests of the series' row groups need it
+
+    with pq.ParquetWriter(path, chunks[0].to_arrow().schema) as writer:
+        for chunk in chunks:
+            writer.write_table(chunk.to_arrow())

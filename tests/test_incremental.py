@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import os
 import shutil
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from generator.config import Config
 from generator.derive import Kept, derive
 from generator.load import load, reference_dir
 from generator.write import read_manifest, state_dir
+from tests.helpers import tree_files
 
 INPUT = Path(__file__).parent / "golden" / "input"
 AS_OF = dt.date(2026, 11, 23)
@@ -33,14 +33,6 @@ SPELLINGS = ["0,05", "< 0,01", "n.n.", "12", "0,2", "1,5", "< 0,1"]
 
 def _csv(path: Path) -> pl.DataFrame:
     return pl.read_csv(path, infer_schema=False)
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    return {
-        os.path.relpath(os.path.join(d, n), root): Path(d, n).read_bytes()
-        for d, _dirs, names in os.walk(root)
-        for n in names
-    }
 
 
 def _copy_build(src: Path, dst: Path) -> None:
@@ -187,7 +179,7 @@ def test_incremental_build_equals_full_build(
     assert full_result.zones_rendered == zones and full_result.zones_kept == 0
     assert incremental_result.zones_rendered is not None
     assert incremental_result.zones_rendered + incremental_result.zones_kept == zones
-    assert _tree(root / "incremental") == _tree(root / "full")
+    assert tree_files(root / "incremental") == tree_files(root / "full")
     assert read_manifest(root / "incremental")["files"] == read_manifest(root / "full")["files"]
     # Zones whose series did not change and whose zone was untouched were kept.
     touched = _zones_touched(
@@ -217,7 +209,7 @@ def test_daily_updates_in_a_row_equal_full_builds(base: Path, tmp_path: Path) ->
         build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
         full = tmp_path / f"full-{day}"
         build(tmp_path / "data", full, AS_OF, Config())
-        assert _tree(tmp_path / "build") == _tree(full), f"day {day}: {changes}"
+        assert tree_files(tmp_path / "build") == tree_files(full), f"day {day}: {changes}"
         assert read_manifest(tmp_path / "build")["files"] == read_manifest(full)["files"]
     assert (tmp_path / ".build.staging").is_dir()
 
@@ -242,7 +234,7 @@ def test_an_empty_feed_of_a_kept_zone_follows_the_newest_entry(base: Path, tmp_p
     # A zone with entries of its own kept its feed.
     assert incremental.zone_paths(12)[3] not in result.report.written
     build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
-    assert _tree(tmp_path / "build") == _tree(tmp_path / "full")
+    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
 
 
 def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> None:
@@ -256,7 +248,7 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
         .alias("value_text")
     ).write_csv(tmp_path / "data" / "measurements.csv")
     _copy_build(base / "build", tmp_path / "build")
-    before = _tree(tmp_path / "build")
+    before = tree_files(tmp_path / "build")
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
 
     assert result.zones_rendered == 1
@@ -272,7 +264,7 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
     others = set(plz["plz"].to_list()) - served
     assert served and others
     assert result.plz_rendered == len(served)
-    after = _tree(tmp_path / "build")
+    after = tree_files(tmp_path / "build")
     changed = {p for p in after if before.get(p) != after[p]}
     assert incremental.zone_paths(int(zone))[1] in changed  # its series
     # the files of the other zones are the previous tree's, hard-linked
@@ -315,10 +307,10 @@ def test_a_change_everything_shares_renders_every_zone(
     assert result.zones_kept == 0
     assert result.sections_kept == ()
     if force:  # the inputs are unchanged: the full build of them is the base's
-        assert _tree(tmp_path / "build") == _tree(base / "build")
+        assert tree_files(tmp_path / "build") == tree_files(base / "build")
         return
     full = build(tmp_path / "data", tmp_path / "full", as_of, config)
-    assert _tree(tmp_path / "build") == _tree(tmp_path / "full")
+    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
     assert full.zones_rendered == result.zones_rendered
 
 
@@ -345,7 +337,7 @@ def test_a_lost_file_of_a_kept_section_renders_the_section_again(
 ) -> None:
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    expected = _tree(base / "build")
+    expected = tree_files(base / "build")
     (tmp_path / "build" / lost).unlink()
     with (tmp_path / "data" / "documents.csv").open("a", encoding="utf-8") as fh:
         fh.write("neu-1,1,Neues Dokument,https://example.org/neu.pdf,2026-01-01,2026-01-02\n")
@@ -365,7 +357,7 @@ def test_a_zone_name_renders_the_sections_again(base: Path, tmp_path: Path) -> N
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
     assert result.sections_kept == ()
     full = build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
-    assert _tree(tmp_path / "build") == _tree(tmp_path / "full")
+    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
     assert full.sections_kept == ()
 
 

@@ -28,6 +28,7 @@ from generator.contract.problems import Problems
 from generator.contract.tables import MEASUREMENTS
 from generator.publications import importer
 from generator.write import state_dir
+from tests.helpers import tree_files, write_row_groups
 
 INPUT = Path(__file__).parent / "golden" / "input"
 AS_OF = dt.date(2026, 11, 23)
@@ -47,13 +48,6 @@ def _frame(rows: list[tuple[int, str | None, str | None]]) -> pl.DataFrame:
         schema={"zone_id": pl.Int64, "parameter": pl.String, "value_text": pl.String},
         orient="row",
     )
-
-
-def _write(path: Path, chunks: list[pl.DataFrame]) -> None:
-    """Write one row group per chunk, as an import that appends a chunk does."""
-    with pq.ParquetWriter(path, chunks[0].to_arrow().schema) as writer:
-        for chunk in chunks:
-            writer.write_table(chunk.to_arrow())
 
 
 def _whole(path: Path) -> pl.DataFrame:
@@ -108,7 +102,7 @@ def test_a_remembered_read_equals_a_whole_read(
     folder.mkdir()
     kept = Memo(folder / "memo", "code")
     chunks = [_frame(rows) for rows in before]
-    _write(folder / "before.parquet", chunks)
+    write_row_groups(folder / "before.parquet", chunks)
     first, taken = _remembered(folder / "before.parquet", kept)
     assert taken == sum(c.height for c in chunks)  # nothing remembered yet
     _same(first, folder / "before.parquet")
@@ -122,7 +116,7 @@ def test_a_remembered_read_equals_a_whole_read(
         "move": [*chunks[i:], *chunks[:i]],
         "same": chunks,
     }[edit]
-    _write(folder / "after.parquet", after)
+    write_row_groups(folder / "after.parquet", after)
     frame, taken = _remembered(folder / "after.parquet", kept)
     _same(frame, folder / "after.parquet")
     old = {d for d, _ in memo.digests(folder / "before.parquet")[1]}
@@ -136,10 +130,10 @@ def appended(tmp_path: Path) -> tuple[Path, Path, Memo]:
     """Return a file of three row groups read once with a memo, and it with one appended."""
     chunks = [_frame([(1, "a", "b"), (2, None, "c")]), _frame([(3, "Ä", None)])]
     chunks.append(_frame([(4, "b", "0,05")]))
-    _write(tmp_path / "before.parquet", chunks)
+    write_row_groups(tmp_path / "before.parquet", chunks)
     kept = Memo(tmp_path / "memo", "code")
     _remembered(tmp_path / "before.parquet", kept)
-    _write(tmp_path / "after.parquet", [*chunks, _frame([(5, "neu", "< 0,1")])])
+    write_row_groups(tmp_path / "after.parquet", [*chunks, _frame([(5, "neu", "< 0,1")])])
     return tmp_path / "before.parquet", tmp_path / "after.parquet", kept
 
 
@@ -208,7 +202,7 @@ def test_the_importer_keeps_the_row_groups_of_the_file_it_appends_to(tmp_path: P
         for name in MEASUREMENTS.names
     )
     existing = tmp_path / "measurements.parquet"
-    _write(existing, [series.slice(0, 30), series.slice(30, 20)])
+    write_row_groups(existing, [series.slice(0, 30), series.slice(30, 20)])
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()
     second.mkdir()
@@ -228,9 +222,9 @@ def test_a_build_after_rows_were_appended_equals_a_full_build(tmp_path: Path) ->
     series = pl.read_csv(data / "measurements.csv", infer_schema=False)
     (data / "measurements.csv").unlink()
     old, new = series.head(series.height - 10), series.tail(10)
-    _write(data / "measurements.parquet", [old.slice(0, 40), old.slice(40)])
+    write_row_groups(data / "measurements.parquet", [old.slice(0, 40), old.slice(40)])
     build(data, tmp_path / "daily", AS_OF, Config())
-    _write(data / "measurements.parquet", [old.slice(0, 40), old.slice(40), new])
+    write_row_groups(data / "measurements.parquet", [old.slice(0, 40), old.slice(40), new])
     taken: list[int] = []
     assembled = memo._assembled
 
@@ -244,14 +238,6 @@ def test_a_build_after_rows_were_appended_equals_a_full_build(tmp_path: Path) ->
         build(data, tmp_path / "daily", AS_OF, Config())
     assert taken == [series.height]  # the series came from the memo and the new row group
     build(data, tmp_path / "full", AS_OF, Config())
-    assert _files(tmp_path / "daily") == _files(tmp_path / "full")
+    assert tree_files(tmp_path / "daily") == tree_files(tmp_path / "full")
     kept = state_dir(tmp_path / "daily") / "read" / "measurements.json"
     assert kept.is_file()
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {
-        os.path.relpath(os.path.join(d, n), root): Path(d, n).read_bytes()
-        for d, _dirs, names in os.walk(root)
-        for n in names
-    }

@@ -9,13 +9,11 @@ still there in order.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import polars as pl
-import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +24,7 @@ from generator.build import build
 from generator.config import Config
 from generator.load import load
 from generator.source_prints import Basis, Known
+from tests.helpers import tree_files, write_row_groups
 
 INPUT = Path(__file__).parent / "golden" / "input"
 AS_OF = dt.date(2026, 11, 23)
@@ -36,19 +35,12 @@ def _series() -> pl.DataFrame:
     return pl.read_csv(INPUT / "measurements.csv", infer_schema=False)
 
 
-def _write(path: Path, chunks: list[pl.DataFrame]) -> None:
-    """Write one row group per chunk, as an import that appends a chunk does."""
-    with pq.ParquetWriter(path, chunks[0].to_arrow().schema) as writer:
-        for chunk in chunks:
-            writer.write_table(chunk.to_arrow())
-
-
 def _data(root: Path, chunks: list[pl.DataFrame]) -> Path:
     data = root / "data"
     shutil.rmtree(data, ignore_errors=True)
     shutil.copytree(INPUT, data)
     (data / "measurements.csv").unlink()
-    _write(data / "measurements.parquet", chunks)
+    write_row_groups(data / "measurements.parquet", chunks)
     return data
 
 
@@ -151,7 +143,7 @@ def test_a_daily_update_hashes_the_rows_of_the_zones_appended_to(tmp_path: Path)
     new = _earlier(series.filter(pl.col("zone_id") == "11").head(2), 200)
     data = _data(tmp_path, [old.head(30), old.slice(30)])
     build(data, tmp_path / "daily", AS_OF, Config())
-    _write(data / "measurements.parquet", [old.head(30), old.slice(30), new])
+    write_row_groups(data / "measurements.parquet", [old.head(30), old.slice(30), new])
     hashed: list[pl.DataFrame] = []
     per_zone = hashes.per_zone
 
@@ -166,7 +158,7 @@ def test_a_daily_update_hashes_the_rows_of_the_zones_appended_to(tmp_path: Path)
     assert [f["zone_id"].unique().to_list() for f in hashed] == [[11]]
     assert hashed[0].height == old.filter(pl.col("zone_id") == "11").height + new.height
     build(data, tmp_path / "full", AS_OF, Config())
-    assert _files(tmp_path / "daily") == _files(tmp_path / "full")
+    assert tree_files(tmp_path / "daily") == tree_files(tmp_path / "full")
 
 
 def _built_then_appended(tmp_path: Path) -> tuple[Path, pl.DataFrame, pl.DataFrame]:
@@ -179,7 +171,7 @@ def _built_then_appended(tmp_path: Path) -> tuple[Path, pl.DataFrame, pl.DataFra
     first = _earlier(series.filter(pl.col("zone_id") == "11").head(2), 200)
     data = _data(tmp_path, [old])
     build(data, tmp_path / "daily", AS_OF, Config())
-    _write(data / "measurements.parquet", [old, first])
+    write_row_groups(data / "measurements.parquet", [old, first])
     return data, old, first
 
 
@@ -191,7 +183,7 @@ def test_a_series_that_changes_while_it_loads_is_noted_nowhere(tmp_path: Path) -
 
     def appended_meanwhile(*args: Any, **kwargs: Any) -> Any:
         loaded = loading(*args, **kwargs)
-        _write(data / "measurements.parquet", [old, first, then])
+        write_row_groups(data / "measurements.parquet", [old, first, then])
         return loaded
 
     with pytest.MonkeyPatch.context() as mp:
@@ -201,15 +193,7 @@ def test_a_series_that_changes_while_it_loads_is_noted_nowhere(tmp_path: Path) -
     assert state is not None and state.basis is None
     build(data, tmp_path / "daily", AS_OF, Config())  # the rows appended: every zone hashed
     build(data, tmp_path / "full", AS_OF, Config())
-    assert _files(tmp_path / "daily") == _files(tmp_path / "full")
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {
-        os.path.relpath(os.path.join(d, n), root): Path(d, n).read_bytes()
-        for d, _dirs, names in os.walk(root)
-        for n in names
-    }
+    assert tree_files(tmp_path / "daily") == tree_files(tmp_path / "full")
 
 
 def test_a_series_rewritten_after_its_load_is_read_by_the_next_build(tmp_path: Path) -> None:
@@ -219,17 +203,17 @@ def test_a_series_rewritten_after_its_load_is_read_by_the_next_build(tmp_path: P
     known = reuse.known
 
     def rewritten_meanwhile(*args: Any, **kwargs: Any) -> Any:
-        _write(data / "measurements.parquet", [front, old, first])
+        write_row_groups(data / "measurements.parquet", [front, old, first])
         return known(*args, **kwargs)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(reuse, "known", rewritten_meanwhile)
         build(data, tmp_path / "daily", AS_OF, Config())
     rewritten = (data / "measurements.parquet").read_bytes()
-    _write(data / "measurements.parquet", [old, first])
+    write_row_groups(data / "measurements.parquet", [old, first])
     build(data, tmp_path / "loaded", AS_OF, Config())
-    assert _files(tmp_path / "daily") == _files(tmp_path / "loaded")  # what it loaded
+    assert tree_files(tmp_path / "daily") == tree_files(tmp_path / "loaded")  # what it loaded
     (data / "measurements.parquet").write_bytes(rewritten)
     build(data, tmp_path / "daily", AS_OF, Config())
     build(data, tmp_path / "full", AS_OF, Config())
-    assert _files(tmp_path / "daily") == _files(tmp_path / "full")
+    assert tree_files(tmp_path / "daily") == tree_files(tmp_path / "full")

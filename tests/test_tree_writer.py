@@ -22,14 +22,7 @@ from generator.write import (
     read_manifest,
     staging_manifest_path,
 )
-
-
-def files_of(root: Path) -> dict[str, bytes]:
-    return {
-        os.path.relpath(os.path.join(d, n), root): Path(d, n).read_bytes()
-        for d, _dirs, names in os.walk(root)
-        for n in names
-    }
+from tests.helpers import tree_files
 
 
 def folders_of(root: Path) -> set[str]:
@@ -57,14 +50,14 @@ def test_the_replaced_tree_is_kept_beside_and_reused(tmp_path: Path) -> None:
     assert not staging(out).exists()  # the first build had nothing to replace
     second = {"a/1.json": b"1 neu", "d/4.json": b"4"}
     publish(out, second)
-    assert files_of(out) == second
-    assert files_of(staging(out)) == first  # the replaced tree, whole
+    assert tree_files(out) == second
+    assert tree_files(staging(out)) == first  # the replaced tree, whole
     third = {"a/1.json": b"1 neu", "b/2.json": b"2 neu", "e/5.json": b"5"}
     writer = publish(out, third)
     # Brought up to date from the first tree: its stale files and emptied folders are gone.
-    assert files_of(out) == third
+    assert tree_files(out) == third
     assert folders_of(out) == {"a", "b", "e"}
-    assert files_of(staging(out)) == second
+    assert tree_files(staging(out)) == second
     # The staging tree's manifest is the previous tree's, moved; nothing else stays beside.
     staged = json.loads(staging_manifest_path(out).read_text(encoding="utf-8"))["files"]
     assert set(staged) == set(second)
@@ -96,7 +89,7 @@ def test_kept_files_come_from_the_published_tree(tmp_path: Path) -> None:
     publish(out, {"z/1.json": b"eins", "z/2.json": b"zwei"})
     publish(out, {"z/1.json": b"eins neu"}, keep=("z/2.json",))
     publish(out, {"z/1.json": b"eins neuer"}, keep=("z/2.json",))
-    assert files_of(out) == {"z/1.json": b"eins neuer", "z/2.json": b"zwei"}
+    assert tree_files(out) == {"z/1.json": b"eins neuer", "z/2.json": b"zwei"}
 
 
 def test_a_staging_tree_that_lost_a_file_is_not_trusted_for_it(tmp_path: Path) -> None:
@@ -105,7 +98,7 @@ def test_a_staging_tree_that_lost_a_file_is_not_trusted_for_it(tmp_path: Path) -
     publish(out, {"a.json": b"a", "b.json": b"b2"})
     (staging(out) / "a.json").unlink()
     publish(out, {"a.json": b"a", "b.json": b"b3"})
-    assert files_of(out) == {"a.json": b"a", "b.json": b"b3"}
+    assert tree_files(out) == {"a.json": b"a", "b.json": b"b3"}
 
 
 def test_without_its_manifest_the_staging_tree_starts_anew(tmp_path: Path) -> None:
@@ -115,7 +108,7 @@ def test_without_its_manifest_the_staging_tree_starts_anew(tmp_path: Path) -> No
     staging_manifest_path(out).unlink()
     (staging(out) / "stray.json").write_bytes(b"from a crashed build")
     publish(out, {"c.json": b"c"})
-    assert files_of(out) == {"c.json": b"c"}
+    assert tree_files(out) == {"c.json": b"c"}
 
 
 def test_a_failed_build_drops_the_staging_tree(tmp_path: Path) -> None:
@@ -125,10 +118,10 @@ def test_a_failed_build_drops_the_staging_tree(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError), TreeWriter(out) as writer:
         writer.write("a.json", b"a3")
         raise RuntimeError("rendering failed")
-    assert files_of(out) == {"a.json": b"a2"}
+    assert tree_files(out) == {"a.json": b"a2"}
     assert not staging(out).exists() and not staging_manifest_path(out).exists()
     publish(out, {"a.json": b"a4"})
-    assert files_of(out) == {"a.json": b"a4"}
+    assert tree_files(out) == {"a.json": b"a4"}
 
 
 def test_a_file_and_a_folder_may_change_places(tmp_path: Path) -> None:
@@ -136,7 +129,7 @@ def test_a_file_and_a_folder_may_change_places(tmp_path: Path) -> None:
     publish(out, {"x/y.json": b"1", "z": b"2"})
     publish(out, {"w.json": b"3"})
     publish(out, {"x": b"4", "z/v.json": b"5"})  # over the first tree, still in staging
-    assert files_of(out) == {"x": b"4", "z/v.json": b"5"}
+    assert tree_files(out) == {"x": b"4", "z/v.json": b"5"}
     assert read_manifest(out)["files"].keys() == {"x", "z/v.json"}
 
 
@@ -160,7 +153,7 @@ def test_every_build_publishes_exactly_its_files(
     out = tmp_path_factory.mktemp("trees") / "build"
     for files in trees:
         publish(out, files)
-        assert files_of(out) == files
+        assert tree_files(out) == files
         assert read_manifest(out)["files"].keys() == files.keys()
         # No folder is left empty by a file of an older tree.
         assert folders_of(out) == {str(p) for rel in files for p in Path(rel).parents} - {"."}
@@ -175,7 +168,7 @@ def test_a_replaced_tree_no_manifest_described_is_not_kept(tmp_path: Path) -> No
     publish(out, {"a.json": b"a"})
     assert not staging(out).exists() and not staging_manifest_path(out).exists()
     publish(out, {"a.json": b"a"})
-    assert files_of(out) == {"a.json": b"a"}
+    assert tree_files(out) == {"a.json": b"a"}
 
 
 @pytest.mark.parametrize("order", [("x/y.json", "x"), ("x", "x/y.json")])
@@ -188,7 +181,7 @@ def test_a_file_and_a_folder_of_one_name_in_one_tree_is_refused(
     with pytest.raises(BuildError, match="both a file and a folder"), TreeWriter(out) as writer:
         for rel in order:
             writer.write(rel, b"x")
-    assert files_of(out) == {"z.json": b"2"}
+    assert tree_files(out) == {"z.json": b"2"}
 
 
 def test_present_names_the_files_that_are_there(tmp_path: Path) -> None:
@@ -208,9 +201,9 @@ def test_kept_files_the_staging_tree_was_said_to_hold_come_from_it(tmp_path: Pat
         writer.keep_all(["a.json"])
         writer.write("b.json", b"b3")
         writer.commit({})
-    assert files_of(out) == {"a.json": b"a", "b.json": b"b3"}
+    assert tree_files(out) == {"a.json": b"a", "b.json": b"b3"}
     # Not among them: the staging tree is asked itself.
     with TreeWriter(out, staged=frozenset()) as writer:
         writer.keep_all(["a.json", "b.json"])
         writer.commit({})
-    assert files_of(out) == {"a.json": b"a", "b.json": b"b3"}
+    assert tree_files(out) == {"a.json": b"a", "b.json": b"b3"}
