@@ -6,7 +6,8 @@
 The dataset comes from `trinkwasser demo-data`, which needs the `demo` extra
 (`pip install -e '.[demo]'`; `scripts/test.sh` installs it).
 
-Every ratio compares figures measured in this one run on this machine:
+Every ratio compares figures measured in this one run on this machine, each command
+started on a quiet disk (`settle`):
 build / `cp -a` of the finished tree, no-change rebuild / full build, and the rebuild after
 one supplier's new publication (its measurements appended, `one_supplier_changed`) / full
 build. Each figure is printed
@@ -45,8 +46,36 @@ environment turns the cache off, every run compiles the modules of polars, jinja
 and the generator again (a third of a second, a tenth of a daily update)."""
 
 
+def settle(limit_s: float = 180.0) -> None:
+    """Wait until the disk has written what earlier steps left in the page cache.
+
+    Each timed command starts on a quiet disk: otherwise the kernel writes back the
+    previous step's gigabytes (or discards a removed tree's blocks) while the next one
+    runs, and a step's time depends on the one before it. Measured 2026-11-27: `cp -a`
+    of the national tree took 23.1 s right after the build and 13.6 s after a sync.
+    """
+    os.sync()
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline and _unwritten_kib() > 65_536:
+        time.sleep(0.5)
+
+
+def _unwritten_kib() -> int:
+    """Return the page cache's dirty and in-writeback KiB (0 where /proc does not say)."""
+    try:
+        lines = Path("/proc/meminfo").read_text().splitlines()
+    except OSError:
+        return 0
+    fields = dict(line.split(":", 1) for line in lines if ":" in line)
+    return sum(int(fields.get(k, "0 kB").split()[0]) for k in ("Dirty", "Writeback"))
+
+
 def measured(cmd: list[str], **kwargs) -> dict:
-    """Run a command; return wall and CPU seconds and peak resident memory of the child."""
+    """Run a command; return wall and CPU seconds and peak resident memory of the child.
+
+    It starts once the disk is quiet (`settle`).
+    """
+    settle()
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, env=CHILD_ENV, **kwargs)
     _, status, usage = os.wait4(proc.pid, 0)
