@@ -20,7 +20,7 @@ from generator import batches, derive, load
 from generator.compact import as_text, compact, distinct, mapped, packed, unpacked
 from generator.contract.check import check_tables
 from generator.contract.model import ROW, Context
-from generator.contract.order import in_order
+from generator.contract.order import as_declared, in_order, merged_tail
 from generator.contract.table_rules import UniqueKey
 from generator.contract.tables import ALL_TABLES
 from generator.load import reference_dir
@@ -172,6 +172,35 @@ def test_in_order_agrees_with_sorting(seed):
             frame.height < 2 or not frame.select(pl.struct("a", "b").is_duplicated().any()).item()
         )
         assert in_order(frame, ("a", "b")) == (frame.equals(ordered) and distinct)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 6), st.sampled_from([None, "x", "y", "é"]), st.integers(0, 3)),
+        min_size=1,
+        max_size=40,
+    ),
+    st.lists(
+        st.tuples(st.integers(-1, 7), st.sampled_from([None, "x", "y", "é"]), st.integers(0, 3)),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_rows_appended_to_a_frame_in_order_are_merged_as_a_sort_would(head, tail, as_enum):
+    # An import appends a supplier's rows to a file in order: they are merged in by runs
+    # of the first column, and the frame is the one a stable sort gives, ties in the
+    # order of the file included (the third column is not sorted by: it tells ties apart).
+    text = pl.Enum(["y", "x", "é"]) if as_enum else pl.String
+    schema = {"a": pl.Int64, "b": text, "file": pl.Int64}
+    frame = pl.DataFrame(head, schema=schema, orient="row")
+    frame = frame.sort("a", "b", nulls_last=False).unique(["a", "b"], maintain_order=True)
+    ordered = frame.height
+    frame = pl.concat([frame, pl.DataFrame(tail, schema=schema, orient="row")])
+    frame = frame.with_columns(pl.int_range(pl.len()).alias("file"))
+    sorted_ = frame.sort("a", "b", nulls_last=False, maintain_order=True)
+    assert merged_tail(frame, ("a", "b"), ordered).equals(sorted_)
+    assert as_declared(frame, ("a", "b")).equals(sorted_)
 
 
 def test_measurements_out_of_order_load_as_sorted(tmp_path):
