@@ -49,10 +49,9 @@ and the generator again (a third of a second, a tenth of a daily update)."""
 def settle(limit_s: float = 180.0) -> None:
     """Wait until the disk has written what earlier steps left in the page cache.
 
-    Each timed command starts on a quiet disk: otherwise the kernel writes back the
-    previous step's gigabytes (or discards a removed tree's blocks) while the next one
-    runs, and a step's time depends on the one before it. Measured 2026-11-27: `cp -a`
-    of the national tree took 23.1 s right after the build and 13.6 s after a sync.
+    Each timed command starts on a quiet disk: otherwise the kernel may still be writing
+    back the previous step's gigabytes (or discarding a removed tree's blocks) while the
+    next one runs, and a step's time would depend on the one before it.
     """
     os.sync()
     deadline = time.monotonic() + limit_s

@@ -207,3 +207,49 @@ def test_kept_files_the_staging_tree_was_said_to_hold_come_from_it(tmp_path: Pat
         writer.keep_all(["a.json", "b.json"])
         writer.commit({})
     assert tree_files(out) == {"a.json": b"a", "b.json": b"b3"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(trees=trees, keep_first=st.booleans())
+def test_files_kept_as_a_set_publish_as_files_kept_one_by_one(
+    tmp_path_factory: pytest.TempPathFactory, trees: list[dict[str, bytes]], keep_first: bool
+) -> None:
+    # A daily update keeps most files of the previous tree in one call, unchecked one by
+    # one when they are all that tree's; the tree is the same as written file by file.
+    out = tmp_path_factory.mktemp("trees") / "build"
+    before: dict[str, bytes] = {}
+    for files in trees:
+        kept = [rel for rel, data in files.items() if before.get(rel) == data]
+        written = {rel: data for rel, data in files.items() if rel not in kept}
+        with TreeWriter(out) as writer:
+            if keep_first:
+                writer.keep_all(kept)
+            for rel, data in written.items():
+                writer.write(rel, data)
+            if not keep_first:
+                writer.keep_all(kept)
+            writer.commit({})
+        assert tree_files(out) == files
+        assert read_manifest(out)["files"].keys() == files.keys()
+        assert folders_of(out) == {str(p) for rel in files for p in Path(rel).parents} - {"."}
+        before = files
+
+
+def test_files_kept_as_a_set_are_checked_against_the_files_after_them(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a/b.json": b"1", "c.json": b"2"})
+    with TreeWriter(out) as writer:
+        writer.keep_all(["a/b.json", "c.json"])
+        with pytest.raises(BuildError, match="^a/b.json would be both a file and a folder"):
+            writer.write("a/b.json/d.json", b"x")
+        with pytest.raises(BuildError, match="same file: c.json"):
+            writer.write("c.json", b"x")
+        with pytest.raises(BuildError, match="same file: a/b.json"):
+            writer.keep_all(["a/b.json"])
+        with pytest.raises(BuildError, match="^a would be both a file and a folder"):
+            writer.write("a", b"x")
+    with pytest.raises(BuildError, match="same file: c.json"), TreeWriter(out) as writer:
+        writer.keep_all(["c.json", "c.json"])
+    with pytest.raises(BuildError, match="cannot keep e.json"), TreeWriter(out) as writer:
+        writer.keep_all(["c.json", "e.json"])
+    assert tree_files(out) == {"a/b.json": b"1", "c.json": b"2"}
