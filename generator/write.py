@@ -218,8 +218,11 @@ class TreeWriter:
             if not unchecked:
                 self._check_path(rel)
             digest = previous.get(rel)
-            there = digest is not None and staged.get(rel) == digest and rel in present
-            if not there and (digest is None or not (self._has(rel, digest) or self._link(rel))):
+            if digest is None or not (
+                (staged.get(rel) == digest and rel in present)  # `_has`, asked beforehand
+                or self._has(rel, digest)
+                or self._link(rel)
+            ):
                 raise BuildError(f"cannot keep {rel} from the previous tree: it has no such file")
             self.files[rel] = digest
         self.report.unchanged += len(paths)
