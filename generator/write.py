@@ -211,11 +211,11 @@ class TreeWriter:
     def keep_all(self, paths: Sequence[str]) -> None:
         """`keep` each of `paths`: what a daily update does for most of the tree."""
         unchecked = self._within_previous(paths)
-        if unchecked:
-            self._unchecked.update(paths)
         previous, staged, present = self.previous, self._staged, self._present or frozenset()
         for rel in paths:
-            if not unchecked:
+            if unchecked:
+                self._unchecked.add(rel)  # once kept: a failure leaves the rest unclaimed
+            else:
                 self._check_path(rel)
             digest = previous.get(rel)
             if digest is None or not (
@@ -230,14 +230,17 @@ class TreeWriter:
     def _within_previous(self, paths: Sequence[str]) -> bool:
         """Whether `paths` and every file staged so far are distinct files of the previous tree.
 
-        Then they need no check one by one: that tree was checked when it was built, and
-        some of its files can hold no conflict it did not. A daily update keeps 88,000
-        files; checking each took a fifth of a second. They are counted in `_dirs` when a
-        file outside that tree comes after them (`_count_unchecked`).
+        Then they need no check one by one: that tree was checked when it was built (under
+        the same `MAX_DIR_ENTRIES`), and some of its files can hold no conflict it did not.
+        A daily update keeps 88,000 files; checking each took a fifth of a second. Only
+        their spelling is checked again, all at once, so that a manifest naming a path out
+        of the tree never reaches the file system. They are counted in `_dirs` when a file
+        outside that tree comes after them (`_count_unchecked`).
         """
         kept = set(paths)
         return (
-            len(kept) == len(paths)
+            _plain(paths)
+            and len(kept) == len(paths)
             and kept <= self.previous.keys()
             and self.files.keys() <= self.previous.keys()
             and kept.isdisjoint(self._dirs)
@@ -341,6 +344,23 @@ class TreeWriter:
             held.unlink(missing_ok=True)
             shutil.rmtree(self.staging, ignore_errors=True)
         return self.report
+
+
+_ODD_PARTS = tuple(
+    f"{before}{part}{after}" for part in ("", ".", "..") for before in "\n/" for after in "\n/"
+)
+"""An empty, `.` or `..` part of a path, between the line breaks around each path (`_plain`)."""
+
+
+def _plain(paths: Sequence[str]) -> bool:
+    """Whether every path is relative, without empty, `.` or `..` parts.
+
+    All at once, the paths one per line searched for each odd part: 0.04 s for 88,000.
+    """
+    if not paths:
+        return True
+    lines = "\n" + "\n".join(paths) + "\n"
+    return lines.count("\n") == len(paths) + 1 and not any(p in lines for p in _ODD_PARTS)
 
 
 def _manifest_text(manifest: dict[str, Any]) -> bytes:

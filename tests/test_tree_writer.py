@@ -253,3 +253,32 @@ def test_files_kept_as_a_set_are_checked_against_the_files_after_them(tmp_path: 
     with pytest.raises(BuildError, match="cannot keep e.json"), TreeWriter(out) as writer:
         writer.keep_all(["c.json", "e.json"])
     assert tree_files(out) == {"a/b.json": b"1", "c.json": b"2"}
+
+
+def test_a_manifest_naming_a_path_out_of_the_tree_never_reaches_it(tmp_path: Path) -> None:
+    # Kept files are not checked one by one when the previous manifest names them all;
+    # their spelling still is, so an edited manifest cannot make a build touch a file
+    # beside the tree.
+    out = tmp_path / "build"
+    for _ in range(3):  # from the third build on, a staging tree is brought up to date
+        publish(out, {"a.json": b"a"})
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"keep me")
+    manifest = json.loads(manifest_path(out).read_text())
+    manifest["files"]["../victim"] = manifest["files"]["a.json"]
+    manifest_path(out).write_text(json.dumps(manifest))
+    with pytest.raises(BuildError, match="outside the tree"), TreeWriter(out) as writer:
+        writer.keep_all(["a.json", "../victim"])
+    assert victim.read_bytes() == b"keep me"
+
+
+def test_files_a_failed_keep_did_not_reach_stay_free(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a", "b.json": b"b"})
+    (out / "a.json").unlink()
+    with TreeWriter(out) as writer:
+        with pytest.raises(BuildError, match="cannot keep a.json"):
+            writer.keep_all(["a.json", "b.json"])
+        writer.write("b.json", b"b2")
+        writer.commit({})
+    assert tree_files(out) == {"b.json": b"b2"}

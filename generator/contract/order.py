@@ -106,4 +106,5 @@ def merged_tail(frame: pl.DataFrame, columns: tuple[str, ...], ordered: int) -> 
         ]
         at = end
     parts.append(frame.slice(at, ordered - at))
-    return pl.concat(parts, rechunk=True)
+    # Flagged sorted as a sort flags it, so later steps take the same ways over it.
+    return pl.concat(parts, rechunk=True).with_columns(pl.col(first).set_sorted())
