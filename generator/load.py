@@ -124,7 +124,7 @@ def format_problems(problems: pl.DataFrame, limit: int | None = 200) -> str:
     lines: list[str] = []
     shown = problems if limit is None or limit <= 0 else problems.head(limit)
     for p in shown.iter_rows(named=True):
-        where = p["table"]
+        where = p["table"] or "data directory"  # no table: the directory is missing
         if p["row"] is not None:
             where += f", row {p['row']}"
         if p["column"] is not None:

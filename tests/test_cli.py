@@ -140,7 +140,11 @@ def test_validate_sample_is_clean():
 def test_validate_missing_directory(tmp_path):
     result = CliRunner().invoke(cli, ["validate", str(tmp_path / "nope")])
     assert result.exit_code == 1
-    assert "does not exist" in result.output
+    # The directory is at fault, not a table of it.
+    assert result.output.startswith(
+        f"data directory: {tmp_path / 'nope'} does not exist or is not a folder "
+        "[missing_directory] Fix: Give the folder that holds the tables"
+    )
 
 
 def test_demo_data_small(tmp_path):

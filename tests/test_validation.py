@@ -36,6 +36,13 @@ def test_clean_data_loads(tiny_data):
     assert data.measurements.height == 84
 
 
+def test_missing_directory(tmp_path):
+    # Of the directory, not of any table in it: one problem, without a table.
+    problems = problems_of(tmp_path / "nope")
+    assert has(problems, "", "missing_directory")
+    assert len(problems) == 1
+
+
 def test_missing_table(tiny_data):
     (tiny_data / "documents.csv").unlink()
     assert has(problems_of(tiny_data), "documents", "missing_table")

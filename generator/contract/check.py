@@ -94,8 +94,9 @@ def check_tables(
     data_dir = Path(data_dir)
     names = [t.name for t in declared]
     if not data_dir.is_dir():
-        message = f"data directory {data_dir} does not exist"
-        problems.add(declared[0].name, rules.MISSING_TABLE, message)
+        # No table is at fault: the problem is of the directory (`table` left empty).
+        message = f"{data_dir} does not exist or is not a folder"
+        problems.add("", rules.MISSING_DIRECTORY, message)
         return Result({}, problems.frame(names))
     loaded: dict[str, Loaded] = {}
     try:

@@ -20,6 +20,9 @@ class Rule:
 
 
 # Files and their structure.
+MISSING_DIRECTORY = Rule(
+    "missing_directory", "Give the folder that holds the tables (NAME.csv or NAME.parquet each)."
+)
 MISSING_TABLE = Rule("missing_table", "Add NAME.csv or NAME.parquet to the data directory.")
 AMBIGUOUS_TABLE = Rule("ambiguous_table", "Keep only one of NAME.csv and NAME.parquet.")
 UNREADABLE_FILE = Rule(
