@@ -214,7 +214,7 @@ class TreeWriter:
         previous, staged, present = self.previous, self._staged, self._present or frozenset()
         for rel in paths:
             if unchecked:
-                self._unchecked.add(rel)  # once kept: a failure leaves the rest unclaimed
+                self._unchecked.add(rel)  # claimed as `_check_path` claims; after a failure, not
             else:
                 self._check_path(rel)
             digest = previous.get(rel)
