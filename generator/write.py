@@ -211,18 +211,13 @@ class TreeWriter:
     def keep_all(self, paths: Sequence[str]) -> None:
         """`keep` each of `paths`: what a daily update does for most of the tree."""
         unchecked = self._within_previous(paths)
-        previous, staged, present = self.previous, self._staged, self._present or frozenset()
         for rel in paths:
             if unchecked:
                 self._unchecked.add(rel)  # claimed as `_check_path` claims; after a failure, not
             else:
                 self._check_path(rel)
-            digest = previous.get(rel)
-            if digest is None or not (
-                (staged.get(rel) == digest and rel in present)  # `_has`, asked beforehand
-                or self._has(rel, digest)
-                or self._link(rel)
-            ):
+            digest = self.previous.get(rel)
+            if digest is None or not (self._has(rel, digest) or self._link(rel)):
                 raise BuildError(f"cannot keep {rel} from the previous tree: it has no such file")
             self.files[rel] = digest
         self.report.unchanged += len(paths)
@@ -249,6 +244,8 @@ class TreeWriter:
 
     def _count_unchecked(self) -> None:
         """Count the files kept unchecked (`keep_all`) before a path is checked against them."""
+        if not self._unchecked:  # a full build: every path is checked as it comes
+            return
         unchecked, self._unchecked = self._unchecked, set()
         for rel in sorted(unchecked):
             self._check_path(rel)
