@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import polars as pl
 
 
@@ -22,6 +24,29 @@ FEW_CHUNKS = 64
 """Up to so many slices, the merged current values stay in slices (`merged`)."""
 
 
+def spliced(
+    frame: pl.DataFrame,
+    key: str,
+    values: pl.Series,
+    run: Callable[[int, int, int], pl.DataFrame],
+) -> list[pl.DataFrame]:
+    """Return `frame` as slices, the rows of each of `values` replaced by `run`.
+
+    `frame` is sorted by its column `key`, `values` are sorted and distinct; `run(i, start,
+    end)` gives the rows that take the place of `frame`'s rows `start:end`, those of
+    `values[i]` (none: where they would be).
+    """
+    column = frame.get_column(key)
+    starts = column.search_sorted(values, side="left").to_list()
+    ends = column.search_sorted(values, side="right").to_list()
+    parts, at = [], 0
+    for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        parts += [frame.slice(at, start - at), run(i, start, end)]
+        at = end
+    parts.append(frame.slice(at))
+    return parts
+
+
 def merged(previous: pl.DataFrame, kept: pl.Series, derived: pl.DataFrame) -> pl.DataFrame:
     """Return the current values of kept and derived zones in zone order, as derived whole.
 
@@ -29,22 +54,15 @@ def merged(previous: pl.DataFrame, kept: pl.Series, derived: pl.DataFrame) -> pl
     rows of the zones not `kept`. Each zone not kept has its rows replaced by slices: a
     few stay slices, many are made one chunk per column, one column at a time.
     """
-    zone = previous.get_column("zone_id")
-    distinct = zone.unique()
+    distinct = previous.get_column("zone_id").unique()
     replaced = distinct.filter(~distinct.is_in(kept.implode()))
     replaced = pl.concat([replaced, derived.get_column("zone_id")]).unique().sort()
-    cut = zip(
-        zone.search_sorted(replaced, side="left").to_list(),
-        zone.search_sorted(replaced, side="right").to_list(),
-        derived.get_column("zone_id").search_sorted(replaced, side="left").to_list(),
-        derived.get_column("zone_id").search_sorted(replaced, side="right").to_list(),
-        strict=True,
+    own = derived.get_column("zone_id")
+    lows = own.search_sorted(replaced, side="left").to_list()
+    highs = own.search_sorted(replaced, side="right").to_list()
+    parts = spliced(
+        previous, "zone_id", replaced, lambda i, _, __: derived.slice(lows[i], highs[i] - lows[i])
     )
-    parts, start = [], 0
-    for lo, hi, new_lo, new_hi in cut:
-        parts += [previous.slice(start, lo - start), derived.slice(new_lo, new_hi - new_lo)]
-        start = hi
-    parts.append(previous.slice(start))
     del previous
     if len(parts) <= FEW_CHUNKS:
         # A daily update's few zones: a filter or join over a few chunks costs what it does

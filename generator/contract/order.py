@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from generator.slices import spliced
+
 
 def neighbours(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
     """Return, for each row but the last, how it compares with the next on `columns`.
@@ -92,19 +94,14 @@ def merged_tail(frame: pl.DataFrame, columns: tuple[str, ...], ordered: int) -> 
     over ten million rows were slower over slices than the copy costs here.
     """
     first = columns[0]
-    tail = frame.slice(ordered)
-    head = frame.get_column(first).slice(0, ordered)
+    head, tail = frame.slice(0, ordered), frame.slice(ordered)
     values = tail.get_column(first).unique().sort()
-    starts = head.search_sorted(values, side="left").to_list()
-    ends = head.search_sorted(values, side="right").to_list()
-    parts, at = [], 0
-    for value, start, end in zip(values.to_list(), starts, ends, strict=True):
-        run = pl.concat([frame.slice(start, end - start), tail.filter(pl.col(first) == value)])
-        parts += [
-            frame.slice(at, start - at),
-            run.sort(list(columns), nulls_last=False, maintain_order=True),
-        ]
-        at = end
-    parts.append(frame.slice(at, ordered - at))
+    keys = values.to_list()
+
+    def run(i: int, start: int, end: int) -> pl.DataFrame:
+        rows = pl.concat([head.slice(start, end - start), tail.filter(pl.col(first) == keys[i])])
+        return rows.sort(list(columns), nulls_last=False, maintain_order=True)
+
+    parts = spliced(head, first, values, run)
     # Flagged sorted as a sort flags it, so later steps take the same ways over it.
     return pl.concat(parts, rechunk=True).with_columns(pl.col(first).set_sorted())
