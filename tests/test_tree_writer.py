@@ -29,6 +29,13 @@ def folders_of(root: Path) -> set[str]:
     return {os.path.relpath(os.path.join(d, n), root) for d, dirs, _ in os.walk(root) for n in dirs}
 
 
+def assert_published(out: Path, files: dict[str, bytes]) -> None:
+    """Assert that the tree and its manifest hold exactly `files`, no folder left empty."""
+    assert tree_files(out) == files
+    assert read_manifest(out)["files"].keys() == files.keys()
+    assert folders_of(out) == {str(p) for rel in files for p in Path(rel).parents} - {"."}
+
+
 def publish(out: Path, files: dict[str, bytes], keep: tuple[str, ...] = ()) -> TreeWriter:
     with TreeWriter(out) as writer:
         for rel, data in files.items():
@@ -153,10 +160,7 @@ def test_every_build_publishes_exactly_its_files(
     out = tmp_path_factory.mktemp("trees") / "build"
     for files in trees:
         publish(out, files)
-        assert tree_files(out) == files
-        assert read_manifest(out)["files"].keys() == files.keys()
-        # No folder is left empty by a file of an older tree.
-        assert folders_of(out) == {str(p) for rel in files for p in Path(rel).parents} - {"."}
+        assert_published(out, files)
 
 
 def test_a_replaced_tree_no_manifest_described_is_not_kept(tmp_path: Path) -> None:
@@ -229,9 +233,7 @@ def test_files_kept_as_a_set_publish_as_files_kept_one_by_one(
             if not keep_first:
                 writer.keep_all(kept)
             writer.commit({})
-        assert tree_files(out) == files
-        assert read_manifest(out)["files"].keys() == files.keys()
-        assert folders_of(out) == {str(p) for rel in files for p in Path(rel).parents} - {"."}
+        assert_published(out, files)
         before = files
 
 
