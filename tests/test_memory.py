@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator import batches, derive, load
-from generator.compact import as_text, compact, distinct, mapped, packed, unpacked
+from generator.compact import as_text, compact, distinct, mapped, packed, per_text, unpacked
 from generator.contract.check import check_tables
 from generator.contract.model import ROW, Context
 from generator.contract.order import as_declared, in_order, merged_tail
@@ -269,3 +269,26 @@ def test_distinct_rows_and_mapped_texts_of_a_compact_frame_are_those_of_its_text
     expected_x = compact(frame.select(upper(pl.col("x")).alias("x"))).get_column("x")
     assert as_one.dtype == expected_x.dtype
     assert as_one.equals(expected_x)
+
+
+BOOLEAN_TESTS = {
+    "blank": lambda x: x.is_null() | (x.str.strip_chars() == ""),
+    "upper": lambda x: x == x.str.to_uppercase(),  # null where the text is null
+    "never": lambda x: x.is_null() & x.is_not_null(),
+    "always": lambda x: x.is_null() | x.is_not_null(),
+}
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    column=st.lists(texts_or_none, min_size=1, max_size=30),
+    test=st.sampled_from(sorted(BOOLEAN_TESTS)),
+)
+def test_a_test_of_each_text_spread_to_the_rows_is_the_test_of_the_rows(column, test):
+    """`per_text` of a boolean test (tested on the codes) is the test of every row's text."""
+    frame = pl.DataFrame({"x": column}, schema={"x": pl.String})
+    expr = BOOLEAN_TESTS[test]
+    expected = frame.select(expr(pl.col("x"))).to_series()
+    found = per_text(compact(frame), "x", expr)
+    assert found.equals(expected)
+    assert found.name == expected.name
