@@ -432,6 +432,8 @@ def render_all(
     """
     zones = d if zones is None else zones
     sections = Sections() if sections is None else sections
+    # A daily update's national pieces are made while the API's files are rendered.
+    begun = site.begin(d, as_of, config, index, ahead=zones is not d)
     yield from sections.files("parameters", lambda: parameter_files(d))
     yield from sections.files("export", lambda: _export_and_catalog(d, config))
     yield from lookup_files(with_plz(d, plz), config)
@@ -441,7 +443,9 @@ def render_all(
     yield from sections.files(
         "openapi", lambda: [(routes.open_file("openapi"), json_bytes(openapi.document(config)))]
     )
-    yield from site.site_files(d, as_of, config, zones, zone_feeds, plz, sections, index, suppliers)
+    yield from site.site_files(
+        d, as_of, config, zones, zone_feeds, plz, sections, index, suppliers, begun
+    )
 
 
 def _export_and_catalog(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:

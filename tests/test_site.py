@@ -175,6 +175,17 @@ def test_site_rendering_is_deterministic(golden_derived):
     assert all(path.count("/") < 4 for path in first if path.endswith(".html"))
 
 
+def test_the_national_pieces_made_on_threads_are_those_made_in_turn(golden_derived, monkeypatch):
+    """A daily update makes the map, the national feed and the sitemap's dates on threads."""
+    monkeypatch.setenv("TRINKWASSER_THREADS", "2")
+    d, config = golden_derived, Config()
+    begun = pages.begin(d, AS_OF, config, ahead=True)
+    ahead = list(pages.site_files(d, AS_OF, config, begun=begun))
+    assert ahead == list(pages.site_files(d, AS_OF, config))
+    paths = [path for path, _ in ahead]
+    assert {"karte/index.html", "feeds/neuigkeiten.atom", "sitemap.xml"} <= set(paths)
+
+
 # ---------------------------------------------------------------------------- pages
 
 

@@ -1,11 +1,12 @@
 """The human-readable site: German pages rendered at build time from the derived frames.
 
-`site_files` yields (path, bytes) like the JSON renderer, so the one writer streams both.
+`site_files` yields (path, bytes) like the JSON renderer, so the one writer streams both;
+`begin` starts the pieces that summarise every zone while the caller renders the API.
 URLs of pages and the search redirect are defined once, in `generator.site.urls`.
 """
 
 from __future__ import annotations
 
-from generator.site.pages import site_files
+from generator.site.pages import begin, site_files
 
-__all__ = ["site_files"]
+__all__ = ["begin", "site_files"]

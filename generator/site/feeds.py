@@ -331,17 +331,11 @@ def every_zone_feed(d: Derived, as_of: dt.date) -> ZoneFeeds:
     )
 
 
-def feed_files(
-    d: Derived, as_of: dt.date, config: Config, zone_feeds: ZoneFeeds | None = None
-) -> Iterator[tuple[str, bytes]]:
-    """Yield the national feed and the zones' feeds (every zone's, unless `zone_feeds` says).
-
-    A zone without entries gets an empty one, dated by the newest entry of any zone, so its
-    address never answers 404.
-    """
+def national_feed(d: Derived, as_of: dt.date, config: Config) -> tuple[str, bytes]:
+    """Return the path and text of the national feed."""
     national = national_entries(d, as_of)
     entries = national.select(_entry_expr(config))["entry"].to_list()
-    yield (
+    return (
         urls.file_path("feed"),
         atom(
             config,
@@ -352,6 +346,23 @@ def feed_files(
             quiet_day(national["day"].max(), as_of),
         ),
     )
+
+
+def feed_files(
+    d: Derived,
+    as_of: dt.date,
+    config: Config,
+    zone_feeds: ZoneFeeds | None = None,
+    national: tuple[str, bytes] | None = None,
+) -> Iterator[tuple[str, bytes]]:
+    """Yield the national feed and the zones' feeds (every zone's, unless `zone_feeds` says).
+
+    `national`: the national feed (`national_feed`) when the caller made it.
+
+    A zone without entries gets an empty one, dated by the newest entry of any zone, so its
+    address never answers 404.
+    """
+    yield national or national_feed(d, as_of, config)
     plan = zone_feeds or every_zone_feed(d, as_of)
     # The entries as text in polars, joined per zone: a Python call per entry (hundreds of
     # thousands nationally) took most of the feeds' time. In slices of zones: the escaped

@@ -13,7 +13,8 @@ import datetime as dt
 import functools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, cast
 
 import jinja2
@@ -438,6 +439,54 @@ def simple_pages(
         yield urls.file_path(page), _html(env.get_template(name).render(**context))
 
 
+@dataclass(frozen=True)
+class Begun:
+    """The site's assets and environment, and its national pieces begun (`begin`)."""
+
+    assets: list[tuple[str, bytes]]
+    groups: pl.DataFrame
+    """The places by PLZ (`places.place_groups`)."""
+    searched: bytes
+    """The search index."""
+    env: jinja2.Environment
+    map_files: Callable[[], list[tuple[str, bytes]]]
+    dates: Callable[[], dict[str, dt.date]]
+    """Each page's date for the sitemap (`seo.page_dates`)."""
+    national: Callable[[], tuple[str, bytes]]
+    """The national feed (`feeds.national_feed`)."""
+
+
+def begin(
+    d: Derived, as_of: dt.date, config: Config, index: bytes | None = None, ahead: bool = False
+) -> Begun:
+    """Make the site's environment; begin the pieces that summarise every zone.
+
+    `ahead`: the map, the national feed and the sitemap's dates are made on threads of
+    their own (`parallel.started`) while the caller renders other files: each is polars
+    work over every zone, and a daily update's few pages leave the other CPU idle. (A full
+    build's renderers keep every CPU busy, and its peak of memory would grow: there each
+    is made when asked for.) They come out as made alone. `index`: the search index, when
+    the caller made it.
+    """
+    assets, versions = static_files()
+    groups = places.place_groups(d.places)
+    searched = places.search_index(d, groups) if index is None else index
+    # Versioned like an asset: a changed index has a new URL, so no cache serves a stale one.
+    env = environment(
+        as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(searched)}"
+    )
+    made = parallel.started if ahead else functools.cache
+    return Begun(
+        assets,
+        groups,
+        searched,
+        env,
+        made(lambda: list(maps.map_pages(d, env))),
+        made(functools.partial(seo.page_dates, d, as_of)),
+        made(functools.partial(feeds.national_feed, d, as_of, config)),
+    )
+
+
 def site_files(
     d: Derived,
     as_of: dt.date,
@@ -448,6 +497,7 @@ def site_files(
     sections: Sections | None = None,
     index: bytes | None = None,
     suppliers: frozenset[int] | None = None,
+    begun: Begun | None = None,
 ) -> Iterator[tuple[str, bytes | None]]:
     """Yield (path, bytes) for every page and asset of the human site.
 
@@ -455,15 +505,16 @@ def site_files(
     the zones of `zones` (`d` restricted, see `render_all`), zone feeds for those of
     `zone_feeds` (every zone's without it), PLZ pages for the PLZ of `plz` (all without
     it); the sitemap lists every zone's and PLZ's page. `sections` and `index` as for
-    `render.render_all`.
+    `render.render_all`; `begun`: the site as `begin` began it, when the caller did.
     """
+    begun = begun or begin(d, as_of, config, index)
     pages: list[str] = []
     zone_at = None
     zone_page = urls.file_path("zone", zone_id=0).replace("/0/", "/{}/")
     plz_page = urls.file_path("plz", plz="0").replace("/0/", "/{}/")
     plz_at, plz_rendered = 0, set()
     sections = Sections() if sections is None else sections
-    for item in _pages_and_assets(d, as_of, config, zones, plz, sections, index, suppliers):
+    for item in _pages_and_assets(d, as_of, config, zones, plz, sections, begun, suppliers):
         if item is None:  # where the PLZ pages are
             plz_at = len(pages)
             continue
@@ -488,9 +539,9 @@ def site_files(
         for p, url in every_plz.iter_rows()
         if urls.file_path_for_url(url) in plz_rendered or (plz is not None and p not in plz)
     ]
-    yield from feeds.feed_files(d, as_of, config, zone_feeds)
+    yield from feeds.feed_files(d, as_of, config, zone_feeds, begun.national())
     yield urls.file_path("robots"), seo.robots_txt(config)
-    yield from seo.sitemap_files(pages, seo.page_dates(d, as_of), config)
+    yield from seo.sitemap_files(pages, begun.dates(), config)
 
 
 def _is_page_of(path: str, pattern: str) -> bool:
@@ -506,23 +557,20 @@ def _pages_and_assets(
     zones: Derived | None,
     plz: frozenset[str] | None,
     sections: Sections,
-    index: bytes | None,
+    begun: Begun,
     suppliers: frozenset[int] | None,
 ) -> Iterator[tuple[str, bytes | None] | None]:
     """Yield every page and asset; None where the PLZ pages begin (`site_files` lists them)."""
-    assets, versions = static_files()
-    yield from assets
-    groups = places.place_groups(d.places)
-    searched = places.search_index(d, groups) if index is None else index
-    # Versioned like an asset: a changed index has a new URL, so no cache serves a stale one.
-    env = environment(
-        as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(searched)}"
-    )
+    yield from begun.assets
+    env = begun.env
     yield from sections.files(
         "places",
-        lambda: [(urls.file_path("search_index"), searched), *places.place_pages(groups, env)],
+        lambda: [
+            (urls.file_path("search_index"), begun.searched),
+            *places.place_pages(begun.groups, env),
+        ],
     )
-    yield from maps.map_pages(d, env)
+    yield from begun.map_files()
     yield from simple_pages(d, env, config)
     yield from sections.files("parameter_pages", lambda: parameter_pages(d, env, as_of))
     yield None
