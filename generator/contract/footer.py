@@ -9,6 +9,7 @@ into field numbers and values and picks the few fields the memo needs.
 
 from __future__ import annotations
 
+import functools
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,8 +60,7 @@ def read_footer(path: Path) -> Footer:
         fh.seek(end - 8 - length)
         data = fh.read(length)
     try:
-        meta, _ = _struct(data, 0)
-        return _footer(meta)
+        return _parsed(data)
     except (
         AttributeError,
         IndexError,
@@ -71,6 +71,18 @@ def read_footer(path: Path) -> Footer:
         struct.error,
     ) as exc:
         raise FooterError(f"{path.name}: malformed Parquet footer ({exc!r})") from exc
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(data: bytes) -> Footer:
+    """Return the footer its bytes say (the same bytes, the same footer, parsed once).
+
+    A build reads the series' footer three times: before the load, in it and after it
+    (`generator.source_prints`, `generator.contract.memo`); each parse in Python took as
+    long as hashing the row groups. Callers do not change what they are given.
+    """
+    meta, _ = _struct(data, 0)
+    return _footer(meta)
 
 
 def _footer(meta: dict[int, Any]) -> Footer:
