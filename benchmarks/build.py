@@ -161,18 +161,30 @@ def one_supplier_changed(data: Path, changed: Path) -> tuple[int, int, int]:
     """
     import polars as pl
 
+    suffix = ".parquet" if (data / "measurements.parquet").exists() else ".csv"
+
+    def read(name: str) -> pl.DataFrame:
+        path = data / f"{name}{suffix}"
+        if suffix == ".parquet":
+            return pl.read_parquet(path)
+        return pl.read_csv(path, infer_schema=False)  # as text, written back as it was
+
+    def write(frame: pl.DataFrame, name: str) -> None:
+        path = changed / f"{name}{suffix}"
+        frame.write_parquet(path) if suffix == ".parquet" else frame.write_csv(path)
+
     shutil.rmtree(changed, ignore_errors=True)
     changed.mkdir(parents=True)
     for path in data.iterdir():
-        if path.name not in ("measurements.parquet", "documents.parquet"):
+        if path.stem not in ("measurements", "documents"):
             os.link(path, changed / path.name)
-    zones = pl.read_parquet(data / "zones.parquet")
+    zones = read("zones")
     sizes = zones.group_by("supplier_id").len().sort("len", "supplier_id")
     supplier = sizes["supplier_id"][sizes.height // 2]
     ids = zones.filter(pl.col("supplier_id") == supplier)["zone_id"].implode()
     day = dt.date.fromisoformat(AS_OF)
     doc = f"benchmark-{supplier}-{AS_OF}"
-    docs = pl.read_parquet(data / "documents.parquet")
+    docs = read("documents")
     new_doc = pl.DataFrame(
         {
             "document_id": [doc],
@@ -182,10 +194,10 @@ def one_supplier_changed(data: Path, changed: Path) -> tuple[int, int, int]:
             "edition_date": [day - dt.timedelta(days=1)],
             "retrieved_date": [day],
         },
-        schema=docs.schema,
     )
-    pl.concat([docs, new_doc]).write_parquet(changed / "documents.parquet")
-    m = pl.read_parquet(data / "measurements.parquet")
+    new_doc = new_doc.cast({c: docs.schema[c] for c in new_doc.columns})  # CSV: all text
+    write(pl.concat([docs, new_doc], how="diagonal"), "documents")
+    m = read("measurements")
     mine = m.filter(pl.col("zone_id").is_in(ids))
     newest = mine.filter(
         pl.col("sampled_at") == pl.col("sampled_at").max().over("zone_id", "parameter")
@@ -193,7 +205,7 @@ def one_supplier_changed(data: Path, changed: Path) -> tuple[int, int, int]:
     appended = newest.with_columns(
         pl.lit(day - dt.timedelta(days=3)).alias("sampled_at"), pl.lit(doc).alias("document_id")
     )
-    pl.concat([m, appended]).write_parquet(changed / "measurements.parquet")
+    write(pl.concat([m, appended.cast(m.schema)]), "measurements")
     return supplier, ids.list.len()[0], appended.height
 
 
