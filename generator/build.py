@@ -37,9 +37,8 @@ from generator.write import (
     TreeWriter,
     WriteReport,
     atomic_write,
-    present,
+    available,
     read_manifest,
-    staging_dir,
     state_dir,
 )
 
@@ -134,9 +133,11 @@ def build(
         write_gate_dir(out, config)  # cheap, and restores it if it was deleted
         return BuildResult(out, None)
 
-    # Which files of the previous tree and of the staging tree beside it are there: asked
-    # on a thread of its own while the data loads (one stat per file, 90,000 nationally).
-    presence = parallel.started(lambda: (present(out, files), present(staging_dir(out), files)))
+    # Which files of the previous tree can be kept, from the staging tree beside it or from
+    # the tree: asked on a thread of its own while the data loads (a stat per file, 90,000
+    # nationally).
+    kept_files = files if isinstance(files, dict) else {}
+    presence = parallel.started(lambda: available(out, kept_files))
     timings: dict[str, float] = {}
     peaks: dict[str, float] = {}
     mark = time.perf_counter()

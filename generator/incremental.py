@@ -260,8 +260,9 @@ def plan(
     `prints` are the zones' `fingerprints`, `plz_prints` the PLZ's `plz_fingerprints`,
     `supplier_prints` the suppliers' `supplier_fingerprints`; `key` the render key and
     `derive_key` the derive key of this build; `state` what the previous build left;
-    `published` the files of the previous tree that are there (`write.present`): a file
-    the previous tree lost is rendered again rather than trusted.
+    `published` the files of the previous tree a build can keep (`write.available`): there,
+    or in the staging tree as published; a file lost from both is rendered again rather
+    than trusted.
     """
     if force or state is None or state.render_key != key:
         return Plan(key, prints, None, plz_prints=plz_prints, supplier_prints=supplier_prints)

@@ -29,7 +29,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import TracebackType
@@ -101,6 +101,25 @@ def present(root: Path, paths: Iterable[str]) -> frozenset[str]:
         for p, there in zip(listed, map(os.path.isfile, [base + p for p in listed]), strict=True)
         if there
     )
+
+
+def available(out: Path, files: Mapping[str, str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Return which of the published tree's `files` (its manifest's) a build can keep.
+
+    And, second, which of them the staging tree holds. A file can be kept when the staging
+    tree holds it as published (its manifest names the same digest, and it is a file
+    there) or the published tree has it: the writer takes it from the one or links it from
+    the other. Asked of the staging tree first: after a daily update it holds nearly every
+    file as published, so only the others are asked of the published tree. (One `stat`
+    each, `present`: asking both trees of every file took a CPU for half a second, which
+    a daily update's load and derive were missing.)
+    """
+    manifest = _read_json(staging_manifest_path(out)).get("files")
+    same = (
+        [p for p, d in files.items() if manifest.get(p) == d] if isinstance(manifest, dict) else []
+    )
+    staged = present(staging_dir(out), same)
+    return staged | present(out, [p for p in files if p not in staged]), staged
 
 
 class TreeWriter:

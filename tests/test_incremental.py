@@ -330,6 +330,30 @@ def test_a_lost_file_of_an_unchanged_zone_is_rendered_again(base: Path, tmp_path
     assert page.read_bytes() == expected
 
 
+def test_a_file_lost_from_the_tree_and_held_beside_it_is_kept_from_there(
+    base: Path, tmp_path: Path
+) -> None:
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    documents = tmp_path / "data" / "documents.csv"
+    for n in (1, 2):  # after two builds the staging tree holds the files as published
+        with documents.open("a", encoding="utf-8") as fh:
+            fh.write(
+                f"neu-{n},1,Neues Dokument,https://example.org/{n}.pdf,2026-01-01,2026-01-02\n"
+            )
+        build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+    zone = int(_csv(INPUT / "zones.csv")["zone_id"][0])
+    page = tmp_path / "build" / incremental.zone_paths(zone)[2]
+    expected = page.read_bytes()
+    page.unlink()
+    with documents.open("a", encoding="utf-8") as fh:
+        fh.write("neu-3,1,Neues Dokument,https://example.org/3.pdf,2026-01-01,2026-01-02\n")
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+
+    assert result.zones_rendered == 0  # the staging tree's copy is the page as published
+    assert page.read_bytes() == expected
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("lost", ["parameter/nitrat/index.html", "v1/openapi.json"])
 def test_a_lost_file_of_a_kept_section_renders_the_section_again(

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from generator.errors import BuildError
 from generator.write import (
     TreeWriter,
+    available,
     manifest_path,
     present,
     read_manifest,
@@ -193,6 +194,39 @@ def test_present_names_the_files_that_are_there(tmp_path: Path) -> None:
     (tmp_path / "a" / "1.json").write_bytes(b"1")
     (tmp_path / "b").mkdir()  # a folder is no file
     assert present(tmp_path, ["a/1.json", "a/2.json", "b", "c/3.json"]) == {"a/1.json"}
+
+
+def test_a_file_can_be_kept_from_the_staging_tree_or_the_published_one(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"same.json": b"s", "changed.json": b"1", "lost.json": b"l", "gone.json": b"g"})
+    publish(out, {"same.json": b"s", "changed.json": b"2", "lost.json": b"l", "gone.json": b"g"})
+    files = read_manifest(out)["files"]
+    (out / "same.json").unlink()  # the staging tree holds it as published
+    (staging(out) / "lost.json").unlink()  # the published tree still has it
+    (out / "gone.json").unlink()
+    (staging(out) / "gone.json").unlink()  # neither has it
+    can, staged = available(out, files)
+    # changed.json: the staging tree holds the first version, so it comes from the tree.
+    assert staged == {"same.json"}
+    assert can == {"same.json", "changed.json", "lost.json"}
+    with TreeWriter(out, staged=staged) as writer:
+        writer.keep_all(sorted(can))
+        writer.write("gone.json", b"g")
+        writer.commit({})
+    assert_published(
+        out, {"same.json": b"s", "changed.json": b"2", "lost.json": b"l", "gone.json": b"g"}
+    )
+
+
+def test_without_a_staging_manifest_every_file_is_asked_of_the_published_tree(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a", "b.json": b"b"})
+    publish(out, {"a.json": b"a", "b.json": b"b"})
+    staging_manifest_path(out).unlink()
+    (out / "b.json").unlink()
+    assert available(out, read_manifest(out)["files"]) == ({"a.json"}, frozenset())
 
 
 def test_kept_files_the_staging_tree_was_said_to_hold_come_from_it(tmp_path: Path) -> None:
