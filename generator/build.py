@@ -288,7 +288,8 @@ def _hashed(
     """
     known = reuse.known(out, touched, state)
     sources = source_prints.source_prints(data.measurements, data.documents, known)
-    return sources, reuse.reused(out, key, sources, state)
+    taken = reuse.reused(out, key, sources, state)
+    return sources, None if taken is None else reuse.read_values(taken)
 
 
 def _kept(taken: reuse.Reused | None) -> derive.Kept | None:

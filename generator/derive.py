@@ -475,7 +475,7 @@ class Kept:
 
     zone_ids: pl.Series
     current_values: pl.LazyFrame
-    """The previous build's `Derived.current_values` (read as they are merged)."""
+    """The previous build's `Derived.current_values` (`reuse.read_values` reads them)."""
     zone_rows: pl.LazyFrame
     """Those zones' `zone_id`, `summary` and `checks` of `Derived.zones`."""
     zone_documents: pl.LazyFrame
