@@ -339,7 +339,7 @@ class TreeWriter:
     def commit(self, meta: dict[str, str]) -> WriteReport:
         """Swap the staging tree in and write its manifest; return what changed."""
         self._remove_stale()
-        manifest = dict(meta, files=dict(sorted(self.files.items())))
+        manifest = dict(meta, files=self.files)  # sorted as written (`_manifest_text`)
         self.report.deleted = sorted(set(self.previous) - set(self.files))
         target = manifest_path(self.out)
         target.parent.mkdir(parents=True, exist_ok=True)
