@@ -13,7 +13,7 @@ import contextlib
 import functools
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
@@ -88,3 +88,18 @@ def started(task: Callable[[], T]) -> Callable[[], T]:
     future = pool.submit(task)
     pool.shutdown(wait=False)
     return future.result
+
+
+def in_turn(tasks: Sequence[Callable[[], T]]) -> list[Callable[[], T]]:
+    """Start the tasks on one thread of their own, one after the other, in their order.
+
+    Return a function per task that waits for its result. Like `started`, but the first
+    task is done first, not slowed by the others running beside it. With one thread each
+    task runs when its result is first asked for.
+    """
+    if workers() <= 1:
+        return [functools.cache(task) for task in tasks]
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="in_turn")
+    futures = [pool.submit(task) for task in tasks]
+    pool.shutdown(wait=False)
+    return [future.result for future in futures]

@@ -99,6 +99,29 @@ def test_a_started_task_answers_when_asked(monkeypatch: pytest.MonkeyPatch, thre
     assert (runs[0] == threading.current_thread().name) == (threads == "1")
 
 
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_tasks_in_turn_run_one_after_the_other_in_their_order(
+    monkeypatch: pytest.MonkeyPatch, threads: str
+) -> None:
+    monkeypatch.setenv("TRINKWASSER_THREADS", threads)
+    events: list[str] = []
+
+    def task(name: str, result: int) -> int:
+        events.append(f"{name} begins")
+        time.sleep(0.02)  # a second thread would begin the next one meanwhile
+        events.append(f"{name} ends")
+        return result
+
+    first, second = parallel.in_turn([lambda: task("a", 1), lambda: task("b", 2)])
+    if threads == "1":
+        assert events == []  # each runs when asked for
+        assert second() == 2 and first() == 1
+        assert events == ["b begins", "b ends", "a begins", "a ends"]
+    else:
+        assert second() == 2 and first() == 1 and second() == 2
+        assert events == ["a begins", "a ends", "b begins", "b ends"]
+
+
 def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TRINKWASSER_THREADS", "3")
     assert parallel.workers() == 3

@@ -461,12 +461,12 @@ def begin(
 ) -> Begun:
     """Make the site's environment; begin the pieces that summarise every zone.
 
-    `ahead`: the map, the national feed and the sitemap's dates are made on threads of
-    their own (`parallel.started`) while the caller renders other files: each is polars
-    work over every zone, and a daily update's few pages leave the other CPU idle. (A full
-    build's renderers keep every CPU busy, and its peak of memory would grow: there each
-    is made when asked for.) They come out as made alone. `index`: the search index, when
-    the caller made it.
+    `ahead`: the map, the national feed and the sitemap's dates are made one after the
+    other on a thread of their own (`parallel.in_turn`) while the caller renders other
+    files: each is polars work over every zone, and a daily update's few pages leave the
+    other CPU idle. (A full build's renderers keep every CPU busy, and its peak of memory
+    would grow: there each is made when asked for.) They come out as made alone. `index`:
+    the search index, when the caller made it.
     """
     assets, versions = static_files()
     groups = places.place_groups(d.places)
@@ -475,16 +475,16 @@ def begin(
     env = environment(
         as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(searched)}"
     )
-    made = parallel.started if ahead else functools.cache
-    return Begun(
-        assets,
-        groups,
-        searched,
-        env,
-        made(lambda: list(maps.map_pages(d, env))),
-        made(functools.partial(seo.page_dates, d, as_of)),
-        made(functools.partial(feeds.national_feed, d, as_of, config)),
+    # In the order they are asked for: the map first.
+    tasks: list[Callable[[], Any]] = [
+        lambda: list(maps.map_pages(d, env)),
+        functools.partial(feeds.national_feed, d, as_of, config),
+        functools.partial(seo.page_dates, d, as_of),
+    ]
+    map_files, national, dates = (
+        parallel.in_turn(tasks) if ahead else [functools.cache(t) for t in tasks]
     )
+    return Begun(assets, groups, searched, env, map_files, dates, national)
 
 
 def site_files(
