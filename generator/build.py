@@ -134,10 +134,10 @@ def build(
         return BuildResult(out, None)
 
     # Which files of the previous tree can be kept, from the staging tree beside it or from
-    # the tree: asked on a thread of its own while the data loads (a stat per file, 90,000
-    # nationally).
+    # the tree: asked on a thread of its own, at a lower priority, while the data loads (a
+    # stat per file, 90,000 nationally).
     kept_files = files if isinstance(files, dict) else {}
-    presence = parallel.started(lambda: available(out, kept_files))
+    presence = parallel.started(parallel.yielding(lambda: available(out, kept_files)))
     timings: dict[str, float] = {}
     peaks: dict[str, float] = {}
     mark = time.perf_counter()
@@ -197,10 +197,15 @@ def build(
         - len(incremental.zone_paths(0)) * len(plan.keep)
         - len(incremental.plz_paths("0")) * len(plan.keep_plz)
     )
-    # The rows for the next build are encoded on a thread of their own beside a daily
-    # update's little rendering; beside a full build's they would raise its peak of memory.
+    # The rows for the next build are encoded on a thread of their own, at a lower priority,
+    # beside a daily update's little rendering; beside a full build's they would raise its
+    # peak of memory.
     encoding = functools.partial(reuse.encoded, derived)
-    beside = contextlib.nullcontext(encoding) if plan.full else parallel.meanwhile(encoding)
+    beside = (
+        contextlib.nullcontext(encoding)
+        if plan.full
+        else parallel.meanwhile(parallel.yielding(encoding))
+    )
     with (
         beside as state_files,
         TreeWriter(out, previous, staged) as writer,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -103,3 +104,23 @@ def in_turn(tasks: Sequence[Callable[[], T]]) -> list[Callable[[], T]]:
     futures = [pool.submit(task) for task in tasks]
     pool.shutdown(wait=False)
     return [future.result for future in futures]
+
+
+def yielding(task: Callable[[], T]) -> Callable[[], T]:
+    """Return `task` to run at a lower priority than the build's other threads.
+
+    For work beside the build that is needed later, not now (which files of the previous
+    tree are there): where the system sets priorities per thread (Linux), the scheduler
+    gives the CPU to the main thread and polars' workers first, and the task the time they
+    leave. Elsewhere, and on the main thread (one thread, `workers`), it runs as it is.
+    """
+
+    def lowered() -> T:
+        if threading.current_thread() is not threading.main_thread():
+            with contextlib.suppress(AttributeError, OSError):
+                thread = threading.get_native_id()
+                nice = os.getpriority(os.PRIO_PROCESS, thread)
+                os.setpriority(os.PRIO_PROCESS, thread, min(nice + 10, 19))
+        return task()
+
+    return lowered

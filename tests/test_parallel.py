@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -120,6 +121,21 @@ def test_tasks_in_turn_run_one_after_the_other_in_their_order(
     else:
         assert second() == 2 and first() == 1 and second() == 2
         assert events == ["a begins", "a ends", "b begins", "b ends"]
+
+
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="no priorities per thread here")
+def test_a_yielding_task_runs_at_a_lower_priority_on_its_own_thread_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TRINKWASSER_THREADS", "2")
+
+    def priority() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    mine = priority()
+    assert parallel.started(parallel.yielding(priority))() == min(mine + 10, 19)
+    assert parallel.yielding(priority)() == mine  # the main thread keeps its own
+    assert priority() == mine
 
 
 def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
