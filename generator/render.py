@@ -443,9 +443,7 @@ def render_all(
     yield from sections.files(
         "openapi", lambda: [(routes.open_file("openapi"), json_bytes(openapi.document(config)))]
     )
-    yield from site.site_files(
-        d, as_of, config, zones, zone_feeds, plz, sections, index, suppliers, begun
-    )
+    yield from site.site_files(d, as_of, config, zones, zone_feeds, plz, sections, suppliers, begun)
 
 
 def _export_and_catalog(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:

@@ -444,8 +444,9 @@ class Begun:
     """The site's assets and environment, and its national pieces begun (`begin`)."""
 
     assets: list[tuple[str, bytes]]
-    groups: pl.DataFrame
-    """The places by PLZ (`places.place_groups`)."""
+    groups: Callable[[], pl.DataFrame]
+    """The places by PLZ (`places.place_groups`), made when first asked for: a daily update
+    that keeps the places' pages and has the search index asks for none."""
     searched: bytes
     """The search index."""
     env: jinja2.Environment
@@ -469,8 +470,8 @@ def begin(
     the search index, when the caller made it.
     """
     assets, versions = static_files()
-    groups = places.place_groups(d.places)
-    searched = places.search_index(d, groups) if index is None else index
+    groups = functools.cache(functools.partial(places.place_groups, d.places))
+    searched = places.search_index(d, groups()) if index is None else index
     # Versioned like an asset: a changed index has a new URL, so no cache serves a stale one.
     env = environment(
         as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(searched)}"
@@ -495,7 +496,6 @@ def site_files(
     zone_feeds: feeds.ZoneFeeds | None = None,
     plz: frozenset[str] | None = None,
     sections: Sections | None = None,
-    index: bytes | None = None,
     suppliers: frozenset[int] | None = None,
     begun: Begun | None = None,
 ) -> Iterator[tuple[str, bytes | None]]:
@@ -504,10 +504,10 @@ def site_files(
     Then its feeds, robots.txt and the sitemap of the pages. Zone pages are rendered for
     the zones of `zones` (`d` restricted, see `render_all`), zone feeds for those of
     `zone_feeds` (every zone's without it), PLZ pages for the PLZ of `plz` (all without
-    it); the sitemap lists every zone's and PLZ's page. `sections` and `index` as for
+    it); the sitemap lists every zone's and PLZ's page. `sections` as for
     `render.render_all`; `begun`: the site as `begin` began it, when the caller did.
     """
-    begun = begun or begin(d, as_of, config, index)
+    begun = begun or begin(d, as_of, config)
     pages: list[str] = []
     zone_at = None
     zone_page = urls.file_path("zone", zone_id=0).replace("/0/", "/{}/")
@@ -567,7 +567,7 @@ def _pages_and_assets(
         "places",
         lambda: [
             (urls.file_path("search_index"), begun.searched),
-            *places.place_pages(begun.groups, env),
+            *places.place_pages(begun.groups(), env),
         ],
     )
     yield from begun.map_files()
