@@ -171,7 +171,10 @@ def one_supplier_changed(data: Path, changed: Path) -> tuple[int, int, int]:
 
     def write(frame: pl.DataFrame, name: str) -> None:
         path = changed / f"{name}{suffix}"
-        frame.write_parquet(path) if suffix == ".parquet" else frame.write_csv(path)
+        if suffix == ".parquet":
+            frame.write_parquet(path)
+        else:
+            frame.write_csv(path)
 
     shutil.rmtree(changed, ignore_errors=True)
     changed.mkdir(parents=True)
