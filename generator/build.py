@@ -22,11 +22,12 @@ from generator import (
     parallel,
     render,
     reuse,
-    site_assets,
     source_prints,
 )
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
+from generator.beside import state_dir
+from generator.code_digest import code_digest, hash_files
 from generator.config import Config
 from generator.contract import provenance
 from generator.contract.memo import Memo
@@ -39,7 +40,6 @@ from generator.write import (
     atomic_write,
     available,
     read_manifest,
-    state_dir,
 )
 
 API_PREFIXES = routes.api_dirs()
@@ -65,34 +65,13 @@ class BuildResult:
     """The sections whose files are the previous tree's (`generator.sections`), sorted."""
 
 
-def code_digest(as_of: dt.date, config: Config) -> str:
-    """Hash what every file of a build depends on besides the data.
-
-    That is the code, templates and assets, the packaged reference data, the settings and
-    the date.
-    """
-    h = hashlib.sha256()
-    h.update(f"{__version__}|{API_VERSION}|{as_of.isoformat()}|{config!r}".encode())
-    # The code and templates count as inputs too: a changed generator means new output.
-    package = Path(__file__).parent
-    sources = [
-        p
-        for p in package.rglob("*")
-        if p.suffix in (".py", ".csv", ".html", ".css", ".js", ".svg", ".txt")
-    ]
-    for asset_dir in (site_assets.templates_dir(), site_assets.static_dir()):
-        sources += list(asset_dir.rglob("*"))
-    _hash_files(h, sources)
-    return h.hexdigest()
-
-
 def input_digest(data_dir: Path, as_of: dt.date, config: Config, code: str | None = None) -> str:
     """Hash everything a build depends on: source files, reference data, options, code version.
 
     `code` is `code_digest(as_of, config)` when the caller has it already.
     """
     h = hashlib.sha256((code or code_digest(as_of, config)).encode())
-    _hash_files(
+    hash_files(
         h,
         [
             p
@@ -102,15 +81,6 @@ def input_digest(data_dir: Path, as_of: dt.date, config: Config, code: str | Non
         ],
     )
     return h.hexdigest()
-
-
-def _hash_files(h: Any, sources: list[Path]) -> None:
-    for path in sorted(set(sources)):
-        if path.is_file() and "__pycache__" not in path.parts:
-            h.update(str(path.name).encode())
-            with path.open("rb") as fh:
-                for chunk in iter(lambda: fh.read(1 << 20), b""):
-                    h.update(chunk)
 
 
 def build(

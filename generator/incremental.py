@@ -38,13 +38,13 @@ from typing import Any
 import polars as pl
 
 from generator.api import routes
+from generator.beside import ZONES_STATE, Basis, state_dir
 from generator.derive import Derived
 from generator.hashes import frame_digest, grouped, joined, per_zone, row_hash
 from generator.site import feeds
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
-from generator.source_prints import Basis
-from generator.write import atomic_write, state_dir
+from generator.write import atomic_write
 
 SECTIONS_STATE = "sections.json"
 """Per section (`generator.sections`) its files, beside the zones' state (written before it)."""
@@ -52,8 +52,6 @@ SUPPLIER_STATE = "suppliers.parquet"
 """Per supplier its fingerprint, beside the zones' state (written before it)."""
 PLZ_STATE = "plz.parquet"
 """Per PLZ its fingerprint, beside the zones' state (written before it)."""
-STATE = "zones.parquet"
-"""Per zone its fingerprint and newest feed day, beside the manifest (`build-state/`)."""
 FEED_DAY = "feed_day"
 STATE_COLUMNS = ["zone_id", "fingerprint", "source", "values", FEED_DAY]
 
@@ -351,7 +349,7 @@ def restrict(d: Derived, zone_ids: frozenset[int] | None) -> Derived:
 
 
 def state_path(out: Path) -> Path:
-    return state_dir(out) / STATE
+    return state_dir(out) / ZONES_STATE
 
 
 def read_state(out: Path) -> State | None:

@@ -23,13 +23,14 @@ from pathlib import Path
 
 import polars as pl
 
+from generator.beside import state_dir
 from generator.contract.tables import ALL_TABLES, DOCUMENTS, MEASUREMENTS
 from generator.derive import Derived, Kept
 from generator.hashes import frame_digest
 from generator.incremental import State
 from generator.load import SourceData
 from generator.source_prints import Known
-from generator.write import atomic_write_all, state_dir
+from generator.write import atomic_write_all
 
 VALUES = "current_values.arrow"
 """Arrow IPC, zstd: a million rows of nested limits read in half the time Parquet takes."""

@@ -18,40 +18,17 @@ hashed. Tests compare both ways over random edits of the row groups.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from generator import batches
+from generator.beside import Basis
 from generator.compact import as_text
 from generator.contract import check, memo, read
 from generator.contract.tables import MEASUREMENTS
 from generator.hashes import joined, per_zone, row_hash
-
-
-@dataclass(frozen=True)
-class Basis:
-    """What a build's source prints were made of: its code and the series' row groups."""
-
-    code: str
-    schema: str
-    groups: list[tuple[str, int]]
-    """Each row group of the series file in order: the digest of its bytes, and its rows."""
-    path: Path = field(default=Path(), compare=False)
-    """The series file (not kept: the next build has its own)."""
-
-    def to_json(self) -> str:
-        return json.dumps([self.code, self.schema, self.groups])
-
-    @classmethod
-    def from_json(cls, text: str) -> Basis | None:
-        try:
-            code, schema, groups = json.loads(text)
-            return cls(str(code), str(schema), [(str(d), int(n)) for d, n in groups])
-        except (ValueError, TypeError):
-            return None
 
 
 def basis(data_dir: Path, code: str) -> Basis | None:

@@ -35,6 +35,7 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import Any
 
+from generator.beside import staging_dir, state_dir
 from generator.encode import file_digest
 from generator.errors import BuildError
 
@@ -52,18 +53,6 @@ class WriteReport:
     @property
     def files(self) -> int:
         return len(self.written) + self.unchanged
-
-
-def state_dir(out: Path) -> Path:
-    """Return the build's own directory for a tree: `build` -> `build-state` beside it."""
-    out = Path(out).absolute()
-    return out.parent / (out.name + "-state")
-
-
-def staging_dir(out: Path) -> Path:
-    """Return where the tree a swap replaced waits for the next build: `.build.staging`."""
-    out = Path(out).absolute()
-    return out.with_name(f".{out.name}.staging")
 
 
 def manifest_path(out: Path) -> Path:

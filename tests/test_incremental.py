@@ -17,11 +17,12 @@ from hypothesis import strategies as st
 
 from generator import batches, incremental, reuse, source_prints
 from generator import slices as slices_module
+from generator.beside import state_dir
 from generator.build import build
 from generator.config import Config
 from generator.derive import Kept, derive
 from generator.load import load, reference_dir
-from generator.write import read_manifest, state_dir
+from generator.write import read_manifest
 from tests.helpers import tree_files
 
 INPUT = Path(__file__).parent / "golden" / "input"

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator.beside import state_dir
 from generator.build import build
 from generator.config import Config
 from generator.contract import memo, read
@@ -27,7 +28,6 @@ from generator.contract.model import ROW
 from generator.contract.problems import Problems
 from generator.contract.tables import MEASUREMENTS
 from generator.publications import importer
-from generator.write import state_dir
 from tests.helpers import tree_files, write_row_groups
 
 INPUT = Path(__file__).parent / "golden" / "input"

@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 from generator import hashes, incremental, reuse, source_prints, staleness
 from generator import load as load_module
+from generator.beside import Basis
 from generator.build import build
 from generator.config import Config
 from generator.load import load
-from generator.source_prints import Basis, Known
+from generator.source_prints import Known
 from tests.helpers import tree_files, write_row_groups
 
 INPUT = Path(__file__).parent / "golden" / "input"

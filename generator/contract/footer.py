@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,8 @@ class Footer:
     """The schema elements and the writer's Arrow schema, as text (equal text, equal schema)."""
     groups: list[tuple[int, list[Chunk]]]
     """Each row group: its rows and its column chunks."""
+    metadata: dict[str, str] = field(default_factory=dict)
+    """The file's key-value metadata (a writer's own, such as a build's `basis`)."""
 
 
 def read_footer(path: Path) -> Footer:
@@ -88,6 +90,10 @@ def _parsed(data: bytes) -> Footer:
 def _footer(meta: dict[int, Any]) -> Footer:
     schema = [sorted(element.items()) for element in meta[2]]
     arrow = [kv.get(2) for kv in meta.get(5, []) if kv.get(1) == b"ARROW:schema"]
+    metadata = {
+        kv[1].decode(errors="replace"): kv.get(2, b"").decode(errors="replace")
+        for kv in meta.get(5, [])
+    }
     groups = []
     for group in meta[4]:
         chunks = []
@@ -106,7 +112,7 @@ def _footer(meta: dict[int, Any]) -> Footer:
                 )
             )
         groups.append((group[3], chunks))
-    return Footer(repr((schema, arrow)), groups)
+    return Footer(repr((schema, arrow)), groups, metadata)
 
 
 # Thrift compact protocol: a field is a byte of (id delta << 4 | type); ints are zigzag

@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from generator.api import series
 from generator.build import build
 from generator.config import Config
-from generator.write import state_dir
+from generator.beside import state_dir
 from tests.helpers import AS_OF, GOLDEN_INPUT, tree_bytes
 
 HERE = Path(__file__).parent
