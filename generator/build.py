@@ -40,6 +40,7 @@ from generator.write import (
     atomic_write,
     available,
     read_manifest,
+    read_staging_manifest,
 )
 
 API_PREFIXES = routes.api_dirs()
@@ -105,9 +106,9 @@ def build(
 
     # Which files of the previous tree can be kept, from the staging tree beside it or from
     # the tree: asked on a thread of its own, at a lower priority, while the data loads (a
-    # stat per file, 90,000 nationally).
+    # stat per file, 90,000 nationally). The staging tree's manifest read there is the writer's.
     kept_files = files if isinstance(files, dict) else {}
-    presence = parallel.started(parallel.yielding(lambda: available(out, kept_files)))
+    presence = parallel.started(parallel.yielding(lambda: _available(out, kept_files)))
     timings: dict[str, float] = {}
     peaks: dict[str, float] = {}
     mark = time.perf_counter()
@@ -149,7 +150,7 @@ def build(
     del taken
     plz_prints = incremental.plz_fingerprints(derived, prints)
     supplier_prints = incremental.supplier_fingerprints(derived)
-    published, staged = presence()
+    (published, staged), staging = presence()
     plan = incremental.plan(prints, plz_prints, supplier_prints, key, shared, published, state)
     if not plan.full:
         progress(
@@ -178,7 +179,7 @@ def build(
     )
     with (
         beside as state_files,
-        TreeWriter(out, previous, staged) as writer,
+        TreeWriter(out, previous, staged, staging) as writer,
         progress.bar("Rendering and writing files", planned, "files") as bar,
     ):
         # Rendering is lazy, so the time between two yields is the time spent rendering
@@ -265,6 +266,14 @@ def _hashed(
     sources = source_prints.source_prints(data.measurements, data.documents, known)
     taken = reuse.reused(out, key, sources, state)
     return sources, None if taken is None else reuse.read_values(taken)
+
+
+def _available(
+    out: Path, files: dict[str, str]
+) -> tuple[tuple[frozenset[str], frozenset[str]], dict[str, Any]]:
+    """Return `available(out, files)` and the staging tree's manifest it was asked with."""
+    staging = read_staging_manifest(out)
+    return available(out, files, staging), staging
 
 
 def _kept(taken: reuse.Reused | None) -> derive.Kept | None:

@@ -92,7 +92,14 @@ def present(root: Path, paths: Iterable[str]) -> frozenset[str]:
     )
 
 
-def available(out: Path, files: Mapping[str, str]) -> tuple[frozenset[str], frozenset[str]]:
+def read_staging_manifest(out: Path) -> dict[str, Any]:
+    """Return the manifest of the tree kept beside `out` for the next build, or an empty one."""
+    return _read_json(staging_manifest_path(out))
+
+
+def available(
+    out: Path, files: Mapping[str, str], staging: dict[str, Any] | None = None
+) -> tuple[frozenset[str], frozenset[str]]:
     """Return which of the published tree's `files` (its manifest's) a build can keep.
 
     And, second, which of them the staging tree holds. A file can be kept when the staging
@@ -101,9 +108,10 @@ def available(out: Path, files: Mapping[str, str]) -> tuple[frozenset[str], froz
     the other. Asked of the staging tree first: after a daily update it holds nearly every
     file as published, so only the others are asked of the published tree. (One `stat`
     each, `present`: asking both trees of every file took a CPU for half a second, which
-    a daily update's load and derive were missing.)
+    a daily update's load and derive were missing.) `staging`: the staging tree's manifest
+    (`read_staging_manifest`), when the caller has read it.
     """
-    manifest = _read_json(staging_manifest_path(out)).get("files")
+    manifest = (read_staging_manifest(out) if staging is None else staging).get("files")
     same = (
         [p for p, d in files.items() if manifest.get(p) == d] if isinstance(manifest, dict) else []
     )
@@ -123,10 +131,13 @@ class TreeWriter:
         out: Path,
         manifest: dict[str, Any] | None = None,
         staged: Collection[str] | None = None,
+        staging: dict[str, Any] | None = None,
     ):
         """`manifest` is the published tree's (`read_manifest`), when the caller has read it.
 
-        `staged`: which of its files the staging tree holds (`present`), when known.
+        `staged`: which of its files the staging tree holds (`present`), when known;
+        `staging`: the staging tree's manifest (`read_staging_manifest`), when the caller
+        has read it, in this build (nothing else changes the staging tree meanwhile).
         """
         self.out = Path(out).absolute()
         self.staging = staging_dir(out)
@@ -145,10 +156,11 @@ class TreeWriter:
         self._made: set[str] | None = None
         """The folders made so far, when staging started empty (no file to replace there)."""
         self._present = staged
+        self._staging = staging
 
     def __enter__(self) -> TreeWriter:
         known = staging_manifest_path(self.out)
-        staged = _read_json(known).get("files")
+        staged = (_read_json(known) if self._staging is None else self._staging).get("files")
         known.unlink(missing_ok=True)  # from here on the staging tree is being changed
         if isinstance(staged, dict) and self.staging.is_dir():
             self._staged = staged

@@ -21,6 +21,7 @@ from generator.write import (
     manifest_path,
     present,
     read_manifest,
+    read_staging_manifest,
     staging_manifest_path,
 )
 from tests.helpers import tree_files
@@ -216,6 +217,24 @@ def test_a_file_can_be_kept_from_the_staging_tree_or_the_published_one(tmp_path:
     assert_published(
         out, {"same.json": b"s", "changed.json": b"2", "lost.json": b"l", "gone.json": b"g"}
     )
+
+
+def test_the_staging_manifest_read_once_serves_both_the_check_and_the_writer(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a", "b.json": b"b"})
+    publish(out, {"a.json": b"a", "b.json": b"b"})
+    manifest = read_staging_manifest(out)
+    assert set(manifest["files"]) == {"a.json", "b.json"}
+    (out / "a.json").unlink()  # only the staging tree holds it
+    can, staged = available(out, read_manifest(out)["files"], manifest)
+    assert (can, staged) == ({"a.json", "b.json"}, {"a.json", "b.json"})
+    staging_manifest_path(out).write_text("{}")  # the writer takes the manifest it is given
+    with TreeWriter(out, staged=staged, staging=manifest) as writer:
+        writer.keep_all(sorted(can))
+        writer.commit({})
+    assert tree_files(out) == {"a.json": b"a", "b.json": b"b"}
 
 
 def test_without_a_staging_manifest_every_file_is_asked_of_the_published_tree(
