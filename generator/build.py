@@ -33,7 +33,7 @@ from generator.contract import provenance
 from generator.contract.memo import Memo
 from generator.progress import StepPrinter
 from generator.sections import Sections
-from generator.site import places
+from generator.site import compiled, places
 from generator.write import (
     TreeWriter,
     WriteReport,
@@ -177,6 +177,7 @@ def build(
         if plan.full
         else parallel.meanwhile(parallel.yielding(encoding))
     )
+    compiled.keep_compiled_templates(state_dir(out) / compiled.FOLDER)
     with (
         beside as state_files,
         TreeWriter(out, previous, staged, staging) as writer,

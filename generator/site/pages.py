@@ -32,6 +32,7 @@ from generator.site import (
     answer,
     api_reference,
     charts,
+    compiled,
     feeds,
     fragments,
     maps,
@@ -45,30 +46,6 @@ from generator.site.plz import plz_pages
 from generator.site.value_table import check_items, value_rows
 
 ZONE_BATCH = 125  # zones per batch: bounds the memory of chart strings
-
-
-class _CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates kept in memory for the life of the process.
-
-    Every build makes a new environment (its globals differ); without this each one
-    parsed and compiled every template again, a third of a second per build of a small
-    dataset. Jinja checks each entry against the template's source, so an edited template
-    is compiled anew.
-    """
-
-    def __init__(self) -> None:
-        self._code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        code = self._code.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self._code[bucket.key] = bucket.bytecode_to_string()
-
-
-_COMPILED = _CompiledTemplates()
 
 
 def environment(
@@ -85,7 +62,7 @@ def environment(
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
-        bytecode_cache=_COMPILED,
+        bytecode_cache=compiled.TEMPLATES,
     )
     env.globals.update(
         url=urls.url,
