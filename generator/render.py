@@ -189,7 +189,7 @@ def supplier_files(
 ) -> Iterator[tuple[str, bytes | None]]:
     """Yield every supplier's document: rendered for the `chosen` (all when None), else kept."""
     mask = chosen_rows(d.suppliers, "supplier_id", chosen)
-    paths = [routes.file_path("supplier", supplier_id=i) for i in d.suppliers["supplier_id"]]
+    paths = routes.file_paths("supplier", d.suppliers["supplier_id"])
     texts = _encode(d.suppliers.filter(mask), document(resources.SUPPLIER))
     rendered = _lines((p for p, m in zip(paths, mask, strict=True) if m), texts)
     yield from in_order(paths, mask.to_list(), rendered)

@@ -168,6 +168,23 @@ def test_url_expr_gives_the_url_of_every_row(operation_id, columns):
     assert all(u.startswith(routes.route(operation_id).path.split("{")[0]) for u in expected)
 
 
+@pytest.mark.parametrize(
+    ("operation_id", "keys"),
+    [
+        ("supplier", pl.Series("supplier_id", [0, 7, 918273645])),
+        ("zone", pl.Series("zone_id", [11])),
+    ],
+)
+def test_file_paths_are_the_file_path_of_every_key(operation_id, keys):
+    expected = [routes.file_path(operation_id, **{keys.name: k}) for k in keys]
+    assert routes.file_paths(operation_id, keys) == expected
+
+
+def test_file_paths_take_whole_numbers_only():
+    with pytest.raises(TypeError, match="whole numbers only"):
+        routes.file_paths("supplier", pl.Series("supplier_id", ["../x"]))
+
+
 def test_url_expr_refuses_unknown_parameters():
     with pytest.raises(KeyError, match="zone has no parameter plz"):
         routes.url_expr("zone", zone_id=pl.col("zone_id"), plz=pl.col("plz"))

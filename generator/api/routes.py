@@ -431,6 +431,24 @@ def file_path(operation_id: str, **values: object) -> str:
     return path
 
 
+def file_paths(operation_id: str, keys: pl.Series) -> list[str]:
+    """Return `file_path` for each of `keys`: whole numbers, named as the route's parameter.
+
+    One path is made with a stand-in key and polars puts each key in its place: the paths
+    of 6,000 suppliers one by one took a twelfth of a second of a daily update.
+    """
+    import polars as pl  # here, not at the top: the gates read this table without polars
+
+    if not keys.dtype.is_integer():
+        raise TypeError(f"{keys.name}: whole numbers only, not {keys.dtype}")
+    stand_in = "918273645"
+    template = file_path(operation_id, **{keys.name: stand_in})
+    if template.count(stand_in) != 1 or "{" in template or "}" in template:
+        raise ValueError(f"{operation_id}: {template} does not hold its key once")
+    placed = pl.format(template.replace(stand_in, "{}"), pl.col(keys.name))
+    return keys.to_frame().select(placed).to_series().to_list()
+
+
 def url(operation_id: str, **values: object) -> str:
     """Return the public URL of one resource (path and query)."""
     r = route(operation_id)
