@@ -35,6 +35,7 @@ from generator.progress import StepPrinter
 from generator.sections import Sections
 from generator.site import compiled, places
 from generator.write import (
+    Prepared,
     TreeWriter,
     WriteReport,
     atomic_write,
@@ -168,10 +169,11 @@ def build(
         - len(incremental.zone_paths(0)) * len(plan.keep)
         - len(incremental.plz_paths("0")) * len(plan.keep_plz)
     )
-    # The rows for the next build are encoded on a thread of their own, at a lower priority,
-    # beside a daily update's little rendering; beside a full build's they would raise its
-    # peak of memory.
-    encoding = functools.partial(reuse.encoded, derived)
+    # The rows for the next build are encoded and written beside the state (renamed into
+    # it once the tree is swapped in) on a thread of their own, at a lower priority, beside
+    # a daily update's little rendering; beside a full build's they would raise its peak of
+    # memory.
+    encoding = functools.partial(_encoded, out, derived)
     beside = (
         contextlib.nullcontext(encoding)
         if plan.full
@@ -223,7 +225,11 @@ def build(
                 "api_version": API_VERSION,
             }
         )
-    reuse.write(out, state_files())
+    prepared = state_files()
+    try:
+        prepared.publish()
+    finally:
+        prepared.discard()
     incremental.write_state(out, plan, shared, sections.paths, basis)
     timings["write"] += time.perf_counter() - mark  # the manifest and the swap
     peaks["render"] = _peak_mib()
@@ -275,6 +281,11 @@ def _available(
     """Return `available(out, files)` and the staging tree's manifest it was asked with."""
     staging = read_staging_manifest(out)
     return available(out, files, staging), staging
+
+
+def _encoded(out: Path, derived: derive.Derived) -> Prepared:
+    """Encode the rows kept for the next build and write them beside the tree, not in place."""
+    return reuse.prepare(out, reuse.encoded(derived))
 
 
 def _kept(taken: reuse.Reused | None) -> derive.Kept | None:

@@ -30,7 +30,7 @@ from generator.hashes import frame_digest
 from generator.incremental import State
 from generator.load import SourceData
 from generator.source_prints import Known
-from generator.write import atomic_write_all
+from generator.write import Prepared, leftovers, prepare_all
 
 VALUES = "current_values.arrow"
 """Arrow IPC, zstd: a million rows of nested limits read in half the time Parquet takes."""
@@ -123,7 +123,25 @@ def encoded(d: Derived) -> list[tuple[str, bytes]]:
 
 def write(out: Path, files: list[tuple[str, bytes]]) -> None:
     """Write the `encoded` rows beside the tree."""
-    atomic_write_all([(state_dir(out) / name, data) for name, data in files])
+    prepared = prepare(out, files)
+    try:
+        prepared.publish()
+    finally:
+        prepared.discard()
+
+
+def prepare(out: Path, files: list[tuple[str, bytes]]) -> Prepared:
+    """Write the `encoded` rows beside the tree under temporary names, for `Prepared.publish`.
+
+    A daily update does it on the thread that encodes them, while its files render, and
+    renames them once the tree is swapped in: the state never describes a tree that is not
+    published. Temporary files a failed build left are removed first.
+    """
+    targets = [state_dir(out) / name for name, _ in files]
+    for target in targets:
+        for left in leftovers(target):
+            left.unlink(missing_ok=True)
+    return prepare_all([(target, data) for target, (_, data) in zip(targets, files, strict=True)])
 
 
 def _ipc(frame: pl.DataFrame) -> bytes:

@@ -408,13 +408,45 @@ def atomic_write_all(files: Sequence[tuple[Path, Content]], mode: int = 0o644) -
     A failure while writing any of them leaves every target as it was (the renames, done
     last, do not fail in practice: same directory, same file system).
     """
-    temporary: list[Path] = []
+    prepared = prepare_all(files, mode)
+    try:
+        prepared.publish()
+    finally:
+        prepared.discard()
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Files written in full under temporary names beside their targets (`prepare_all`)."""
+
+    pairs: list[tuple[Path, Path]]
+    """Each file's temporary name and target."""
+
+    def publish(self) -> None:
+        """Rename each file to its target."""
+        for tmp, path in self.pairs:
+            os.replace(tmp, path)
+
+    def discard(self) -> None:
+        """Remove what was not renamed."""
+        for tmp, _ in self.pairs:
+            tmp.unlink(missing_ok=True)
+
+
+def prepare_all(files: Sequence[tuple[Path, Content]], mode: int = 0o644) -> Prepared:
+    """Write every file, on disk, to a temporary name beside it; rename none.
+
+    `atomic_write_all` but the renames, which the caller does later (`Prepared.publish`)
+    or never (`Prepared.discard`). Temporary names are `.{name}.*.tmp` (`leftovers` finds
+    those of a process that ended before either); on a failure here, none is left.
+    """
+    pairs: list[tuple[Path, Path]] = []
     try:
         for path, content in files:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
             tmp = Path(name)
-            temporary.append(tmp)
+            pairs.append((tmp, path))
             os.fchmod(fd, mode)  # mkstemp makes it private (0600); most files are no secret
             with os.fdopen(fd, "wb") as fh:
                 if isinstance(content, bytes):
@@ -423,11 +455,15 @@ def atomic_write_all(files: Sequence[tuple[Path, Content]], mode: int = 0o644) -
                 content(tmp)
             with open(tmp, "rb") as fh:
                 os.fsync(fh.fileno())  # on disk before the rename makes it the file
-        for (path, _), tmp in zip(files, temporary, strict=True):
-            os.replace(tmp, path)
-    finally:
-        for tmp in temporary:
-            tmp.unlink(missing_ok=True)
+    except BaseException:
+        Prepared(pairs).discard()
+        raise
+    return Prepared(pairs)
+
+
+def leftovers(path: Path) -> list[Path]:
+    """Return the temporary files `prepare_all` left beside `path` and nobody renamed."""
+    return sorted(path.parent.glob(f".{path.name}.*.tmp"))
 
 
 def _swap(staging: Path, out: Path) -> None:

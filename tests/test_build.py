@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import render
+from generator import render, reuse
 from generator.api import series
 from generator.api.license_resources import odbl_attribution
+from generator.beside import state_dir
 from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
@@ -139,6 +140,8 @@ def test_failure_while_writing_leaves_previous_tree(
 
     monkeypatch.setattr(render, "render_all", broken)
     edit(tiny_data, "measurements", 1, value_text="0,07")
+    kept = [state_dir(out) / name for name in (reuse.VALUES, reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS)]
+    rows = [path.read_bytes() for path in kept]
     with pytest.raises(OSError, match="disk full"):
         run(tiny_data, out)
     assert tree(out) == before
@@ -147,6 +150,13 @@ def test_failure_while_writing_leaves_previous_tree(
     for rel, payload in before.items():
         if rel.endswith(".json"):
             json.loads(payload)
+    # The rows for the next build were written beside the old ones, not over them.
+    assert [path.read_bytes() for path in kept] == rows
+    assert list(state_dir(out).glob(".*.tmp"))
+    monkeypatch.undo()
+    run(tiny_data, out)
+    assert not list(state_dir(out).glob(".*.tmp"))
+    assert [path.read_bytes() for path in kept] != rows
 
 
 def test_writer_refuses_escapes_and_double_writes(tmp_path):
@@ -414,6 +424,22 @@ def test_atomic_write_replaces_in_one_step_and_leaves_no_temporary_file(tmp_path
     # Nothing was renamed: the first file is not there, the second is as it was.
     assert not other.exists() and target.read_bytes() == b"two"
     assert sorted(p.name for p in target.parent.iterdir()) == ["file.txt"]
+
+
+def test_prepared_files_are_on_disk_beside_their_targets_until_published(tmp_path):
+    from generator.write import leftovers, prepare_all
+
+    target, other = tmp_path / "a.bin", tmp_path / "b.bin"
+    target.write_bytes(b"old")
+    prepared = prepare_all([(target, b"new"), (other, b"other")])
+    assert target.read_bytes() == b"old" and not other.exists()
+    assert leftovers(target) and leftovers(other)
+    prepared.publish()
+    prepared.discard()
+    assert (target.read_bytes(), other.read_bytes()) == (b"new", b"other")
+    assert not leftovers(target) and not leftovers(other)
+    prepare_all([(target, b"newer")]).discard()
+    assert target.read_bytes() == b"new" and not leftovers(target)
 
 
 def test_the_planned_api_files_are_the_api_files_a_build_writes(golden_site, golden_derived):
