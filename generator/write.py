@@ -30,6 +30,7 @@ import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import TracebackType
@@ -231,6 +232,13 @@ class TreeWriter:
     def keep_all(self, paths: Sequence[str]) -> None:
         """`keep` each of `paths`: what a daily update does for most of the tree."""
         unchecked = self._within_previous(paths)
+        staged = self._all_staged(paths) if unchecked else None
+        if staged is not None:
+            # Each is a file of the staging tree as published: nothing to link, nothing fails.
+            self._unchecked.update(paths)
+            self.files.update(staged)
+            self.report.unchanged += len(paths)
+            return
         for rel in paths:
             if unchecked:
                 self._unchecked.add(rel)  # claimed as `_check_path` claims; after a failure, not
@@ -241,6 +249,20 @@ class TreeWriter:
                 raise BuildError(f"cannot keep {rel} from the previous tree: it has no such file")
             self.files[rel] = digest
         self.report.unchanged += len(paths)
+
+    def _all_staged(self, paths: Sequence[str]) -> dict[str, str] | None:
+        """Return the digests of `paths` if the staging tree holds each as published.
+
+        Else None. `paths` are files of the previous tree; `staged` said which of its files
+        the staging tree holds. All at once: a daily update keeps 88,000 files, which
+        took a tenth of a second one by one.
+        """
+        if not isinstance(self._present, AbstractSet):
+            return None
+        kept = {rel: self.previous[rel] for rel in paths}
+        if kept.keys() <= self._present and kept.items() <= self._staged.items():
+            return kept
+        return None
 
     def _within_previous(self, paths: Sequence[str]) -> bool:
         """Whether `paths` and every file staged so far are distinct files of the previous tree.

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.encode import file_digest
 from generator.errors import BuildError
 from generator.write import (
     TreeWriter,
@@ -34,7 +35,7 @@ def folders_of(root: Path) -> set[str]:
 def assert_published(out: Path, files: dict[str, bytes]) -> None:
     """Assert that the tree and its manifest hold exactly `files`, no folder left empty."""
     assert tree_files(out) == files
-    assert read_manifest(out)["files"].keys() == files.keys()
+    assert read_manifest(out)["files"] == {rel: file_digest(data) for rel, data in files.items()}
     assert folders_of(out) == {str(p) for rel in files for p in Path(rel).parents} - {"."}
 
 
@@ -258,7 +259,7 @@ def test_kept_files_the_staging_tree_was_said_to_hold_come_from_it(tmp_path: Pat
         writer.keep_all(["a.json"])
         writer.write("b.json", b"b3")
         writer.commit({})
-    assert tree_files(out) == {"a.json": b"a", "b.json": b"b3"}
+    assert_published(out, {"a.json": b"a", "b.json": b"b3"})
     # Not among them: the staging tree is asked itself.
     with TreeWriter(out, staged=frozenset()) as writer:
         writer.keep_all(["a.json", "b.json"])
@@ -267,18 +268,23 @@ def test_kept_files_the_staging_tree_was_said_to_hold_come_from_it(tmp_path: Pat
 
 
 @settings(max_examples=40, deadline=None)
-@given(trees=trees, keep_first=st.booleans())
+@given(trees=trees, keep_first=st.booleans(), told=st.booleans())
 def test_files_kept_as_a_set_publish_as_files_kept_one_by_one(
-    tmp_path_factory: pytest.TempPathFactory, trees: list[dict[str, bytes]], keep_first: bool
+    tmp_path_factory: pytest.TempPathFactory,
+    trees: list[dict[str, bytes]],
+    keep_first: bool,
+    told: bool,
 ) -> None:
     # A daily update keeps most files of the previous tree in one call, unchecked one by
-    # one when they are all that tree's; the tree is the same as written file by file.
+    # one when they are all that tree's, and at once when the writer was told the staging
+    # tree holds them all; the tree is the same as written file by file.
     out = tmp_path_factory.mktemp("trees") / "build"
     before: dict[str, bytes] = {}
     for files in trees:
         kept = [rel for rel, data in files.items() if before.get(rel) == data]
         written = {rel: data for rel, data in files.items() if rel not in kept}
-        with TreeWriter(out) as writer:
+        staged = available(out, read_manifest(out).get("files", {}))[1] if told else None
+        with TreeWriter(out, staged=staged) as writer:
             if keep_first:
                 writer.keep_all(kept)
             for rel, data in written.items():
