@@ -26,7 +26,7 @@ from generator import (
 )
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
-from generator.beside import state_dir
+from generator.beside import Basis, state_dir
 from generator.code_digest import code_digest, hash_files
 from generator.config import Config
 from generator.contract import provenance
@@ -173,7 +173,7 @@ def build(
     # it once the tree is swapped in) on a thread of their own, at a lower priority, beside
     # a daily update's little rendering; beside a full build's they would raise its peak of
     # memory.
-    encoding = functools.partial(_encoded, out, derived)
+    encoding = functools.partial(_encoded, out, derived, plan, shared, basis)
     beside = (
         contextlib.nullcontext(encoding)
         if plan.full
@@ -225,12 +225,13 @@ def build(
                 "api_version": API_VERSION,
             }
         )
-    prepared = state_files()
+    rows, fingerprints = state_files()
     try:
-        prepared.publish()
+        rows.publish()
+        incremental.write_state(out, plan, shared, sections.paths, basis, fingerprints)
     finally:
-        prepared.discard()
-    incremental.write_state(out, plan, shared, sections.paths, basis)
+        rows.discard()
+        fingerprints.discard()
     timings["write"] += time.perf_counter() - mark  # the manifest and the swap
     peaks["render"] = _peak_mib()
     # The gates' inputs (routes.json) go beside the published tree, never into it.
@@ -283,9 +284,19 @@ def _available(
     return available(out, files, staging), staging
 
 
-def _encoded(out: Path, derived: derive.Derived) -> Prepared:
-    """Encode the rows kept for the next build and write them beside the tree, not in place."""
-    return reuse.prepare(out, reuse.encoded(derived))
+def _encoded(
+    out: Path,
+    derived: derive.Derived,
+    plan: incremental.Plan,
+    derive_key: str,
+    basis: Basis | None,
+) -> tuple[Prepared, Prepared]:
+    """Write what the next build takes from this one beside the state, not in place.
+
+    The rows kept for it (`reuse`), and the fingerprints (`incremental.prepare_state`).
+    """
+    rows = reuse.prepare(out, reuse.encoded(derived))
+    return rows, incremental.prepare_state(out, plan, derive_key, basis)
 
 
 def _kept(taken: reuse.Reused | None) -> derive.Kept | None:

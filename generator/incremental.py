@@ -44,7 +44,7 @@ from generator.hashes import frame_digest, grouped, joined, per_zone, row_hash
 from generator.site import feeds
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
-from generator.write import atomic_write
+from generator.write import Content, Prepared, atomic_write, prepare_again
 
 SECTIONS_STATE = "sections.json"
 """Per section (`generator.sections`) its files, beside the zones' state (written before it)."""
@@ -385,23 +385,41 @@ def write_state(
     derive_key: str,
     sections: dict[str, list[str]] | None = None,
     basis: Basis | None = None,
+    prepared: Prepared | None = None,
 ) -> None:
     """Record the fingerprints of the tree just published (after the swap).
 
     `sections` are the files of each section of the tree (`generator.sections`), `basis`
-    what the source prints were made of. The zones' state is written last: its presence
+    what the source prints were made of, `prepared` the fingerprints' files if
+    `prepare_state` wrote them already. The zones' state is written last: its presence
     says the rest of `build-state/` is whole.
     """
     text = json.dumps(sections or {}, ensure_ascii=False, sort_keys=True) + "\n"
     atomic_write(state_dir(out) / SECTIONS_STATE, text.encode())
-    for name, frame in ((PLZ_STATE, p.plz_prints), (SUPPLIER_STATE, p.supplier_prints)):
-        if frame is not None:
-            atomic_write(state_dir(out) / name, frame.write_parquet)
+    prepared = prepare_state(out, p, derive_key, basis) if prepared is None else prepared
+    try:
+        prepared.publish()
+    finally:
+        prepared.discard()
+
+
+def prepare_state(out: Path, p: Plan, derive_key: str, basis: Basis | None = None) -> Prepared:
+    """Write the fingerprints of the PLZ, suppliers and zones beside the state, not in place.
+
+    `write_state` renames them, the zones' last. A daily update writes them while its files
+    render.
+    """
+    files: list[tuple[Path, Content]] = [
+        (state_dir(out) / name, frame.write_parquet)
+        for name, frame in ((PLZ_STATE, p.plz_prints), (SUPPLIER_STATE, p.supplier_prints))
+        if frame is not None
+    ]
     zones = p.fingerprints.select(STATE_COLUMNS)
     meta = {"render_key": p.key, "derive_key": derive_key}
     if basis is not None:
         meta["basis"] = basis.to_json()
-    atomic_write(state_path(out), lambda path: zones.write_parquet(path, metadata=meta))
+    files.append((state_path(out), lambda path: zones.write_parquet(path, metadata=meta)))
+    return prepare_again(files)
 
 
 def forget_state(out: Path) -> None:

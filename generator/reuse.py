@@ -30,7 +30,7 @@ from generator.hashes import frame_digest
 from generator.incremental import State
 from generator.load import SourceData
 from generator.source_prints import Known
-from generator.write import Prepared, leftovers, prepare_all
+from generator.write import Prepared, prepare_again
 
 VALUES = "current_values.arrow"
 """Arrow IPC, zstd: a million rows of nested limits read in half the time Parquet takes."""
@@ -137,11 +137,7 @@ def prepare(out: Path, files: list[tuple[str, bytes]]) -> Prepared:
     renames them once the tree is swapped in: the state never describes a tree that is not
     published. Temporary files a failed build left are removed first.
     """
-    targets = [state_dir(out) / name for name, _ in files]
-    for target in targets:
-        for left in leftovers(target):
-            left.unlink(missing_ok=True)
-    return prepare_all([(target, data) for target, (_, data) in zip(targets, files, strict=True)])
+    return prepare_again([(state_dir(out) / name, data) for name, data in files])
 
 
 def _ipc(frame: pl.DataFrame) -> bytes:

@@ -488,6 +488,18 @@ def leftovers(path: Path) -> list[Path]:
     return sorted(path.parent.glob(f".{path.name}.*.tmp"))
 
 
+def prepare_again(files: Sequence[tuple[Path, Content]]) -> Prepared:
+    """`prepare_all`, once the temporary files an earlier process left for them are gone.
+
+    For files only a build writes (its state beside the tree): one that failed between
+    preparing and publishing left them.
+    """
+    for path, _ in files:
+        for left in leftovers(path):
+            left.unlink(missing_ok=True)
+    return prepare_all(files)
+
+
 def _swap(staging: Path, out: Path) -> None:
     """Make `staging` the published tree in one step (renameat2 RENAME_EXCHANGE on Linux)."""
     if not out.exists():
