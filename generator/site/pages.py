@@ -337,8 +337,12 @@ def _sources(d: Derived) -> list[dict[str, str | None]]:
 
 
 def simple_pages(
-    d: Derived, env: jinja2.Environment, config: Config
-) -> Iterator[tuple[str, bytes]]:
+    d: Derived, env: jinja2.Environment, config: Config, sections: Sections
+) -> Iterator[tuple[str, bytes | None]]:
+    """Yield the home, access, downloads, API and license pages and the 404 page.
+
+    The API's page follows from the code and settings alone: a section (`api_page`).
+    """
     stats = {
         "plz": d.lookups.height,
         "zones": d.zones.height,
@@ -370,7 +374,7 @@ def simple_pages(
             "Beschreibung als Frictionless Data Package mit Prüfsummen",
         ),
     ]
-    pages: dict[str, tuple[str, dict[str, object]]] = {
+    pages: dict[str, tuple[str, dict[str, object] | None]] = {
         "home": ("index.html", {"stats": stats}),
         "access": (
             "zugang.html",
@@ -392,14 +396,7 @@ def simple_pages(
                 "catalog_url": routes.file_url(routes.open_file("catalog")),
             },
         ),
-        "api": (
-            "api.html",
-            {
-                **api_reference.context(openapi.document(config)),
-                "openapi_url": routes.file_url(routes.open_file("openapi")),
-                "quota": GateSettings.from_config(config).daily_quota,
-            },
-        ),
+        "api": ("api.html", None),  # a section of its own (`api_page`)
         "license": (
             "lizenz.html",
             {
@@ -413,7 +410,20 @@ def simple_pages(
         "not_found": ("404.html", {}),
     }
     for page, (name, context) in pages.items():
-        yield urls.file_path(page), _html(env.get_template(name).render(**context))
+        if context is None:
+            yield from sections.files("api_page", lambda: [api_page(env, config)])
+        else:
+            yield urls.file_path(page), _html(env.get_template(name).render(**context))
+
+
+def api_page(env: jinja2.Environment, config: Config) -> tuple[str, bytes]:
+    """Return the API's reference page: it follows from the code and settings alone."""
+    context = {
+        **api_reference.context(openapi.document(config)),
+        "openapi_url": routes.file_url(routes.open_file("openapi")),
+        "quota": GateSettings.from_config(config).daily_quota,
+    }
+    return urls.file_path("api"), _html(env.get_template("api.html").render(**context))
 
 
 @dataclass(frozen=True)
@@ -548,7 +558,7 @@ def _pages_and_assets(
         ],
     )
     yield from begun.map_files()
-    yield from simple_pages(d, env, config)
+    yield from simple_pages(d, env, config, sections)
     yield from sections.files("parameter_pages", lambda: parameter_pages(d, env, as_of))
     yield None
     chosen = with_plz(d, plz)
