@@ -9,6 +9,7 @@ import csv
 import datetime as dt
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,23 @@ def tree_files(root: Path) -> dict[str, bytes]:
         for d, _dirs, names in os.walk(root)
         for n in names
     }
+
+
+def golden_series() -> Any:
+    """Return the golden input's series as text, as a polars frame."""
+    import polars as pl
+
+    return pl.read_csv(GOLDEN_INPUT / "measurements.csv", infer_schema=False)
+
+
+def golden_data_in_row_groups(root: Path, chunks: list[Any]) -> Path:
+    """Copy the golden input to `root / "data"` with its series as Parquet, a row group a chunk."""
+    data = root / "data"
+    shutil.rmtree(data, ignore_errors=True)
+    shutil.copytree(GOLDEN_INPUT, data)
+    (data / "measurements.csv").unlink()
+    write_row_groups(data / "measurements.parquet", chunks)
+    return data
 
 
 def write_row_groups(path: Path, chunks: list[Any]) -> None:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -18,31 +16,17 @@ from generator.cli import cli
 from generator.code_digest import code_digest
 from generator.config import Config
 from generator.contract.tables import MEASUREMENTS
-from tests.helpers import write_row_groups
+from tests.helpers import GOLDEN_INPUT, golden_data_in_row_groups, golden_series
 
-INPUT = Path(__file__).parent / "golden" / "input"
 AS_OF = dt.date(2026, 11, 23)
-
-
-def _series() -> pl.DataFrame:
-    return pl.read_csv(INPUT / "measurements.csv", infer_schema=False)
-
-
-def _data(root: Path, chunks: list[pl.DataFrame]) -> Path:
-    data = root / "data"
-    shutil.rmtree(data, ignore_errors=True)
-    shutil.copytree(INPUT, data)
-    (data / "measurements.csv").unlink()
-    write_row_groups(data / allocator.SERIES_FILE, chunks)
-    return data
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """Build the golden input with its series in two row groups; return (data, out)."""
     root = tmp_path_factory.mktemp("allocator")
-    series = _series()
-    data = _data(root, [series.head(40), series.slice(40)])
+    series = golden_series()
+    data = golden_data_in_row_groups(root, [series.head(40), series.slice(40)])
     out = root / "build"
     build(data, out, AS_OF, Config())
     return data, out
@@ -63,22 +47,22 @@ def test_a_rebuild_of_the_same_series_is_an_update(built: tuple[Path, Path]) -> 
 
 def test_a_publication_appended_is_an_update(built: tuple[Path, Path], tmp_path: Path) -> None:
     _, out = built
-    series = _series()
-    data = _data(tmp_path, [series.head(40), series.slice(40), series.tail(5)])
+    series = golden_series()
+    data = golden_data_in_row_groups(tmp_path, [series.head(40), series.slice(40), series.tail(5)])
     assert allocator.likely_update(out, data, _code())
 
 
 def test_a_series_rewritten_is_a_full_build(built: tuple[Path, Path], tmp_path: Path) -> None:
     _, out = built
-    series = _series()  # the same rows in other row groups: rewritten, not appended to
-    data = _data(tmp_path, [series.head(60), series.slice(60)])
+    series = golden_series()  # the same rows in other row groups: rewritten, not appended to
+    data = golden_data_in_row_groups(tmp_path, [series.head(60), series.slice(60)])
     assert not allocator.likely_update(out, data, _code())
 
 
 def test_a_series_doubled_is_a_full_build(built: tuple[Path, Path], tmp_path: Path) -> None:
     _, out = built
-    series = _series()
-    data = _data(tmp_path, [series.head(40), series.slice(40), series])
+    series = golden_series()
+    data = golden_data_in_row_groups(tmp_path, [series.head(40), series.slice(40), series])
     assert not allocator.likely_update(out, data, _code())
 
 
@@ -88,7 +72,7 @@ def test_other_code_no_state_or_a_csv_series_is_a_full_build(
     data, out = built
     assert not allocator.likely_update(out, data, "other code")
     assert not allocator.likely_update(tmp_path / "never-built", data, _code())
-    assert not allocator.likely_update(out, INPUT, _code())
+    assert not allocator.likely_update(out, GOLDEN_INPUT, _code())
 
 
 def _unset(monkeypatch: pytest.MonkeyPatch) -> None:

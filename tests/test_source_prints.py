@@ -9,7 +9,6 @@ still there in order.
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -25,24 +24,11 @@ from generator.build import build
 from generator.config import Config
 from generator.load import load
 from generator.source_prints import Known
-from tests.helpers import tree_files, write_row_groups
+from tests.helpers import golden_data_in_row_groups, golden_series, tree_files, write_row_groups
 
 INPUT = Path(__file__).parent / "golden" / "input"
 AS_OF = dt.date(2026, 11, 23)
 CODE = "code"
-
-
-def _series() -> pl.DataFrame:
-    return pl.read_csv(INPUT / "measurements.csv", infer_schema=False)
-
-
-def _data(root: Path, chunks: list[pl.DataFrame]) -> Path:
-    data = root / "data"
-    shutil.rmtree(data, ignore_errors=True)
-    shutil.copytree(INPUT, data)
-    (data / "measurements.csv").unlink()
-    write_row_groups(data / "measurements.parquet", chunks)
-    return data
 
 
 def _earlier(rows: pl.DataFrame, days: int) -> pl.DataFrame:
@@ -81,10 +67,10 @@ edits = st.lists(
 def test_prints_taken_from_the_previous_build_are_the_prints_of_every_zone(
     tmp_path: Path, cuts: list[int], edits: list[tuple[str, int]]
 ) -> None:
-    series = _series()
+    series = golden_series()
     bounds = [0, *sorted(cuts), series.height]
     chunks = [series.slice(a, b - a) for a, b in zip(bounds, bounds[1:], strict=False)]
-    before, prints, pairs = _previous(_data(tmp_path, chunks))
+    before, prints, pairs = _previous(golden_data_in_row_groups(tmp_path, chunks))
     kept_in_order = True
     for i, (kind, n) in enumerate(edits):
         at = n % len(chunks)
@@ -104,7 +90,7 @@ def test_prints_taken_from_the_previous_build_are_the_prints_of_every_zone(
             kept_in_order = kept_in_order and at == 0
         elif kind == "repeat":
             chunks.append(_earlier(chunks[at], 2000 + i))
-    data = _data(tmp_path, chunks)
+    data = golden_data_in_row_groups(tmp_path, chunks)
     if any(kind == "title" for kind, _ in edits):
         docs = pl.read_csv(data / "documents.csv", infer_schema=False)
         docs.with_columns(pl.format("{} (neu)", "title").alias("title")).write_csv(
@@ -124,9 +110,9 @@ def test_prints_taken_from_the_previous_build_are_the_prints_of_every_zone(
 
 
 def test_other_code_hashes_every_zone(tmp_path: Path) -> None:
-    series = _series()
-    before = source_prints.basis(_data(tmp_path, [series]), CODE)
-    now = source_prints.basis(_data(tmp_path, [series]), "other code")
+    series = golden_series()
+    before = source_prints.basis(golden_data_in_row_groups(tmp_path, [series]), CODE)
+    now = source_prints.basis(golden_data_in_row_groups(tmp_path, [series]), "other code")
     assert before is not None and now is not None
     assert source_prints.touched(before, now) is None
     assert source_prints.touched(before, before) is not None
@@ -139,10 +125,10 @@ def test_a_series_as_csv_has_no_basis(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_daily_update_hashes_the_rows_of_the_zones_appended_to(tmp_path: Path) -> None:
     """End to end: the rebuild hashes the new publication's zones, the tree is a full build's."""
-    series = _series()
+    series = golden_series()
     old = series.filter(pl.col("sampled_at") < "2026-09-01")
     new = _earlier(series.filter(pl.col("zone_id") == "11").head(2), 200)
-    data = _data(tmp_path, [old.head(30), old.slice(30)])
+    data = golden_data_in_row_groups(tmp_path, [old.head(30), old.slice(30)])
     build(data, tmp_path / "daily", AS_OF, Config())
     write_row_groups(data / "measurements.parquet", [old.head(30), old.slice(30), new])
     hashed: list[pl.DataFrame] = []
@@ -167,10 +153,10 @@ def _built_then_appended(tmp_path: Path) -> tuple[Path, pl.DataFrame, pl.DataFra
 
     Return the data directory, the older rows and the appended ones.
     """
-    series = _series()
+    series = golden_series()
     old = series.filter(pl.col("sampled_at") < "2026-09-01")
     first = _earlier(series.filter(pl.col("zone_id") == "11").head(2), 200)
-    data = _data(tmp_path, [old])
+    data = golden_data_in_row_groups(tmp_path, [old])
     build(data, tmp_path / "daily", AS_OF, Config())
     write_row_groups(data / "measurements.parquet", [old, first])
     return data, old, first
@@ -179,7 +165,7 @@ def _built_then_appended(tmp_path: Path) -> tuple[Path, pl.DataFrame, pl.DataFra
 def test_a_series_that_changes_while_it_loads_is_noted_nowhere(tmp_path: Path) -> None:
     """Rows appended during the load may not be in the frame: the next build hashes all."""
     data, old, first = _built_then_appended(tmp_path)
-    then = _earlier(_series().filter(pl.col("zone_id") == "11").head(2), 300)
+    then = _earlier(golden_series().filter(pl.col("zone_id") == "11").head(2), 300)
     loading = load_module.load
 
     def appended_meanwhile(*args: Any, **kwargs: Any) -> Any:
@@ -200,7 +186,7 @@ def test_a_series_that_changes_while_it_loads_is_noted_nowhere(tmp_path: Path) -
 def test_a_series_rewritten_after_its_load_is_read_by_the_next_build(tmp_path: Path) -> None:
     """The zones to hash are told before the load: a rewrite during derive is the next's."""
     data, old, first = _built_then_appended(tmp_path)
-    front = _earlier(_series().filter(pl.col("zone_id") == "12").head(3), 300)
+    front = _earlier(golden_series().filter(pl.col("zone_id") == "12").head(3), 300)
     known = reuse.known
 
     def rewritten_meanwhile(*args: Any, **kwargs: Any) -> Any:
