@@ -54,7 +54,8 @@ def likely_update(out: Path, data_dir: Path, code: str) -> bool:
 
     It is when the previous build's state was made by the same code (`code_digest`) from
     a series file whose row groups, by their rows, begin the series file now, and the rows
-    after them are at most one in `APPENDED_SHARE`: an import appended a publication. Read
+    after them are at most a tenth as many (`APPENDED_SHARE`): an import appended a
+    publication. Read
     from the files' Parquet footers only; the build itself decides what to render from the
     data (`generator.source_prints`, `generator.incremental`).
     """
