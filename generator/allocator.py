@@ -55,9 +55,8 @@ def likely_update(out: Path, data_dir: Path, code: str) -> bool:
     It is when the previous build's state was made by the same code (`code_digest`) from
     a series file whose row groups, by their rows, begin the series file now, and the rows
     after them are at most a tenth as many (`APPENDED_SHARE`): an import appended a
-    publication. Read
-    from the files' Parquet footers only; the build itself decides what to render from the
-    data (`generator.source_prints`, `generator.incremental`).
+    publication. Read from the files' Parquet footers only; the build itself decides what
+    to render from the data (`generator.source_prints`, `generator.incremental`).
     """
     try:
         state = read_footer(state_dir(out) / ZONES_STATE).metadata

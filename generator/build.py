@@ -230,8 +230,7 @@ def build(
         rows.publish()
         incremental.write_state(out, plan, shared, sections.paths, basis, fingerprints)
     finally:
-        rows.discard()
-        fingerprints.discard()
+        fingerprints.discard()  # when the rows could not be renamed
     timings["write"] += time.perf_counter() - mark  # the manifest and the swap
     peaks["render"] = _peak_mib()
     # The gates' inputs (routes.json) go beside the published tree, never into it.

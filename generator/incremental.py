@@ -396,11 +396,7 @@ def write_state(
     """
     text = json.dumps(sections or {}, ensure_ascii=False, sort_keys=True) + "\n"
     atomic_write(state_dir(out) / SECTIONS_STATE, text.encode())
-    prepared = prepare_state(out, p, derive_key, basis) if prepared is None else prepared
-    try:
-        prepared.publish()
-    finally:
-        prepared.discard()
+    (prepare_state(out, p, derive_key, basis) if prepared is None else prepared).publish()
 
 
 def prepare_state(out: Path, p: Plan, derive_key: str, basis: Basis | None = None) -> Prepared:

@@ -123,11 +123,7 @@ def encoded(d: Derived) -> list[tuple[str, bytes]]:
 
 def write(out: Path, files: list[tuple[str, bytes]]) -> None:
     """Write the `encoded` rows beside the tree."""
-    prepared = prepare(out, files)
-    try:
-        prepared.publish()
-    finally:
-        prepared.discard()
+    prepare(out, files).publish()
 
 
 def prepare(out: Path, files: list[tuple[str, bytes]]) -> Prepared:

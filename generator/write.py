@@ -430,11 +430,7 @@ def atomic_write_all(files: Sequence[tuple[Path, Content]], mode: int = 0o644) -
     A failure while writing any of them leaves every target as it was (the renames, done
     last, do not fail in practice: same directory, same file system).
     """
-    prepared = prepare_all(files, mode)
-    try:
-        prepared.publish()
-    finally:
-        prepared.discard()
+    prepare_all(files, mode).publish()
 
 
 @dataclass(frozen=True)
@@ -445,12 +441,15 @@ class Prepared:
     """Each file's temporary name and target."""
 
     def publish(self) -> None:
-        """Rename each file to its target."""
-        for tmp, path in self.pairs:
-            os.replace(tmp, path)
+        """Rename each file to its target; on a failure, remove those not renamed."""
+        try:
+            for tmp, path in self.pairs:
+                os.replace(tmp, path)
+        finally:
+            self.discard()
 
     def discard(self) -> None:
-        """Remove what was not renamed."""
+        """Remove what was not renamed (nothing, once published)."""
         for tmp, _ in self.pairs:
             tmp.unlink(missing_ok=True)
 

@@ -435,7 +435,6 @@ def test_prepared_files_are_on_disk_beside_their_targets_until_published(tmp_pat
     assert target.read_bytes() == b"old" and not other.exists()
     assert leftovers(target) and leftovers(other)
     prepared.publish()
-    prepared.discard()
     assert (target.read_bytes(), other.read_bytes()) == (b"new", b"other")
     assert not leftovers(target) and not leftovers(other)
     prepare_all([(target, b"newer")]).discard()
