@@ -7,6 +7,7 @@ import datetime as dt
 import functools
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,7 @@ def build(
     # every zone is hashed (`generator.source_prints`).
     state = None if force else incremental.read_state(out)
     basis = source_prints.basis(data_dir, code)
-    touched = None
+    touched = values = None
     if state is not None and state.basis is not None and basis is not None:
         touched = source_prints.touched(state.basis, basis)
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
@@ -127,9 +128,11 @@ def build(
     mark = _stage("load", mark, timings, peaks)
     if basis != source_prints.basis(data_dir, code):
         basis = touched = None
+    if touched is not None:  # likely a daily update: most zones' values will be taken
+        values = parallel.started(functools.partial(reuse.previous_values, out))
     shared = reuse.derive_key(data, code)
 
-    hashing = functools.partial(_hashed, data, out, shared, touched, state)
+    hashing = functools.partial(_hashed, data, out, shared, touched, state, values)
     # The zones' hashes on a thread of their own while derive reads the series' values:
     # each kept one of the two CPUs busy, one after the other.
     with progress.step("Deriving resources"), parallel.meanwhile(hashing) as hashes:
@@ -264,15 +267,16 @@ def _hashed(
     key: str,
     touched: pl.Series | None,
     state: incremental.State | None,
+    values: Callable[[], pl.DataFrame | None] | None,
 ) -> tuple[pl.DataFrame, reuse.Reused | None]:
     """Return the zones' source prints and what derive may take from the previous build.
 
     `touched`: the zones whose rows are hashed again, the others' are taken; None: all.
+    `values`: the previous build's current values, being read (`reuse.previous_values`).
     """
     known = reuse.known(out, touched, state)
     sources = source_prints.source_prints(data.measurements, data.documents, known)
-    taken = reuse.reused(out, key, sources, state)
-    return sources, None if taken is None else reuse.read_values(taken)
+    return sources, reuse.reused(out, key, sources, state, values)
 
 
 def _available(

@@ -320,18 +320,52 @@ def with_links(values: pl.DataFrame, documents: pl.DataFrame) -> pl.DataFrame:
 # date samples beat any aggregate, and among aggregates the maximum beats the mean beats the
 # minimum (`sums.newest`). Of several sample points, the worst stands (documented in
 # docs/api.md).
-def measurement_rows(data: SourceData) -> pl.DataFrame:
-    """Return every data point, sorted by zone, parameter, date (the verbatim series)."""
+def measurement_rows(measurements: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
+    """Return these data points with their register unit, in their order (the verbatim series)."""
     # The loader already sorted the table; adding columns does not copy the others.
-    units_by_code = data.parameters.select("code", "unit")
+    units_by_code = parameters.select("code", "unit")
     unit = mapped(
-        data.measurements,
+        measurements,
         "parameter",
         lambda code: code.replace_strict(
             units_by_code["code"], units_by_code["unit"], default=None
         ),
     )
-    return data.measurements.with_columns(unit.alias("normalized_unit"))
+    return measurements.with_columns(unit.alias("normalized_unit"))
+
+
+def read_series(
+    measurements: pl.DataFrame, parameters: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return the series of these rows of the source table, and its readings.
+
+    A `reading` per row (`generator.published`) and each row's `normalized_unit`. A
+    reading's numbers follow from its own four texts, so rows read apart read alike.
+    """
+    series, readings = published.read(measurements, parameters)
+    return measurement_rows(series, parameters), readings
+
+
+def is_read(d: Derived) -> bool:
+    """Whether the series has its readings (`series_of` reads them).
+
+    Derive leaves it unread when it took the current values of most zones from the
+    previous build.
+    """
+    return published.READING in d.measurements.columns
+
+
+def series_of(d: Derived, chosen: pl.Expr | None = None) -> Derived:
+    """Return `d` with the series' rows of the `chosen` zones only (all when None), read.
+
+    A daily update reads only the rows of the zones whose files it renders: the others'
+    were most of ten million rows, read for nothing.
+    """
+    rows = d.measurements if chosen is None else d.measurements.filter(chosen)
+    if is_read(d):
+        return dataclasses.replace(d, measurements=rows)
+    series, readings = read_series(rows, d.parameters)
+    return dataclasses.replace(d, measurements=compact(series), readings=readings)
 
 
 def zones(data: SourceData) -> pl.DataFrame:
@@ -475,7 +509,7 @@ class Kept:
 
     zone_ids: pl.Series
     current_values: pl.LazyFrame
-    """The previous build's `Derived.current_values` (`reuse.read_values` reads them)."""
+    """The previous build's `Derived.current_values` (`reuse.previous_values` reads them)."""
     zone_rows: pl.LazyFrame
     """Those zones' `zone_id`, `summary` and `checks` of `Derived.zones`."""
     zone_documents: pl.LazyFrame
@@ -491,20 +525,27 @@ def derive(
     """Run every derivation; `cadence_months` is the operator's publication cadence.
 
     With `kept`, the current values, summaries and checks of those zones are taken, not
-    derived: the same rows, as a test compares. A function gives them when asked, after the
-    series' values are read (the caller may be hashing the zones meanwhile).
+    derived: the same rows, as a test compares. A function gives them when asked, after
+    what does not depend on them is derived (the caller may be hashing the zones
+    meanwhile). Then the series is left unread but for those zones' rows: `series_of`
+    reads the rows of the zones rendered.
     """
-    data, readings = read_values(data)
+    data = dataclasses.replace(data, limits=parse_limit_values(data.limits))
     export = export_rows(data)
     street_rows = streets(data)
-    series = measurement_rows(data)
+    zone_frame = zones(data)
+    register = parameters(data)
     if callable(kept):
         kept = kept()
-    own, own_data = series, data
-    if kept is not None:
+    if kept is None:
+        series, readings = read_series(data.measurements, data.parameters)
+        own, own_data = series, data
+    else:
         fresh = pl.col("zone_id").is_in(kept.zone_ids.implode()).not_()
-        own = series.filter(fresh)
+        own, readings = read_series(data.measurements.filter(fresh), data.parameters)
         own_data = dataclasses.replace(data, zones=data.zones.filter(fresh))
+        # The other zones' rows are read when their files are rendered (`series_of`).
+        series = data.measurements
     member_table = sums.members(data.pesticides, data.parameters)
     samples = with_numbers(sums.current_samples(own, member_table, as_of), readings)
     computed = sums.computed(samples, member_table, as_of)
@@ -513,7 +554,6 @@ def derive(
     zone_documents = staleness.zone_documents(own, as_of)
     del own
     zone_checks = summary.checks(computed, data.limits, data.documents, as_of)
-    zone_frame = zones(data)
     check_lists = zone_checks.group_by("zone_id").agg(document(resources.CHECK).alias("checks"))
     own_zones = zone_frame.filter(fresh) if kept is not None else zone_frame
     rows = summary.summaries(own_zones, values, zone_checks).join(
@@ -544,11 +584,11 @@ def derive(
         current_values=values,
         # The series outlives everything else derived here: from now on in its compact form.
         measurements=compact(series),
-        readings=readings,
+        readings=readings if kept is None else readings.clear(),
         zone_documents=zone_documents,
         suppliers=suppliers(data),
         limits=data.limits.sort("code", "valid_from"),
-        parameters=parameters(data),
+        parameters=register,
         export=export,
         documents=data.documents.sort("document_id"),
         places=data.places.sort("plz", "name"),

@@ -37,6 +37,7 @@ from typing import Any
 
 import polars as pl
 
+from generator import derive
 from generator.api import routes
 from generator.beside import ZONES_STATE, Basis, state_dir
 from generator.derive import Derived
@@ -334,16 +335,18 @@ def zone_feeds(d: Derived, zones: Derived, as_of: dt.date, p: Plan) -> tuple[Zon
 
 
 def restrict(d: Derived, zone_ids: frozenset[int] | None) -> Derived:
-    """Return `d` with only the given zones' rows of the per-zone frames (all when None)."""
+    """Return `d` with only the given zones' rows of the per-zone frames (all when None).
+
+    The series of those zones is read (`derive.series_of`).
+    """
     if zone_ids is None:
-        return d
+        return derive.series_of(d)
     ids = pl.Series("zone_id", sorted(zone_ids), dtype=d.zones["zone_id"].dtype).implode()
     chosen = pl.col("zone_id").is_in(ids)
     return dataclasses.replace(
-        d,
+        derive.series_of(d, chosen),
         zones=d.zones.filter(chosen),
         current_values=d.current_values.filter(chosen),
-        measurements=d.measurements.filter(chosen),
         zone_documents=d.zone_documents.filter(chosen),
     )
 

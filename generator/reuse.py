@@ -15,9 +15,9 @@ The rows are written after the tree is published and before the zones' state
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,10 +60,18 @@ class Reused:
     """`zone_id` and `values`: the kept zones' current values hashes, for the fingerprints."""
 
 
-def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> Reused | None:
+def reused(
+    out: Path,
+    key: str,
+    sources: pl.DataFrame,
+    state: State | None,
+    values: Callable[[], pl.DataFrame | None] | None = None,
+) -> Reused | None:
     """Return the previous build's rows of the zones whose own data is unchanged.
 
     None when nothing can be taken: no state, another key, or the rows are missing.
+    `values`: the previous build's current values, when the caller began to read them
+    (`previous_values`); else they are read when derive merges them.
     """
     if state is None or state.derive_key != key:
         return None
@@ -81,23 +89,29 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
             return None
     except (OSError, pl.exceptions.PolarsError):
         return None
-    # Read by `read_values`, or when derive merges them.
-    values = pl.scan_ipc(paths[0])
+    kept_values = pl.scan_ipc(paths[0])
+    if values is not None:
+        frame = values()
+        if frame is None:
+            return None
+        kept_values = frame.lazy()
     rows, documents = (
         pl.scan_parquet(path).filter(pl.col("zone_id").is_in(ids.implode())) for path in paths[1:]
     )
-    return Reused(Kept(ids, values, rows, documents), same.select("zone_id", "values"))
+    return Reused(Kept(ids, kept_values, rows, documents), same.select("zone_id", "values"))
 
 
-def read_values(taken: Reused) -> Reused:
-    """Return `taken` with the kept current values read (a million rows nationally).
+def previous_values(out: Path) -> pl.DataFrame | None:
+    """Read the current values the previous build kept (a million rows nationally).
 
-    For the thread that hashes the zones, while derive reads the series' values: read
-    when derive merges them, they were a quarter of a second of a daily update's main
-    thread. The merge shares their rows, so they are held once.
+    A daily update begins it as the data loads, on a thread of its own: the zones whose
+    values are taken are known only after the load, and read then, the values kept the
+    main thread waiting. The merge shares their rows, so they are held once.
     """
-    values = taken.kept.current_values.collect().lazy()
-    return dataclasses.replace(taken, kept=dataclasses.replace(taken.kept, current_values=values))
+    try:
+        return pl.read_ipc(state_dir(out) / VALUES)
+    except (OSError, pl.exceptions.PolarsError):
+        return None
 
 
 def known(out: Path, touched: pl.Series | None, state: State | None) -> Known | None:

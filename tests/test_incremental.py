@@ -19,8 +19,9 @@ from generator import batches, incremental, reuse, source_prints
 from generator import slices as slices_module
 from generator.beside import state_dir
 from generator.build import build, input_digest
+from generator.compact import as_text
 from generator.config import Config
-from generator.derive import Kept, derive
+from generator.derive import Derived, Kept, derive, is_read, series_of, with_numbers
 from generator.load import load, reference_dir
 from generator.write import read_manifest
 from tests.helpers import tree_files
@@ -505,6 +506,17 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
     assert part.zones.equals(whole.zones)
     assert part.zone_documents.schema == whole.zone_documents.schema
     assert part.zone_documents.equals(whole.zone_documents)
+    # The series is read only for the zones rendered, with the same numbers.
+    assert not is_read(part)
+    assert _shown(series_of(part)).equals(_shown(whole))
+    few = pl.col("zone_id").is_in(whole.zones["zone_id"].head(3).implode())
+    assert _shown(series_of(part, few)).equals(_shown(series_of(whole, few)))
+    assert incremental.restrict(part, None).measurements.height == whole.measurements.height
+
+
+def _shown(d: Derived) -> pl.DataFrame:
+    """Return the series as the renderers show it: its texts and its readings' numbers."""
+    return as_text(with_numbers(d.measurements, d.readings))
 
 
 def test_the_kept_current_values_are_read_in_chunks_of_the_readers_size(tmp_path: Path) -> None:
