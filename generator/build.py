@@ -150,7 +150,8 @@ def build(
     index = places.search_index(derived, places.place_groups(derived.places))
     key = incremental.render_key(derived, f"{code}|".encode() + index)
     prints = incremental.fingerprints(derived, sources, taken.hashes if taken else None)
-    kept = taken.kept.zone_ids.len() if taken else 0
+    kept_zones = taken.kept.zone_ids if taken else None
+    kept = 0 if kept_zones is None else kept_zones.len()
     del taken
     plz_prints = incremental.plz_fingerprints(derived, prints)
     supplier_prints = incremental.supplier_fingerprints(derived)
@@ -176,7 +177,7 @@ def build(
     # it once the tree is swapped in) on a thread of their own, at a lower priority, beside
     # a daily update's little rendering; beside a full build's they would raise its peak of
     # memory.
-    encoding = functools.partial(_encoded, out, derived, plan, shared, basis)
+    encoding = functools.partial(_encoded, out, derived, plan, shared, basis, kept_zones)
     beside = (
         contextlib.nullcontext(encoding)
         if plan.full
@@ -234,6 +235,7 @@ def build(
         incremental.write_state(out, plan, shared, sections.paths, basis, fingerprints)
     finally:
         fingerprints.discard()  # when the rows could not be renamed
+    reuse.prune(out)
     timings["write"] += time.perf_counter() - mark  # the manifest and the swap
     peaks["render"] = _peak_mib()
     # The gates' inputs (routes.json) go beside the published tree, never into it.
@@ -293,12 +295,14 @@ def _encoded(
     plan: incremental.Plan,
     derive_key: str,
     basis: Basis | None,
+    kept: pl.Series | None,
 ) -> tuple[Prepared, Prepared]:
     """Write what the next build takes from this one beside the state, not in place.
 
-    The rows kept for it (`reuse`), and the fingerprints (`incremental.prepare_state`).
+    The rows kept for it (`reuse`; `kept`: the zones whose current values were taken from
+    the previous build), and the fingerprints (`incremental.prepare_state`).
     """
-    rows = reuse.prepare(out, reuse.encoded(derived))
+    rows = reuse.prepare(out, reuse.encoded(derived, out, kept))
     return rows, incremental.prepare_state(out, plan, derive_key, basis)
 
 

@@ -140,7 +140,8 @@ def test_failure_while_writing_leaves_previous_tree(
 
     monkeypatch.setattr(render, "render_all", broken)
     edit(tiny_data, "measurements", 1, value_text="0,07")
-    kept = [state_dir(out) / name for name in (reuse.VALUES, reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS)]
+    kept = [state_dir(out) / name for name in (reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS)]
+    kept.append(state_dir(out) / reuse.VALUES / reuse.VALUES_INDEX)
     rows = [path.read_bytes() for path in kept]
     with pytest.raises(OSError, match="disk full"):
         run(tiny_data, out)
@@ -152,10 +153,10 @@ def test_failure_while_writing_leaves_previous_tree(
             json.loads(payload)
     # The rows for the next build were written beside the old ones, not over them.
     assert [path.read_bytes() for path in kept] == rows
-    assert list(state_dir(out).glob(".*.tmp"))
+    assert list(state_dir(out).rglob(".*.tmp"))
     monkeypatch.undo()
     run(tiny_data, out)
-    assert not list(state_dir(out).glob(".*.tmp"))
+    assert not list(state_dir(out).rglob(".*.tmp"))
     assert [path.read_bytes() for path in kept] != rows
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import shutil
 from pathlib import Path
 
@@ -491,9 +492,11 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
     before = dataclasses.replace(data, measurements=data.measurements.filter(chosen))
     reuse.write(tmp_path / "build", reuse.encoded(derive(before, AS_OF)))
     state = state_dir(tmp_path / "build")
+    previous = reuse.previous_values(tmp_path / "build")
+    assert previous is not None
     kept = Kept(
         ids,
-        pl.scan_ipc(state / reuse.VALUES),
+        previous.lazy(),
         pl.scan_parquet(state / reuse.ZONE_ROWS).filter(chosen),
         pl.scan_parquet(state / reuse.ZONE_DOCUMENTS).filter(chosen),
     )
@@ -525,10 +528,82 @@ def test_the_kept_current_values_are_read_in_chunks_of_the_readers_size(tmp_path
         [pl.DataFrame({"zone_id": [i], "parameter": ["nitrat"]}) for i in range(500)],
         rechunk=False,
     )
-    (name, data), *_ = reuse.encoded(
-        dataclasses.replace(derive(load(INPUT), AS_OF), current_values=values)
-    )
-    (tmp_path / name).write_bytes(data)
-    read = pl.scan_ipc(tmp_path / name).collect()
+    reuse.write(tmp_path, reuse.encoded(_with_values(values)))
+    read = reuse.previous_values(tmp_path)
+    assert read is not None
     assert read.equals(values)
     assert read.get_column("zone_id").n_chunks() == 1
+
+
+def _with_values(values: pl.DataFrame) -> Derived:
+    return dataclasses.replace(_golden_derived(), current_values=values)
+
+
+@functools.cache
+def _golden_derived() -> Derived:
+    return derive(load(INPUT), AS_OF)
+
+
+def _values(changed: dict[int, float] | None = None, zones: int = 10) -> pl.DataFrame:
+    """Two rows per zone 1 to `zones`, a zone's value 1.0 unless `changed` says."""
+    ids = [z for z in range(1, zones + 1) for _ in range(2)]
+    return pl.DataFrame(
+        {"zone_id": ids, "value": [(changed or {}).get(z, 1.0) for z in ids]},
+        schema={"zone_id": pl.Int64, "value": pl.Float64},
+    )
+
+
+def _value_runs(out: Path) -> list[str]:
+    return sorted(p.name for p in (state_dir(out) / reuse.VALUES).glob("*.arrow"))
+
+
+def test_a_daily_update_encodes_again_only_the_runs_of_zones_it_derived(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reuse, "RUN_ZONES", 3)
+    reuse.write(tmp_path, reuse.encoded(_with_values(_values())))
+    before = _value_runs(tmp_path)
+    assert [name.split("-")[:2] for name in before] == [
+        ["1", "3"], ["10", "10"], ["4", "6"], ["7", "9"]
+    ]  # fmt: skip
+    now = _values({5: 2.0})
+    kept = pl.Series("zone_id", [z for z in range(1, 11) if z != 5], dtype=pl.Int64)
+    files = reuse.encoded(_with_values(now), tmp_path, kept)
+    written = [name for name, _ in files if name.startswith(reuse.VALUES)]
+    assert [name.split("/")[1].split("-")[:2] for name in written[:-1]] == [["4", "6"]]
+    reuse.write(tmp_path, files)
+    after = _value_runs(tmp_path)
+    assert len(after) == 4
+    assert set(before) - set(after) == {n for n in before if n.startswith("4-6-")}
+    read = reuse.previous_values(tmp_path)
+    assert read is not None
+    assert read.equals(now)
+    # Nothing taken from the previous build: every run is encoded again, laid out anew.
+    files = reuse.encoded(_with_values(now), tmp_path, None)
+    assert len([name for name, _ in files if name.endswith(".arrow")]) == 4
+
+
+def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reuse, "RUN_ZONES", 3)
+    reuse.write(tmp_path, reuse.encoded(_with_values(_values())))
+    now = _values(zones=12)
+    kept = pl.Series("zone_id", range(1, 11), dtype=pl.Int64)
+    files = reuse.encoded(_with_values(now), tmp_path, kept)
+    assert len([name for name, _ in files if name.endswith(".arrow")]) == 4
+    reuse.write(tmp_path, files)
+    assert [name.split("-")[:2] for name in _value_runs(tmp_path)] == [
+        ["1", "3"], ["10", "12"], ["4", "6"], ["7", "9"]
+    ]  # fmt: skip
+    read = reuse.previous_values(tmp_path)
+    assert read is not None
+    assert read.equals(now)
+
+
+def test_a_missing_run_takes_nothing_from_the_previous_build(tmp_path: Path) -> None:
+    reuse.write(tmp_path, reuse.encoded(_with_values(_values())))
+    assert reuse.previous_values(tmp_path) is not None
+    for path in (state_dir(tmp_path) / reuse.VALUES).glob("*.arrow"):
+        path.unlink()
+    assert reuse.previous_values(tmp_path) is None
