@@ -128,19 +128,24 @@ def build(
     mark = _stage("load", mark, timings, peaks)
     if basis != source_prints.basis(data_dir, code):
         basis = touched = None
+    shared = reuse.derive_key(data, code)
     if touched is not None:  # likely a daily update: most zones' values will be taken
         values = parallel.started(functools.partial(reuse.previous_values, out))
-    shared = reuse.derive_key(data, code)
 
     hashing = functools.partial(_hashed, data, out, shared, touched, state, values)
-    # The zones' hashes on a thread of their own while derive reads the series' values:
-    # each kept one of the two CPUs busy, one after the other.
+    # The zones' hashes on a thread of their own while derive makes what all zones share.
+    cadence = config.publication_cadence_months
     with progress.step("Deriving resources"), parallel.meanwhile(hashing) as hashes:
-        derived = derive.derive(
-            data, as_of, config.publication_cadence_months, lambda: _kept(hashes()[1])
-        )
+        try:
+            derived = derive.derive(data, as_of, cadence, lambda: _kept(hashes()[1]))
+        except reuse.Unreadable as exc:
+            progress(f"{exc}: every zone is derived again")
+            derived = None
     sources, taken = hashes()
     del hashing
+    if derived is None:
+        taken = None
+        derived = derive.derive(data, as_of, cadence)
     if taken is not None:
         progress(
             f"Derived the zones whose data changed; {taken.kept.zone_ids.len()} unchanged "
@@ -150,8 +155,8 @@ def build(
     index = places.search_index(derived, places.place_groups(derived.places))
     key = incremental.render_key(derived, f"{code}|".encode() + index)
     prints = incremental.fingerprints(derived, sources, taken.hashes if taken else None)
-    kept_zones = taken.kept.zone_ids if taken else None
-    kept = 0 if kept_zones is None else kept_zones.len()
+    taken_zones = taken.kept.zone_ids if taken else None
+    kept = 0 if taken_zones is None else taken_zones.len()
     del taken
     plz_prints = incremental.plz_fingerprints(derived, prints)
     supplier_prints = incremental.supplier_fingerprints(derived)
@@ -177,7 +182,7 @@ def build(
     # it once the tree is swapped in) on a thread of their own, at a lower priority, beside
     # a daily update's little rendering; beside a full build's they would raise its peak of
     # memory.
-    encoding = functools.partial(_encoded, out, derived, plan, shared, basis, kept_zones)
+    encoding = functools.partial(_encoded, out, derived, plan, shared, basis, taken_zones)
     beside = (
         contextlib.nullcontext(encoding)
         if plan.full

@@ -508,8 +508,11 @@ class Kept:
     """Rows an earlier build derived for zones whose own data is unchanged (`generator.reuse`)."""
 
     zone_ids: pl.Series
-    current_values: pl.LazyFrame
-    """The previous build's `Derived.current_values` (`reuse.previous_values` reads them)."""
+    current_values: Callable[[], pl.DataFrame]
+    """The previous build's `Derived.current_values`, when derive merges them.
+
+    `reuse.previous_values` reads them, on a thread of its own while derive begins.
+    """
     zone_rows: pl.LazyFrame
     """Those zones' `zone_id`, `summary` and `checks` of `Derived.zones`."""
     zone_documents: pl.LazyFrame
@@ -560,7 +563,7 @@ def derive(
         check_lists, on="zone_id", how="left"
     )
     if kept is not None:
-        values = merged(kept.current_values.collect(), kept.zone_ids, values)
+        values = merged(kept.current_values(), kept.zone_ids, values)
         # One chunk: a join gathers from two chunks of nested columns a hundred times slower.
         rows = pl.concat([kept.zone_rows.collect(), rows], how="diagonal_relaxed", rechunk=True)
         zone_documents = pl.concat([kept.zone_documents.collect(), zone_documents]).sort(

@@ -81,7 +81,8 @@ def reused(
 
     None when nothing can be taken: no state, another key, or the rows are missing.
     `values`: the previous build's current values, when the caller began to read them
-    (`previous_values`); else they are read here.
+    (`previous_values`); else they are read when derive merges them. Derive raises
+    `Unreadable` when they cannot be read after all.
     """
     if state is None or state.derive_key != key:
         return None
@@ -92,6 +93,7 @@ def reused(
     )
     ids = same.get_column("zone_id")
     paths = [state_dir(out) / name for name in (ZONE_ROWS, ZONE_DOCUMENTS)]
+    runs = _runs(out)
     try:
         if list(pl.read_parquet_schema(paths[0])) != ZONE_COLUMNS or not all(
             p.is_file() for p in paths
@@ -99,13 +101,27 @@ def reused(
             return None
     except (OSError, pl.exceptions.PolarsError):
         return None
-    frame = (values or functools.partial(previous_values, out))()
-    if frame is None:
+    if runs is None or not all((state_dir(out) / VALUES / run.name).is_file() for run in runs):
         return None
+    read = values or functools.partial(previous_values, out)
     rows, documents = (
         pl.scan_parquet(path).filter(pl.col("zone_id").is_in(ids.implode())) for path in paths
     )
-    return Reused(Kept(ids, frame.lazy(), rows, documents), same.select("zone_id", "values"))
+    return Reused(
+        Kept(ids, functools.partial(_required, read), rows, documents),
+        same.select("zone_id", "values"),
+    )
+
+
+class Unreadable(OSError):
+    """The previous build's current values could not be read: derive every zone."""
+
+
+def _required(read: Callable[[], pl.DataFrame | None]) -> pl.DataFrame:
+    frame = read()
+    if frame is None:
+        raise Unreadable("the current values kept beside the tree could not be read")
+    return frame
 
 
 def previous_values(out: Path) -> pl.DataFrame | None:

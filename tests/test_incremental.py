@@ -282,6 +282,23 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
         assert (tmp_path / "build" / rel).stat().st_nlink >= 1
 
 
+def test_kept_values_unreadable_after_all_derive_every_zone(base: Path, tmp_path: Path) -> None:
+    """A run of the kept current values that cannot be read fails no build: all is derived."""
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    runs = sorted((state_dir(tmp_path / "build") / reuse.VALUES).glob("*.arrow"))
+    assert runs
+    runs[0].write_bytes(b"not an Arrow file")
+    _apply(tmp_path / "data", [("value", 3, "0,02")])
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+
+    assert result.zones_derived == _csv(INPUT / "zones.csv").height
+    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
+    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
+    # The runs written for the next build are whole again.
+    assert reuse.previous_values(tmp_path / "build") is not None
+
+
 def _limits_changed(data: Path) -> None:
     limits = _csv(reference_dir() / "limits.csv")
     nitrat = pl.col("code") == "nitrat"
@@ -496,7 +513,7 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
     assert previous is not None
     kept = Kept(
         ids,
-        previous.lazy(),
+        lambda: previous,
         pl.scan_parquet(state / reuse.ZONE_ROWS).filter(chosen),
         pl.scan_parquet(state / reuse.ZONE_DOCUMENTS).filter(chosen),
     )
