@@ -24,7 +24,7 @@ from generator.current import aggregate_verdicts, newest_rows, notes_de, standin
 from generator.encode import document
 from generator.load import SourceData
 from generator.published import with_numbers
-from generator.slices import merged, side_by_side
+from generator.slices import merged, rows_of, side_by_side
 from generator.values import parse_limit_values
 
 __all__ = [
@@ -355,13 +355,13 @@ def is_read(d: Derived) -> bool:
     return published.READING in d.measurements.columns
 
 
-def series_of(d: Derived, chosen: pl.Expr | None = None) -> Derived:
-    """Return `d` with the series' rows of the `chosen` zones only (all when None), read.
+def series_of(d: Derived, zones: pl.Series | None = None) -> Derived:
+    """Return `d` with the series' rows of these zones only (all when None), read.
 
     A daily update reads only the rows of the zones whose files it renders: the others'
-    were most of ten million rows, read for nothing.
+    were most of ten million rows, read for nothing. `zones` sorted and distinct.
     """
-    rows = d.measurements if chosen is None else d.measurements.filter(chosen)
+    rows = d.measurements if zones is None else rows_of(d.measurements, "zone_id", zones)
     if is_read(d):
         return dataclasses.replace(d, measurements=rows)
     series, readings = read_series(rows, d.parameters)
@@ -545,7 +545,9 @@ def derive(
         own, own_data = series, data
     else:
         fresh = pl.col("zone_id").is_in(kept.zone_ids.implode()).not_()
-        own, readings = read_series(data.measurements.filter(fresh), data.parameters)
+        derived = data.zones.filter(fresh).get_column("zone_id").unique().sort()
+        own = rows_of(data.measurements, "zone_id", derived)
+        own, readings = read_series(own, data.parameters)
         own_data = dataclasses.replace(data, zones=data.zones.filter(fresh))
         # The other zones' rows are read when their files are rendered (`series_of`).
         series = data.measurements

@@ -341,10 +341,10 @@ def restrict(d: Derived, zone_ids: frozenset[int] | None) -> Derived:
     """
     if zone_ids is None:
         return derive.series_of(d)
-    ids = pl.Series("zone_id", sorted(zone_ids), dtype=d.zones["zone_id"].dtype).implode()
-    chosen = pl.col("zone_id").is_in(ids)
+    ids = pl.Series("zone_id", sorted(zone_ids), dtype=d.zones["zone_id"].dtype)
+    chosen = pl.col("zone_id").is_in(ids.implode())
     return dataclasses.replace(
-        derive.series_of(d, chosen),
+        derive.series_of(d, ids),
         zones=d.zones.filter(chosen),
         current_values=d.current_values.filter(chosen),
         zone_documents=d.zone_documents.filter(chosen),
