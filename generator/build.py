@@ -142,7 +142,8 @@ def build(
             progress(f"{exc}: every zone is derived again")
             derived = None
     sources, taken = hashes()
-    del hashing
+    # The kept values live on in the merged ones, if taken; else they must not be held.
+    del hashing, values
     if derived is None:
         taken = None
         derived = derive.derive(data, as_of, cadence)

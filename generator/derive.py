@@ -17,7 +17,7 @@ import polars as pl
 from generator import published, staleness, summary, sums
 from generator.api import resources, routes, verdicts
 from generator.classify import SIG_FIGS, classify
-from generator.compact import as_text, compact, mapped
+from generator.compact import as_text, compact
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.current import aggregate_verdicts, newest_rows, notes_de, standing, worst_point
@@ -221,7 +221,7 @@ def current_values(
 ) -> pl.DataFrame:
     """Return the latest sample per zone and parameter, classified (`with_links` adds links).
 
-    `measurements` is the sorted series of `measurement_rows`, so the last row of each
+    `measurements` is the sorted series of `published.read_series`, so the last row of each
     (zone, parameter) group up to `as_of` is the latest sample. `computed` holds the sums
     computed from their members (`sums.computed`): they cross-check published sums, and
     where a zone publishes only the members, the computed sum is the current value.
@@ -320,32 +320,6 @@ def with_links(values: pl.DataFrame, documents: pl.DataFrame) -> pl.DataFrame:
 # date samples beat any aggregate, and among aggregates the maximum beats the mean beats the
 # minimum (`sums.newest`). Of several sample points, the worst stands (documented in
 # docs/api.md).
-def measurement_rows(measurements: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
-    """Return these data points with their register unit, in their order (the verbatim series)."""
-    # The loader already sorted the table; adding columns does not copy the others.
-    units_by_code = parameters.select("code", "unit")
-    unit = mapped(
-        measurements,
-        "parameter",
-        lambda code: code.replace_strict(
-            units_by_code["code"], units_by_code["unit"], default=None
-        ),
-    )
-    return measurements.with_columns(unit.alias("normalized_unit"))
-
-
-def read_series(
-    measurements: pl.DataFrame, parameters: pl.DataFrame
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Return the series of these rows of the source table, and its readings.
-
-    A `reading` per row (`generator.published`) and each row's `normalized_unit`. A
-    reading's numbers follow from its own four texts, so rows read apart read alike.
-    """
-    series, readings = published.read(measurements, parameters)
-    return measurement_rows(series, parameters), readings
-
-
 def is_read(d: Derived) -> bool:
     """Whether the series has its readings (`series_of` reads them).
 
@@ -364,7 +338,7 @@ def series_of(d: Derived, zones: pl.Series | None = None) -> Derived:
     rows = d.measurements if zones is None else rows_of(d.measurements, "zone_id", zones)
     if is_read(d):
         return dataclasses.replace(d, measurements=rows)
-    series, readings = read_series(rows, d.parameters)
+    series, readings = published.read_series(rows, d.parameters)
     return dataclasses.replace(d, measurements=compact(series), readings=readings)
 
 
@@ -541,13 +515,13 @@ def derive(
     if callable(kept):
         kept = kept()
     if kept is None:
-        series, readings = read_series(data.measurements, data.parameters)
+        series, readings = published.read_series(data.measurements, data.parameters)
         own, own_data = series, data
     else:
         fresh = pl.col("zone_id").is_in(kept.zone_ids.implode()).not_()
         derived = data.zones.filter(fresh).get_column("zone_id").unique().sort()
         own = rows_of(data.measurements, "zone_id", derived)
-        own, readings = read_series(own, data.parameters)
+        own, readings = published.read_series(own, data.parameters)
         own_data = dataclasses.replace(data, zones=data.zones.filter(fresh))
         # The other zones' rows are read when their files are rendered (`series_of`).
         series = data.measurements

@@ -17,7 +17,7 @@ import polars.selectors as cs
 from generator import units
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER, QUALIFIERS
 from generator.classify import SIG_FIGS
-from generator.compact import compact, packed, unpacked
+from generator.compact import compact, mapped, packed, unpacked
 from generator.values import parse_values
 
 RENAMED = {"reporting_limit": "reporting_limit_text"}
@@ -131,3 +131,29 @@ def _published_limit(parsed: pl.DataFrame) -> pl.DataFrame:
 def with_numbers(rows: pl.DataFrame, readings: pl.DataFrame) -> pl.DataFrame:
     """Return rows of the series with the `NUMBERS` of their `reading` in its place."""
     return rows.drop(READING).hstack(readings.gather(rows.get_column(READING)))
+
+
+def measurement_rows(measurements: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
+    """Return these data points with their register unit, in their order (the verbatim series)."""
+    # The loader already sorted the table; adding columns does not copy the others.
+    units_by_code = parameters.select("code", "unit")
+    unit = mapped(
+        measurements,
+        "parameter",
+        lambda code: code.replace_strict(
+            units_by_code["code"], units_by_code["unit"], default=None
+        ),
+    )
+    return measurements.with_columns(unit.alias("normalized_unit"))
+
+
+def read_series(
+    measurements: pl.DataFrame, parameters: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return the series of these rows of the source table, and its readings.
+
+    A `reading` per row (`generator.published`) and each row's `normalized_unit`. A
+    reading's numbers follow from its own four texts, so rows read apart read alike.
+    """
+    series, readings = read(measurements, parameters)
+    return measurement_rows(series, parameters), readings

@@ -10,7 +10,7 @@ import datetime as dt
 
 import pytest
 
-from generator import derive, load, sums
+from generator import derive, load, published, sums
 from tests.helpers import AS_OF, append
 
 ZONE = 23
@@ -253,7 +253,7 @@ def test_every_member_is_in_the_register_in_the_unit_of_its_sum():
 def test_only_the_samples_current_values_need_are_summed(as_of, history):
     """`current_samples` keeps what the current values and checks rest on, nothing less."""
     data, readings = derive.read_values(load.load(load.sample_data_dir()))
-    series = derive.measurement_rows(data.measurements, data.parameters)
+    series = published.measurement_rows(data.measurements, data.parameters)
     member_table = sums.members(data.pesticides, data.parameters)
     every = sums.computed(derive.with_numbers(series, readings), member_table, as_of)
     samples = derive.with_numbers(sums.current_samples(series, member_table, as_of), readings)
