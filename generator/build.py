@@ -129,7 +129,9 @@ def build(
     if basis != source_prints.basis(data_dir, code):
         basis = touched = None
     shared = reuse.derive_key(data, code)
-    if touched is not None:  # likely a daily update: most zones' values will be taken
+    if touched is not None and state is not None and state.derive_key == shared:
+        # Most zones' values will be taken (read for a build that derives every zone,
+        # they would only add to its peak of memory).
         values = parallel.started(functools.partial(reuse.previous_values, out))
 
     hashing = functools.partial(_hashed, data, out, shared, touched, state, values)
