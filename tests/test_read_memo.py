@@ -145,6 +145,37 @@ def test_an_appended_row_group_is_the_only_one_read(appended: tuple[Path, Path, 
     _same(frame, after)
 
 
+def test_a_memo_lacking_a_few_rows_is_kept_until_more_have_come(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A few appended rows are read from the file again, rather than the memo written again."""
+    monkeypatch.setattr(memo, "KEPT_SHARE", 4)  # at most a quarter of the rows
+    chunks = [_frame([(i, "a", "b") for i in range(6)]), _frame([(7, "b", "c")] * 6)]
+    write_row_groups(tmp_path / "file.parquet", chunks)
+    kept = Memo(tmp_path / "memo", "code")
+    _remembered(tmp_path / "file.parquet", kept)
+    written = (kept.folder / "measurements.json").read_bytes()
+    for rows, lacking, again in (
+        ([(8, "neu", None)], 1, False),  # 1 of 13 rows
+        ([(9, "c", "< 0,1"), (9, "d", "0,05")], 3, False),  # 3 of 15
+        ([(10, "a", "x")] * 3, 6, True),  # 6 of 18: written again, with every row
+        ([(11, "b", "y")], 1, False),
+    ):
+        chunks.append(_frame(rows))
+        write_row_groups(tmp_path / "file.parquet", chunks)
+        frame, taken = _remembered(tmp_path / "file.parquet", kept)
+        _same(frame, tmp_path / "file.parquet")
+        assert taken == lacking
+        now = (kept.folder / "measurements.json").read_bytes()
+        assert (now != written) is again
+        written = now
+    # A row group gone: the memo holds rows the file has not, and is written again.
+    write_row_groups(tmp_path / "file.parquet", chunks[1:])
+    frame, taken = _remembered(tmp_path / "file.parquet", kept)
+    _same(frame, tmp_path / "file.parquet")
+    assert (kept.folder / "measurements.json").read_bytes() != written
+
+
 @pytest.mark.parametrize(
     "stale",
     [
