@@ -62,9 +62,11 @@ class Derived:
     """The series; its text columns are Enums (`generator.compact`): read it with `as_text`.
 
     Its numbers are the `readings` of its `reading` column: read them with `with_numbers`.
+    Left unread (the rows as loaded, no `reading`) when derive took most zones' current
+    values from the previous build: `series_of` reads the rows of the zones rendered.
     """
     readings: pl.DataFrame
-    """The numbers of each reading (`generator.published`)."""
+    """The numbers of each reading (`generator.published`); no rows while the series is unread."""
     zone_documents: pl.DataFrame
     """Per zone and document its samples up to the build date (`staleness.zone_documents`)."""
     suppliers: pl.DataFrame
@@ -519,10 +521,10 @@ def derive(
         own, own_data = series, data
     else:
         fresh = pl.col("zone_id").is_in(kept.zone_ids.implode()).not_()
-        derived = data.zones.filter(fresh).get_column("zone_id").unique().sort()
-        own = rows_of(data.measurements, "zone_id", derived)
-        own, readings = published.read_series(own, data.parameters)
         own_data = dataclasses.replace(data, zones=data.zones.filter(fresh))
+        chosen = own_data.zones.get_column("zone_id").unique().sort()
+        own = rows_of(data.measurements, "zone_id", chosen)
+        own, readings = published.read_series(own, data.parameters)
         # The other zones' rows are read when their files are rendered (`series_of`).
         series = data.measurements
     member_table = sums.members(data.pesticides, data.parameters)
