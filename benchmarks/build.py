@@ -46,13 +46,18 @@ REPO = HERE.parent.resolve()
 current directory first: run from another checkout, the builds would run its code, and an
 edit there between two builds changes the code digest, so the second build renders
 everything again (a no-change rebuild that took as long as the full build)."""
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-CHILD_ENV["PYTHONPATH"] = os.pathsep.join(
-    [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]
-)
-"""The builds run as an installed package does: with its bytecode cached. Where the
-environment turns the cache off, every run compiles the modules of polars, jinja2, click
-and the generator again (a third of a second, a tenth of a daily update)."""
+
+
+def child_env(repo: Path) -> dict[str, str]:
+    """Return the environment of a command run with the generator of checkout `repo`.
+
+    The builds run as an installed package does: with its bytecode cached. Where the
+    environment turns the cache off, every run compiles the modules of polars, jinja2,
+    click and the generator again (a third of a second, a tenth of a daily update).
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.pathsep.join([str(repo), *filter(None, [os.environ.get("PYTHONPATH")])])
+    return env
 
 
 def settle(limit_s: float = 180.0) -> None:
@@ -100,14 +105,14 @@ def _unwritten_kib() -> int:
     return sum(int(fields.get(k, "0 kB").split()[0]) for k in ("Dirty", "Writeback"))
 
 
-def measured(cmd: list[str], **kwargs) -> dict:
+def measured(cmd: list[str], repo: Path = REPO, **kwargs) -> dict:
     """Run a command; return wall and CPU seconds and peak resident memory of the child.
 
-    It starts once the disk is quiet (`settle`).
+    It starts once the disk is quiet (`settle`), in checkout `repo` with its generator.
     """
     settle()
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=CHILD_ENV, cwd=REPO, **kwargs)
+    proc = subprocess.Popen(cmd, env=child_env(repo), cwd=repo, **kwargs)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
