@@ -139,7 +139,8 @@ def main() -> None:
                     f"{stages} s"
                 )
     finally:
-        subprocess.run(["rm", "-rf", str(runs)], check=False)  # shutil's took minutes
+        print("removing the copies (a minute or two nationally)")
+        subprocess.run(["rm", "-rf", str(runs)], check=False)
     for name, walls in times.items():
         if walls:
             print(
