@@ -253,15 +253,16 @@ def target(ok: bool, text: str) -> str:
     return f"{text}  {'met' if ok else 'MISSED'}"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(doc: str, work: str) -> argparse.ArgumentParser:
+    """Return a parser with the options the build benchmarks share: --scale and --work."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--scale", choices=["small", "germany"], default="germany")
-    parser.add_argument(
-        "--work",
-        type=Path,
-        default=HERE / ".work",
-        help="Scratch directory (dataset cache and output trees).",
-    )
+    parser.add_argument("--work", type=Path, default=HERE / ".work", help=work)
+    return parser
+
+
+def main() -> None:
+    parser = arguments(__doc__, "Scratch directory (dataset cache and output trees).")
     parser.add_argument("--no-gzip", action="store_true", help="Skip the gzip size (slow).")
     parser.add_argument(
         "--forget",

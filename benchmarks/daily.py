@@ -20,7 +20,6 @@ at the end. Each checkout runs its own generator with this interpreter (its pack
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import shutil
 import statistics
@@ -84,13 +83,8 @@ def update(repo: Path, data: Path, out: Path, log: Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", choices=["small", "germany"], default="germany")
-    parser.add_argument(
-        "--work",
-        type=Path,
-        default=HERE / ".work",
-        help="Scratch directory, shared with benchmarks/build.py (the dataset).",
+    parser = bench.arguments(
+        __doc__, "Scratch directory, shared with benchmarks/build.py (the dataset)."
     )
     parser.add_argument("--runs", type=int, default=5, help="Updates per checkout.")
     parser.add_argument(
