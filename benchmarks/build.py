@@ -81,7 +81,8 @@ for 300 s more while the block of the inode table that holds it is unwritten (ma
 files beside it keeps it so); it checks each such inode one by one for every file it
 makes (`recently_deleted` in the kernel's fs/ext4/ialloc.c). Right after a tree of 90,000
 files was removed, two thirds of `cp -a`'s time went to those checks (`perf`), and it
-took 37 to 51 s instead of 8 to 20 s: the step timed would pay for the removal before it."""
+took 39 to 51 s against 8 to 20 s a minute or more after one: the step timed would pay
+for the removal before it."""
 
 
 def remove_trees(paths: list[Path], wait_s: float) -> None:
