@@ -254,6 +254,21 @@ def target(ok: bool, text: str) -> str:
     return f"{text}  {'met' if ok else 'MISSED'}"
 
 
+def dataset(work: Path, scale: str) -> Path:
+    """Return the benchmark's dataset in `work`, generated once (`trinkwasser demo-data`)."""
+    data = work / f"data-{scale}"
+    if not (data / "measurements.parquet").exists() and not (data / "measurements.csv").exists():
+        shutil.rmtree(data, ignore_errors=True)
+        gen = measured([*TRINKWASSER, "demo-data", "--out", str(data), "--scale", scale])
+        print(f"dataset generated in {gen['wall']:.1f} s (peak {gen['peak_mib']:.0f} MiB)")
+    return data
+
+
+def build_command(data: Path, out: Path) -> list[str]:
+    """Return the command that builds `data` into `out` as of the benchmark's date."""
+    return [*TRINKWASSER, "build", "--data", str(data), "--out", str(out), "--as-of", AS_OF]
+
+
 def arguments(doc: str, work: str) -> argparse.ArgumentParser:
     """Return a parser with the options the build benchmarks share: --scale and --work."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
@@ -275,17 +290,13 @@ def main() -> None:
     args = parser.parse_args()
     args.work = args.work.resolve()  # the commands run in REPO
 
-    data = args.work / f"data-{args.scale}"
-    if not (data / "measurements.parquet").exists() and not (data / "measurements.csv").exists():
-        shutil.rmtree(data, ignore_errors=True)
-        gen = measured([*TRINKWASSER, "demo-data", "--out", str(data), "--scale", args.scale])
-        print(f"dataset generated in {gen['wall']:.1f} s (peak {gen['peak_mib']:.0f} MiB)")
+    data = dataset(args.work, args.scale)
     out, copy = args.work / "build", args.work / "build-copy"
     # The full build starts from nothing: no tree, no state, no staging tree kept beside.
     forget = args.forget if args.forget is not None else FORGET_S * (args.scale == "germany")
     remove_trees([out, copy, *(args.work / f"{p}build{s}" for p, s in BESIDE)], forget)
 
-    build_cmd = [*TRINKWASSER, "build", "--data", str(data), "--out", str(out), "--as-of", AS_OF]
+    build_cmd = build_command(data, out)
     log = args.work / "build.log"
     with log.open("w") as fh:
         full = measured(build_cmd, stderr=fh)
@@ -298,11 +309,7 @@ def main() -> None:
     supplier, supplier_zones, appended = one_supplier_changed(data, changed_data)
     rebuild_log = args.work / "one-supplier.log"
     with rebuild_log.open("w") as fh:
-        one_supplier = measured(
-            [*TRINKWASSER, "build", "--data", str(changed_data), "--out", str(out)]
-            + ["--as-of", AS_OF],
-            stderr=fh,
-        )
+        one_supplier = measured(build_command(changed_data, out), stderr=fh)
     rebuild = stages_of(rebuild_log)
     # Removed once nothing is timed any more: the rebuilds above would pay for its inodes.
     shutil.rmtree(copy, ignore_errors=True)

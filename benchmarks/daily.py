@@ -33,14 +33,11 @@ assert _spec is not None and _spec.loader is not None
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 
-BESIDE = bench.BESIDE
-"""What a build keeps beside its tree `build`: the staging tree, the gates' folder, the state."""
-
 
 def _beside(folder: Path) -> list[tuple[Path, str]]:
     """Return the tree of a snapshot folder and what lies beside it, and how each is copied."""
     paths = [(folder / "build", "link")]
-    for prefix, suffix in BESIDE:
+    for prefix, suffix in bench.BESIDE:
         path = folder / f"{prefix}build{suffix}"
         paths.append((path, "link" if suffix == ".staging" else "copy"))
     return paths
@@ -50,9 +47,7 @@ def snapshot(repo: Path, data: Path, folder: Path) -> None:
     """Build `data` in full into `folder`, then once more with `--force`."""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    out = folder / "build"
-    cmd = [*bench.TRINKWASSER, "build", "--data", str(data), "--out", str(out)]
-    cmd += ["--as-of", bench.AS_OF, "--quiet"]
+    cmd = [*bench.build_command(data, folder / "build"), "--quiet"]
     for extra in ([], ["--force"]):
         bench.measured([*cmd, *extra], repo=repo)
 
@@ -69,11 +64,9 @@ def restored(snap: Path, folder: Path) -> Path:
 
 def update(repo: Path, data: Path, out: Path, log: Path) -> dict:
     """Time the update of tree `out` from `data`; the build's own stage times with it."""
-    cmd = [*bench.TRINKWASSER, "build", "--data", str(data), "--out", str(out)]
+    cmd = bench.build_command(data, out)
     with log.open("w") as fh:
-        timed = bench.measured(
-            [*cmd, "--as-of", bench.AS_OF], repo=repo, stdout=subprocess.DEVNULL, stderr=fh
-        )
+        timed = bench.measured(cmd, repo=repo, stdout=subprocess.DEVNULL, stderr=fh)
     text = log.read_text(encoding="utf-8")
     # An update that took nothing from the snapshot (other code, say) rendered everything.
     planned = [line for line in text.splitlines() if line.startswith("Rendering the files of")]
@@ -97,9 +90,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     work = args.work.resolve() / "daily"
-    data = args.work.resolve() / f"data-{args.scale}"
-    if not (data / "measurements.parquet").exists() and not (data / "measurements.csv").exists():
-        bench.measured([*bench.TRINKWASSER, "demo-data", "--out", str(data), "--scale", args.scale])
+    data = bench.dataset(args.work.resolve(), args.scale)
     changed = work / "data-one-supplier"
     work.mkdir(parents=True, exist_ok=True)
     supplier, zones, rows = bench.one_supplier_changed(data, changed)
@@ -114,7 +105,8 @@ def main() -> None:
             snapshot(repo, data, work / f"snapshot-{name}")
 
     runs = work / "runs"
-    shutil.rmtree(runs, ignore_errors=True)
+    # Copies an interrupted run left: removed, and forgotten before anything is timed.
+    bench.remove_trees([runs], bench.FORGET_S * (args.scale == "germany"))
     times: dict[str, list[float]] = {name: [] for name in repos}
     try:
         for i in range(args.runs):
