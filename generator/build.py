@@ -7,7 +7,6 @@ import datetime as dt
 import functools
 import hashlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,7 +119,7 @@ def build(
     # every zone is hashed (`generator.source_prints`).
     state = None if force else incremental.read_state(out)
     basis = source_prints.basis(data_dir, code)
-    touched = values = None
+    touched = None
     if state is not None and state.basis is not None and basis is not None:
         touched = source_prints.touched(state.basis, basis)
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
@@ -129,26 +128,13 @@ def build(
     if basis != source_prints.basis(data_dir, code):
         basis = touched = None
     shared = reuse.derive_key(data, code)
-    if touched is not None and state is not None and state.derive_key == shared:
-        # Most zones' values will be taken (read for a build that derives every zone,
-        # they would only add to its peak of memory).
-        values = parallel.started(functools.partial(reuse.previous_values, out))
-
-    hashing = functools.partial(_hashed, data, out, shared, touched, state, values)
+    hashing = functools.partial(_hashed, data, out, shared, touched, state)
     # The zones' hashes on a thread of their own while derive makes what all zones share.
     cadence = config.publication_cadence_months
     with progress.step("Deriving resources"), parallel.meanwhile(hashing) as hashes:
-        try:
-            derived = derive.derive(data, as_of, cadence, lambda: _kept(hashes()[1]))
-        except reuse.Unreadable as exc:
-            progress(f"{exc}: every zone is derived again")
-            derived = None
+        derived = derive.derive(data, as_of, cadence, lambda: _kept(hashes()[1]))
     sources, taken = hashes()
-    # The kept values live on in the merged ones, if taken; else they must not be held.
-    del hashing, values
-    if derived is None:
-        taken = None
-        derived = derive.derive(data, as_of, cadence)
+    del hashing
     if taken is not None:
         progress(
             f"Derived the zones whose data changed; {taken.kept.zone_ids.len()} unchanged "
@@ -158,8 +144,7 @@ def build(
     index = places.search_index(derived, places.place_groups(derived.places))
     key = incremental.render_key(derived, f"{code}|".encode() + index)
     prints = incremental.fingerprints(derived, sources, taken.hashes if taken else None)
-    taken_zones = taken.kept.zone_ids if taken else None
-    kept = 0 if taken_zones is None else taken_zones.len()
+    kept = 0 if taken is None else taken.kept.zone_ids.len()
     del taken
     plz_prints = incremental.plz_fingerprints(derived, prints)
     supplier_prints = incremental.supplier_fingerprints(derived)
@@ -185,7 +170,7 @@ def build(
     # it once the tree is swapped in) on a thread of their own, at a lower priority, beside
     # a daily update's little rendering; beside a full build's they would raise its peak of
     # memory.
-    encoding = functools.partial(_encoded, out, derived, plan, shared, basis, taken_zones)
+    encoding = functools.partial(_encoded, out, derived, plan, shared, basis)
     beside = (
         contextlib.nullcontext(encoding)
         if plan.full
@@ -277,16 +262,14 @@ def _hashed(
     key: str,
     touched: pl.Series | None,
     state: incremental.State | None,
-    values: Callable[[], pl.DataFrame | None] | None,
 ) -> tuple[pl.DataFrame, reuse.Reused | None]:
     """Return the zones' source prints and what derive may take from the previous build.
 
     `touched`: the zones whose rows are hashed again, the others' are taken; None: all.
-    `values`: the previous build's current values, being read (`reuse.previous_values`).
     """
     known = reuse.known(out, touched, state)
     sources = source_prints.source_prints(data.measurements, data.documents, known)
-    return sources, reuse.reused(out, key, sources, state, values)
+    return sources, reuse.reused(out, key, sources, state)
 
 
 def _available(
@@ -303,14 +286,12 @@ def _encoded(
     plan: incremental.Plan,
     derive_key: str,
     basis: Basis | None,
-    kept: pl.Series | None,
 ) -> tuple[Prepared, Prepared]:
     """Write what the next build takes from this one beside the state, not in place.
 
-    The rows kept for it (`reuse`; `kept`: the zones whose current values were taken from
-    the previous build), and the fingerprints (`incremental.prepare_state`).
+    The rows kept for it (`reuse`), and the fingerprints (`incremental.prepare_state`).
     """
-    rows = reuse.prepare(out, reuse.encoded(derived, out, kept))
+    rows = reuse.prepare(out, reuse.encoded(derived))
     return rows, incremental.prepare_state(out, plan, derive_key, basis)
 
 

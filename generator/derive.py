@@ -24,8 +24,9 @@ from generator.current import aggregate_verdicts, newest_rows, notes_de, standin
 from generator.encode import document
 from generator.load import SourceData
 from generator.published import with_numbers
-from generator.slices import merged, rows_of, side_by_side
+from generator.slices import rows_of, side_by_side
 from generator.values import parse_limit_values
+from generator.zone_values import Run, ZoneValues
 
 __all__ = [
     "KEY_PARAMETERS",
@@ -56,8 +57,11 @@ class Derived:
     lookups: pl.DataFrame
     zones: pl.DataFrame
     """With `summary` (the verdict) and `checks` (rules over several parameters)."""
-    current_values: pl.DataFrame
-    """Without `provenance` and `measurements_url`: `with_links` adds them to a batch."""
+    current_values: ZoneValues
+    """Without `provenance` and `measurements_url`: `with_links` adds them to a batch.
+
+    In a daily update most zones' rows are the previous build's, read when asked for.
+    """
     measurements: pl.DataFrame
     """The series; its text columns are Enums (`generator.compact`): read it with `as_text`.
 
@@ -453,13 +457,13 @@ def with_plz(d: Derived, plz: frozenset[str] | None) -> Derived:
         return d
     chosen = pl.col("plz").is_in(pl.Series(sorted(plz), dtype=pl.String).implode())
     lookups = d.lookups.filter(chosen)
-    ids = lookups.select(pl.col("zones").list.eval(pl.element().struct.field("zone_id")))
-    serving = pl.col("zone_id").is_in(ids.to_series().explode().drop_nulls().implode())
+    served = lookups.select(pl.col("zones").list.eval(pl.element().struct.field("zone_id")))
+    ids = served.to_series().explode().drop_nulls().unique().sort()
     return dataclasses.replace(
         d,
         lookups=lookups,
-        zones=d.zones.filter(serving),
-        current_values=d.current_values.filter(serving),
+        zones=d.zones.filter(pl.col("zone_id").is_in(ids.implode())),
+        current_values=ZoneValues(d.current_values.of(ids)),
     )
 
 
@@ -484,11 +488,9 @@ class Kept:
     """Rows an earlier build derived for zones whose own data is unchanged (`generator.reuse`)."""
 
     zone_ids: pl.Series
-    current_values: Callable[[], pl.DataFrame]
-    """The previous build's `Derived.current_values`, when derive merges them.
-
-    `reuse.previous_values` reads them, on a thread of its own while derive begins.
-    """
+    """Sorted."""
+    runs: tuple[Run, ...]
+    """The previous build's files of current values: those zones' rows are read from them."""
     zone_rows: pl.LazyFrame
     """Those zones' `zone_id`, `summary` and `checks` of `Derived.zones`."""
     zone_documents: pl.LazyFrame
@@ -540,8 +542,9 @@ def derive(
     rows = summary.summaries(own_zones, values, zone_checks).join(
         check_lists, on="zone_id", how="left"
     )
+    current = ZoneValues(values)
     if kept is not None:
-        values = merged(kept.current_values(), kept.zone_ids, values)
+        current = ZoneValues(values, kept.runs, kept.zone_ids)
         # One chunk: a join gathers from two chunks of nested columns a hundred times slower.
         rows = pl.concat([kept.zone_rows.collect(), rows], how="diagonal_relaxed", rechunk=True)
         zone_documents = pl.concat([kept.zone_documents.collect(), zone_documents]).sort(
@@ -562,7 +565,7 @@ def derive(
     return Derived(
         lookups=lookups(export, street_rows),
         zones=zone_frame,
-        current_values=values,
+        current_values=current,
         # The series outlives everything else derived here: from now on in its compact form.
         measurements=compact(series),
         readings=readings if kept is None else readings.clear(),

@@ -46,6 +46,7 @@ from generator.site import feeds
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
 from generator.write import Content, Prepared, atomic_write, prepare_again
+from generator.zone_values import ZoneValues
 
 SECTIONS_STATE = "sections.json"
 """Per section (`generator.sections`) its files, beside the zones' state (written before it)."""
@@ -122,7 +123,8 @@ def fingerprints(
     whose current values the previous build derived (`generator.reuse`): the others'
     current values are hashed here.
     """
-    values = d.current_values
+    # The zones not known are those derived, whose rows are held.
+    values = d.current_values.all() if known is None else d.current_values.held
     if known is not None and known.height:
         values = values.filter(~pl.col("zone_id").is_in(known["zone_id"].implode()))
     hashed = per_zone(values, "values")
@@ -346,7 +348,7 @@ def restrict(d: Derived, zone_ids: frozenset[int] | None) -> Derived:
     return dataclasses.replace(
         derive.series_of(d, ids),
         zones=d.zones.filter(chosen),
-        current_values=d.current_values.filter(chosen),
+        current_values=ZoneValues(d.current_values.of(ids)),
         zone_documents=d.zone_documents.filter(chosen),
     )
 

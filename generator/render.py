@@ -83,7 +83,7 @@ def zone_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     # structs at once were the build's peak of memory (about a gigabyte at national scale).
     def render(zones: pl.DataFrame) -> list[tuple[str, bytes]]:
         values = with_links(
-            d.current_values.filter(pl.col("zone_id").is_in(zones["zone_id"].implode())),
+            d.current_values.of(zones.get_column("zone_id")),
             d.documents,
         )
         per_zone = values.group_by("zone_id", maintain_order=True).agg(value)

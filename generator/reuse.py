@@ -15,14 +15,11 @@ The rows are written after the tree is published and before the zones' state
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import io
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 import polars as pl
 
@@ -34,16 +31,21 @@ from generator.incremental import State
 from generator.load import SourceData
 from generator.source_prints import Known
 from generator.write import Prepared, prepare_again
+from generator.zone_values import Run, ZoneValues
 
 VALUES = "current_values"
 """A folder of runs of zones' current values, in zone order, and `VALUES_INDEX` naming them.
 
 Each run is an Arrow IPC file, zstd (a million rows of nested limits read in half the time
-Parquet takes), named by its zones and a digest of its bytes. A daily update encodes again
-only the runs with a zone it derived: the others are the same rows, so the same file."""
+Parquet takes), named by its zones and a digest of its bytes. A daily update reads of them
+only what it asks for (`generator.zone_values`) and encodes again only the runs with a zone
+it derived: the others are the same rows, so the same file."""
 VALUES_INDEX = "index.json"
-RUN_ZONES = 1000
-"""Zones per run of current values, as a build that derives every zone lays them out."""
+RUN_ZONES = 100
+"""Zones per run of current values, as a build that derives every zone lays them out.
+
+A daily update reads a run whole for a zone it renders, and encodes one again for a zone it
+derived: a run of 100 zones is read in milliseconds (of 1,000, in tens of them)."""
 ZONE_ROWS = "zone_rows.parquet"
 ZONE_DOCUMENTS = "zone_documents.parquet"
 ZONE_COLUMNS = ["zone_id", "summary", "checks"]
@@ -70,19 +72,12 @@ class Reused:
     """`zone_id` and `values`: the kept zones' current values hashes, for the fingerprints."""
 
 
-def reused(
-    out: Path,
-    key: str,
-    sources: pl.DataFrame,
-    state: State | None,
-    values: Callable[[], pl.DataFrame | None] | None = None,
-) -> Reused | None:
+def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> Reused | None:
     """Return the previous build's rows of the zones whose own data is unchanged.
 
-    None when nothing can be taken: no state, another key, or the rows are missing.
-    `values`: the previous build's current values, when the caller began to read them
-    (`previous_values`); else they are read when derive merges them. Derive raises
-    `Unreadable` when they cannot be read after all.
+    None when nothing can be taken: no state, another key, or the rows are missing. The
+    current values stay in their files until asked for (`generator.zone_values`); each
+    file's schema is read here, so one that cannot be read means every zone is derived.
     """
     if state is None or state.derive_key != key:
         return None
@@ -91,9 +86,9 @@ def reused(
     same = previous.join(now, on="zone_id", how="left").filter(
         pl.col("source").eq_missing(pl.col("_now"))
     )
-    ids = same.get_column("zone_id")
+    ids = same.get_column("zone_id").sort()
     paths = [state_dir(out) / name for name in (ZONE_ROWS, ZONE_DOCUMENTS)]
-    runs = _runs(out)
+    runs = readable_runs(out)
     try:
         if list(pl.read_parquet_schema(paths[0])) != ZONE_COLUMNS or not all(
             p.is_file() for p in paths
@@ -101,64 +96,37 @@ def reused(
             return None
     except (OSError, pl.exceptions.PolarsError):
         return None
-    if runs is None or not all((state_dir(out) / VALUES / run.name).is_file() for run in runs):
+    if runs is None:
         return None
-    read = values or functools.partial(previous_values, out)
     rows, documents = (
         pl.scan_parquet(path).filter(pl.col("zone_id").is_in(ids.implode())) for path in paths
     )
-    return Reused(
-        Kept(ids, functools.partial(_required, read), rows, documents),
-        same.select("zone_id", "values"),
-    )
+    return Reused(Kept(ids, tuple(runs), rows, documents), same.select("zone_id", "values"))
 
 
-class Unreadable(OSError):
-    """The previous build's current values could not be read: derive every zone."""
+def readable_runs(out: Path) -> list[Run] | None:
+    """Return the runs of current values beside `out` if each is there with the same schema.
 
-
-def _required(read: Callable[[], pl.DataFrame | None]) -> pl.DataFrame:
-    frame = read()
-    if frame is None:
-        raise Unreadable("the current values kept beside the tree could not be read")
-    return frame
-
-
-def previous_values(out: Path) -> pl.DataFrame | None:
-    """Read the current values the previous build kept (a million rows nationally).
-
-    A daily update begins it as the data loads end, on a thread of its own: the zones whose
-    values are taken are known only after the zones are hashed, and read then, the values
-    kept the main thread waiting. The merge shares their rows, so they are held once. None
-    when a run is missing or unreadable.
+    Their rows are read when asked for (`generator.zone_values`); a file that is gone or
+    is no Arrow file is found here, and then no zone's values are taken.
     """
-    runs = _runs(out)
-    if runs is None:
-        return None
-    folder = state_dir(out) / VALUES
+    runs = stored(out)
     try:
-        return pl.scan_ipc([folder / run.name for run in runs]).collect()
+        schemas = {repr(pl.read_ipc_schema(run.path)) for run in runs or ()}
     except (OSError, pl.exceptions.PolarsError):
         return None
+    return runs if runs and len(schemas) == 1 else None
 
 
-class Run(NamedTuple):
-    """A file of current values: its zones `first` to `last`, its rows, its name."""
-
-    first: int
-    last: int
-    rows: int
-    name: str
-
-
-def _runs(out: Path) -> list[Run] | None:
+def stored(out: Path) -> list[Run] | None:
     """Return the runs of current values the previous build kept, in zone order."""
+    folder = state_dir(out) / VALUES
     try:
-        index = json.loads((state_dir(out) / VALUES / VALUES_INDEX).read_text(encoding="utf-8"))
-        runs = [Run(int(a), int(b), int(n), str(name)) for a, b, n, name in index["runs"]]
+        index = json.loads((folder / VALUES_INDEX).read_text(encoding="utf-8"))
+        runs = [Run(int(a), int(b), int(n), folder / str(name)) for a, b, n, name in index["runs"]]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if index.get("format") != 1 or any("/" in run.name for run in runs):
+    if index.get("format") != 1 or any(run.path.parent != folder for run in runs):
         return None
     return runs
 
@@ -174,16 +142,13 @@ def known(out: Path, touched: pl.Series | None, state: State | None) -> Known | 
     return Known(touched, state.zones.select("zone_id", "source"), pl.scan_parquet(pairs))
 
 
-def encoded(
-    d: Derived, out: Path | None = None, kept: pl.Series | None = None
-) -> list[tuple[str, bytes]]:
+def encoded(d: Derived) -> list[tuple[str, bytes]]:
     """Return the files that keep the derived rows of every zone for the next build.
 
-    `kept`: the zones whose current values were taken from the previous build beside `out`;
-    the runs of current values of those zones only are that build's files, not encoded again.
+    The runs of current values of zones `d` took from the previous build only
+    (`generator.zone_values`) are that build's files, not encoded again.
     """
-    previous = _runs(out) if out is not None and kept is not None else None
-    files = _value_files(d.current_values, previous, kept)
+    files = _value_files(d.current_values, d.zones.get_column("zone_id"))
     frames = (
         (ZONE_ROWS, d.zones.select(ZONE_COLUMNS), _parquet),
         (ZONE_DOCUMENTS, d.zone_documents, _parquet),
@@ -191,41 +156,61 @@ def encoded(
     return files + [(name, encode(frame)) for name, frame, encode in frames]
 
 
-def _value_files(
-    values: pl.DataFrame, previous: list[Run] | None, kept: pl.Series | None
-) -> list[tuple[str, bytes]]:
-    """Return the runs of current values to write, and the index of every run."""
+def _value_files(values: ZoneValues, zones: pl.Series) -> list[tuple[str, bytes]]:
+    """Return the runs of current values to write, and the index of every run.
+
+    `zones`: every zone's id. A run of the previous build is kept when it has no zone
+    derived again; the others are encoded again with the same zones, unless a derived
+    zone lies outside them all: then the runs are laid out anew.
+    """
+    if values.whole:
+        return _laid_out(values.held)
+    assert values.kept is not None
+    derived = zones.filter(~zones.is_in(values.kept.implode()))
+    own = values.held.get_column("zone_id").unique()
+    outside = own
+    for run in values.runs:
+        outside = outside.filter(~outside.is_between(run.first, run.last))
+    if outside.len():
+        return _laid_out(values.all())
+    files, runs = [], []
+    for run in values.runs:
+        if not derived.is_between(run.first, run.last).any():
+            runs.append(run)
+            continue
+        ids = zones.filter(zones.is_between(run.first, run.last)).unique().sort()
+        file, again = _run_file(values.of(ids), run.first, run.last)
+        files.append(file)
+        runs.append(again)
+    return [*files, _index(runs)]
+
+
+def _laid_out(values: pl.DataFrame) -> list[tuple[str, bytes]]:
+    """Return the runs of every zone's current values (`RUN_ZONES` zones each), and the index."""
     zones = values.get_column("zone_id")
-    if previous is None or kept is None:
-        distinct = zones.unique(maintain_order=True)
-        firsts = distinct.gather_every(RUN_ZONES).to_list()
-        bounds = [(a, b - 1) for a, b in zip(firsts, firsts[1:], strict=False)]
-        bounds += [(firsts[-1], distinct[-1])] if firsts else []
-        previous = []
-    else:
-        bounds = [(run.first, run.last) for run in previous]
+    distinct = zones.unique(maintain_order=True)
+    firsts = distinct.gather_every(RUN_ZONES).to_list()
+    bounds = [(a, b - 1) for a, b in zip(firsts, firsts[1:], strict=False)]
+    bounds += [(firsts[-1], distinct[-1])] if firsts else []
     starts = zones.search_sorted(pl.Series([a for a, _ in bounds], dtype=zones.dtype), "left")
     ends = zones.search_sorted(pl.Series([b for _, b in bounds], dtype=zones.dtype), "right")
-    if bounds and (starts[0] != 0 or ends[-1] != values.height):
-        return _value_files(values, None, None)  # zones outside the runs: lay them out anew
-    taken = set() if kept is None else set(kept.to_list())
     files, runs = [], []
-    for i, (first, last) in enumerate(bounds):
-        start, end = starts[i], ends[i]
-        if i and start != ends[i - 1]:
-            return _value_files(values, None, None)
-        rows = values.slice(start, end - start)
-        ids = rows.get_column("zone_id").unique().to_list()
-        same = i < len(previous) and previous[i].rows == rows.height
-        if same and all(z in taken for z in ids):
-            runs.append(previous[i])
-            continue
-        data = _ipc(rows)
-        name = f"{first}-{last}-{hashlib.blake2b(data, digest_size=8).hexdigest()}.arrow"
-        files.append((f"{VALUES}/{name}", data))
-        runs.append(Run(first, last, rows.height, name))
-    index = {"format": 1, "runs": [list(run) for run in runs]}
-    return [*files, (f"{VALUES}/{VALUES_INDEX}", json.dumps(index).encode())]
+    for (first, last), start, end in zip(bounds, starts, ends, strict=True):
+        file, run = _run_file(values.slice(start, end - start), first, last)
+        files.append(file)
+        runs.append(run)
+    return [*files, _index(runs)]
+
+
+def _run_file(rows: pl.DataFrame, first: int, last: int) -> tuple[tuple[str, bytes], Run]:
+    data = _ipc(rows)
+    name = f"{first}-{last}-{hashlib.blake2b(data, digest_size=8).hexdigest()}.arrow"
+    return (f"{VALUES}/{name}", data), Run(first, last, rows.height, Path(name))
+
+
+def _index(runs: list[Run]) -> tuple[str, bytes]:
+    entries = [[run.first, run.last, run.rows, run.path.name] for run in runs]
+    return f"{VALUES}/{VALUES_INDEX}", json.dumps({"format": 1, "runs": entries}).encode()
 
 
 def prune(out: Path) -> None:
@@ -235,10 +220,10 @@ def prune(out: Path) -> None:
     digest, a run written again is not always the same file).
     """
     (state_dir(out) / "current_values.arrow").unlink(missing_ok=True)  # before runs: one file
-    runs = _runs(out)
+    runs = stored(out)
     if runs is None:
         return
-    named = {run.name for run in runs} | {VALUES_INDEX}
+    named = {run.path.name for run in runs} | {VALUES_INDEX}
     for path in (state_dir(out) / VALUES).iterdir():
         if path.name not in named:
             path.unlink(missing_ok=True)
@@ -263,7 +248,7 @@ def prepare(out: Path, files: list[tuple[str, bytes]]) -> Prepared:
 def _ipc(frame: pl.DataFrame) -> bytes:
     buffer = io.BytesIO()
     # As it is: the reader makes chunks of its own size (some 100,000 rows), however many
-    # slices a daily update merged (`generator.slices.merged`).
+    # slices a daily update put together (`generator.zone_values`).
     frame.write_ipc(buffer, compression="zstd")
     return buffer.getvalue()
 

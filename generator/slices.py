@@ -20,8 +20,9 @@ def side_by_side(parts: list[pl.DataFrame]) -> pl.DataFrame:
     return values
 
 
-FEW_CHUNKS = 64
-"""Up to so many slices, the merged current values stay in slices (`merged`)."""
+FEW_KEYS = 64
+"""Up to so many zones, `rows_of` finds their rows by binary search rather than a filter;
+up to so many slices, `merged` leaves its frame in slices."""
 
 
 def rows_of(frame: pl.DataFrame, key: str, values: pl.Series) -> pl.DataFrame:
@@ -31,7 +32,7 @@ def rows_of(frame: pl.DataFrame, key: str, values: pl.Series) -> pl.DataFrame:
     update's few zones among ten million data points. `values` are sorted and distinct.
     """
     column = frame.get_column(key)
-    if values.len() > FEW_CHUNKS:
+    if values.len() > FEW_KEYS:
         return frame.filter(pl.col(key).is_in(values.implode()))
     values = values.cast(column.dtype)
     starts = column.search_sorted(values, side="left").to_list()
@@ -80,7 +81,7 @@ def merged(previous: pl.DataFrame, kept: pl.Series, derived: pl.DataFrame) -> pl
         previous, "zone_id", replaced, lambda i, _, __: derived.slice(lows[i], highs[i] - lows[i])
     )
     del previous
-    if len(parts) <= FEW_CHUNKS:
+    if len(parts) <= FEW_KEYS:
         # A daily update's few zones: a filter or join over a few chunks costs what it does
         # over one, and making one chunk of a million rows took a third of a second.
         return pl.concat(parts, how="vertical_relaxed", rechunk=False)

@@ -25,6 +25,7 @@ from generator.config import Config
 from generator.derive import Derived, Kept, derive, is_read, series_of, with_numbers
 from generator.load import load, reference_dir
 from generator.write import read_manifest
+from generator.zone_values import ZoneValues
 from tests.helpers import tree_files
 
 INPUT = Path(__file__).parent / "golden" / "input"
@@ -296,7 +297,7 @@ def test_kept_values_unreadable_after_all_derive_every_zone(base: Path, tmp_path
     build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
     assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
     # The runs written for the next build are whole again.
-    assert reuse.previous_values(tmp_path / "build") is not None
+    assert _stored_values(tmp_path / "build") is not None
 
 
 def _limits_changed(data: Path) -> None:
@@ -490,38 +491,45 @@ def test_a_printed_reporting_limit_changes_the_fingerprint_of_its_zone(
     assert changed["zone_id"].to_list() == [int(first["zone_id"])]
 
 
-@pytest.mark.parametrize("slices", [slices_module.FEW_CHUNKS, 0])
+@pytest.mark.parametrize("slices", [slices_module.FEW_KEYS, 0])
 @pytest.mark.parametrize("every", [1, 2, 3])
 def test_rows_taken_from_the_state_are_the_rows_derived(
     tmp_path: Path, every: int, slices: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Rows kept through `build-state/` equal derived ones.
 
-    Current values, summaries, checks and the zones' documents; the current values merged
-    as slices or, were they many, as one chunk.
+    Current values, summaries, checks and the zones' documents; the current values read
+    whole, for some zones (by binary search or by a filter) or some columns of every zone.
     """
-    monkeypatch.setattr(slices_module, "FEW_CHUNKS", slices)
+    monkeypatch.setattr(slices_module, "FEW_KEYS", slices)
     data = load(INPUT)
     whole = derive(data, AS_OF)
     ids = whole.zones["zone_id"].gather_every(every)
     chosen = pl.col("zone_id").is_in(ids.implode())
     # The previous build knew none of the other zones' measurements: their rows must go.
     before = dataclasses.replace(data, measurements=data.measurements.filter(chosen))
+    monkeypatch.setattr(reuse, "RUN_ZONES", 4)  # a few runs, so that some zone's are read
     reuse.write(tmp_path / "build", reuse.encoded(derive(before, AS_OF)))
     state = state_dir(tmp_path / "build")
-    previous = reuse.previous_values(tmp_path / "build")
-    assert previous is not None
+    runs = reuse.stored(tmp_path / "build")
+    assert runs is not None and len(runs) > 1
     kept = Kept(
         ids,
-        lambda: previous,
+        tuple(runs),
         pl.scan_parquet(state / reuse.ZONE_ROWS).filter(chosen),
         pl.scan_parquet(state / reuse.ZONE_DOCUMENTS).filter(chosen),
     )
     part = derive(data, AS_OF, kept=kept)
-    assert part.current_values.schema == whole.current_values.schema
-    assert part.current_values.equals(whole.current_values)
-    chunks = part.current_values.get_column("zone_id").n_chunks()
-    assert chunks == 1 if slices == 0 or every == 1 else chunks > 1
+    values, every_value = part.current_values, whole.current_values.all()
+    assert not values.whole
+    assert values.held.height < every_value.height
+    assert values.all().schema == every_value.schema
+    assert values.all().equals(every_value)
+    narrow = ["zone_id", "parameter", "state"]
+    assert values.lazy().select(narrow).collect().equals(every_value.select(narrow))
+    zone_ids = whole.zones["zone_id"]
+    for some in (zone_ids.head(3), zone_ids.gather_every(2), zone_ids.tail(2), zone_ids.clear()):
+        assert values.of(some).equals(every_value.filter(pl.col("zone_id").is_in(some.implode())))
     assert part.zones.schema == whole.zones.schema
     assert part.zones.equals(whole.zones)
     assert part.zone_documents.schema == whole.zone_documents.schema
@@ -547,14 +555,35 @@ def test_the_kept_current_values_are_read_in_chunks_of_the_readers_size(tmp_path
         rechunk=False,
     )
     reuse.write(tmp_path, reuse.encoded(_with_values(values)))
-    read = reuse.previous_values(tmp_path)
+    read = _stored_values(tmp_path)
     assert read is not None
     assert read.equals(values)
-    assert read.get_column("zone_id").n_chunks() == 1
+    runs = reuse.stored(tmp_path)
+    assert runs is not None and len(runs) == 500 // reuse.RUN_ZONES
+    assert read.get_column("zone_id").n_chunks() == len(runs)  # one per file
 
 
 def _with_values(values: pl.DataFrame) -> Derived:
-    return dataclasses.replace(_golden_derived(), current_values=values)
+    return dataclasses.replace(_golden_derived(), current_values=ZoneValues(values))
+
+
+def _updated(now: pl.DataFrame, out: Path, kept: pl.Series) -> Derived:
+    """Return `now` as a daily update holds it: the `kept` zones' rows in the runs of `out`."""
+    runs = reuse.stored(out)
+    assert runs is not None
+    held = now.filter(~pl.col("zone_id").is_in(kept.implode()))
+    ids = now.get_column("zone_id").unique().sort()
+    golden = _golden_derived()
+    zones = golden.zones.head(ids.len()).with_columns(ids.alias("zone_id"))
+    return dataclasses.replace(
+        golden, zones=zones, current_values=ZoneValues(held, tuple(runs), kept)
+    )
+
+
+def _stored_values(out: Path) -> pl.DataFrame | None:
+    """Return every row of the runs of current values beside `out` (None: they are not there)."""
+    runs = reuse.readable_runs(out)
+    return None if runs is None else pl.scan_ipc([run.path for run in runs]).collect()
 
 
 @functools.cache
@@ -586,18 +615,18 @@ def test_a_daily_update_encodes_again_only_the_runs_of_zones_it_derived(
     ]  # fmt: skip
     now = _values({5: 2.0})
     kept = pl.Series("zone_id", [z for z in range(1, 11) if z != 5], dtype=pl.Int64)
-    files = reuse.encoded(_with_values(now), tmp_path, kept)
+    files = reuse.encoded(_updated(now, tmp_path, kept))
     written = [name for name, _ in files if name.startswith(reuse.VALUES)]
     assert [name.split("/")[1].split("-")[:2] for name in written[:-1]] == [["4", "6"]]
     reuse.write(tmp_path, files)
     after = _value_runs(tmp_path)
     assert len(after) == 4
     assert set(before) - set(after) == {n for n in before if n.startswith("4-6-")}
-    read = reuse.previous_values(tmp_path)
+    read = _stored_values(tmp_path)
     assert read is not None
     assert read.equals(now)
     # Nothing taken from the previous build: every run is encoded again, laid out anew.
-    files = reuse.encoded(_with_values(now), tmp_path, None)
+    files = reuse.encoded(_with_values(now))
     assert len([name for name, _ in files if name.endswith(".arrow")]) == 4
 
 
@@ -608,20 +637,20 @@ def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
     reuse.write(tmp_path, reuse.encoded(_with_values(_values())))
     now = _values(zones=12)
     kept = pl.Series("zone_id", range(1, 11), dtype=pl.Int64)
-    files = reuse.encoded(_with_values(now), tmp_path, kept)
+    files = reuse.encoded(_updated(now, tmp_path, kept))
     assert len([name for name, _ in files if name.endswith(".arrow")]) == 4
     reuse.write(tmp_path, files)
     assert [name.split("-")[:2] for name in _value_runs(tmp_path)] == [
         ["1", "3"], ["10", "12"], ["4", "6"], ["7", "9"]
     ]  # fmt: skip
-    read = reuse.previous_values(tmp_path)
+    read = _stored_values(tmp_path)
     assert read is not None
     assert read.equals(now)
 
 
 def test_a_missing_run_takes_nothing_from_the_previous_build(tmp_path: Path) -> None:
     reuse.write(tmp_path, reuse.encoded(_with_values(_values())))
-    assert reuse.previous_values(tmp_path) is not None
-    for path in (state_dir(tmp_path) / reuse.VALUES).glob("*.arrow"):
-        path.unlink()
-    assert reuse.previous_values(tmp_path) is None
+    assert reuse.readable_runs(tmp_path) is not None
+    first = sorted((state_dir(tmp_path) / reuse.VALUES).glob("*.arrow"))[0]
+    first.unlink()
+    assert reuse.readable_runs(tmp_path) is None

@@ -40,7 +40,7 @@ def current(root: Path, zone_id: int) -> dict[str, dict]:
 def derived_zone(data: Path, zone_id: int) -> tuple[dict, dict[str, dict]]:
     d = derive.derive(load.load(data), AS_OF)
     summary = d.zones.filter(zone_id=zone_id)["summary"][0]
-    values = {r["parameter"]: r for r in d.current_values.filter(zone_id=zone_id).to_dicts()}
+    values = {r["parameter"]: r for r in d.current_values.all().filter(zone_id=zone_id).to_dicts()}
     return summary, values
 
 

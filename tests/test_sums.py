@@ -35,7 +35,7 @@ def publish(data_dir, *values, sampled_at="2026-04-01", point="Brunnen Ost"):
 def zone(data_dir, as_of=AS_OF) -> tuple[dict, dict, derive.Derived]:
     d = derive.derive(load.load(data_dir), as_of)
     # As rendered: with the cited document and the series' address (`with_links`).
-    rows = derive.with_links(d.current_values.filter(zone_id=ZONE), d.documents)
+    rows = derive.with_links(d.current_values.all().filter(zone_id=ZONE), d.documents)
     values = {r["parameter"]: r for r in rows.iter_rows(named=True)}
     checks = {r["code"]: r for r in d.zones.filter(zone_id=ZONE)["checks"][0]}
     return values, checks, d

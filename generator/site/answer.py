@@ -87,7 +87,7 @@ def hardness_rows(ranges: pl.DataFrame) -> list[dict[str, Any]]:
     return rows
 
 
-def zone_hardness(values: pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
+def zone_hardness(values: pl.LazyFrame | pl.DataFrame, ranges: pl.DataFrame) -> pl.DataFrame:
     """Return `zone_id`, `hardness_range`, `hardness_note`, `hardness_disputed` per zone.
 
     The range the supplier publishes (`haertebereich`: weich, mittel or hart) comes first;
@@ -227,7 +227,7 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
     """Return `zone_id` and `answer_html`: the verdict and the key values of every zone."""
     explained = d.explanations["code"].to_list()
     order = {code: i for i, code in enumerate(KEY_VALUES)}
-    keys = d.current_values.filter(pl.col("parameter").is_in(list(KEY_VALUES)))
+    keys = d.current_values.lazy().filter(pl.col("parameter").is_in(list(KEY_VALUES))).collect()
     rows = (
         readings.with_readings(keys)
         .join(
@@ -245,15 +245,15 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
         .agg(pl.col("html").str.join("").alias("values"))
     )
     hardness_value = readings.with_readings(
-        d.current_values.filter(
-            (pl.col("parameter") == "gesamthaerte") & pl.col("value_text").is_not_null()
-        )
+        d.current_values.lazy()
+        .filter((pl.col("parameter") == "gesamthaerte") & pl.col("value_text").is_not_null())
+        .collect()
     ).select("zone_id", readings.SHOWN)
     ranges = d.hardness_ranges.select(pl.col("range").alias("hardness_range"), "advice_de")
     hardness = (
         d.zones.select("zone_id")
         .join(hardness_value, on="zone_id", how="left")
-        .join(zone_hardness(d.current_values, d.hardness_ranges), on="zone_id", how="left")
+        .join(zone_hardness(d.current_values.lazy(), d.hardness_ranges), on="zone_id", how="left")
         .join(ranges, on="hardness_range", how="left")
         .select(
             "zone_id",

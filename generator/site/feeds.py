@@ -110,11 +110,12 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.LazyFrame:
         ASSESSED_ROWS,
     )
     # Without the nested columns no entry shows: a filter copies every column it keeps.
-    nested = [c for c, t in d.current_values.schema.items() if isinstance(t, pl.Struct | pl.List)]
+    values = d.current_values.lazy()
+    nested = [c for c, t in values.collect_schema().items() if isinstance(t, pl.Struct | pl.List)]
     now = readings.with_readings(
-        d.current_values.lazy()
-        .drop(nested)
-        .filter((pl.col("origin") == "published") & pl.col("value_text").is_not_null())
+        values.drop(nested).filter(
+            (pl.col("origin") == "published") & pl.col("value_text").is_not_null()
+        )
     ).with_columns(pl.col("state").replace_strict(_CATEGORY, default=None).alias("after"))
     return now.join(previous.lazy(), on=["zone_id", "parameter"], maintain_order="left").filter(
         (pl.col("before") != pl.col("after"))
@@ -210,7 +211,9 @@ def national_entries(d: Derived, as_of: dt.date) -> pl.DataFrame:
     name = pl.col("name_de").fill_null(pl.col("parameter"))
     zones = d.zones.select("zone_id", pl.col("name").alias("zone_name"))
     exceedances = (
-        readings.with_readings(d.current_values.filter(pl.col("state") == verdicts.EXCEEDS_LIMIT))
+        readings.with_readings(
+            d.current_values.national().filter(pl.col("state") == verdicts.EXCEEDS_LIMIT).collect()
+        )
         .join(zones, on="zone_id")
         .select(
             "zone_id",

@@ -93,13 +93,13 @@ def zone_classes(d: Derived) -> pl.DataFrame:
     tone = pl.col("state").replace_strict(
         {s: CATEGORY_TONE[v.category] for s, v in verdicts.STATES.items()}
     )
-    cv = d.current_values.lazy().filter(pl.col("parameter").is_in(["pfas_summe_20", "nitrat"]))
+    cv = d.current_values.national().filter(pl.col("parameter").is_in(["pfas_summe_20", "nitrat"]))
     tones = (
         cv.select("zone_id", "parameter", tone.alias("t"))
         .collect()
         .pivot(on="parameter", index="zone_id", values="t")
     )
-    hardness = answer.zone_hardness(d.current_values, d.hardness_ranges)
+    hardness = answer.zone_hardness(d.current_values.national(), d.hardness_ranges)
     frame = d.zones.select("zone_id", "name").join(tones, on="zone_id", how="left")
     for column in ("pfas_summe_20", "nitrat"):
         if column not in frame.columns:

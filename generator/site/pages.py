@@ -229,7 +229,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .agg(pl.col("html").str.join("").alias("charts_html"))
         )
         values = value_rows(
-            with_links(d.current_values.filter(pl.col("zone_id").is_in(batch)), d.documents),
+            with_links(d.current_values.of(pl.Series(batch)), d.documents),
             row_fragment,
             badges,
             source_fragment,

@@ -57,17 +57,19 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
         .agg(pl.col("edition_date").max().alias("_e"))
     )
     in_force = (
-        d.current_values.select("zone_id", "parameter", "value_text")
+        d.current_values.national()
+        .select("zone_id", "parameter", "value_text")
         .filter(pl.col("value_text").is_not_null())
         .select("zone_id", "parameter")
         .join(
-            d.limits.filter(pl.col("valid_from") <= as_of).select(
-                pl.col("code").alias("parameter"), "valid_from"
-            ),
+            d.limits.lazy()
+            .filter(pl.col("valid_from") <= as_of)
+            .select(pl.col("code").alias("parameter"), "valid_from"),
             on="parameter",
         )
         .group_by("zone_id")
         .agg(pl.col("valid_from").max().alias("_l"))
+        .collect()
     )
     return (
         d.zones.select("zone_id")
@@ -212,11 +214,11 @@ def _cut(text: pl.Expr) -> pl.Expr:
 def zone_facts(d: Derived) -> pl.DataFrame:
     """`zone_id`, `facts`: the zone's verdict and its nitrate and hardness in a few words."""
     nitrate = readings.with_readings(
-        d.current_values.filter(
-            (pl.col("parameter") == "nitrat") & pl.col("value_text").is_not_null()
-        )
+        d.current_values.lazy()
+        .filter((pl.col("parameter") == "nitrat") & pl.col("value_text").is_not_null())
+        .collect()
     ).select("zone_id", pl.format("Nitrat {}", pl.col(readings.SHOWN)).alias("_n"))
-    hardness = answer.zone_hardness(d.current_values, d.hardness_ranges).select(
+    hardness = answer.zone_hardness(d.current_values.lazy(), d.hardness_ranges).select(
         "zone_id", pl.format("Härtebereich {}", pl.col("hardness_range")).alias("_h")
     )
     title = pl.col("summary").struct.field("title_de")
