@@ -4,9 +4,9 @@ A full build holds every zone's current values: a million rows nationally, with 
 limits, sums and sample points. A daily update derives a few zones' values and takes the
 others' from the previous build (`generator.reuse`), whose runs of current values stay on
 disk until asked for. The zones whose files are rendered read their whole rows (`of`); the
-pieces that summarise every zone (the map, the national feed, the sitemap's dates) read
-only the columns they select (`lazy`). Reading every row and column took a third of a
-CPU-second and 435 MB that a daily update needs for nothing else.
+pieces that summarise every zone (the map, the national feed, the sitemap's dates) read a
+few columns of every zone, once (`national`). Reading every row and column took about half
+a CPU-second and 435 MB that a daily update needs for nothing else.
 
 Whichever way they are read, the rows come in zone order and a zone's rows in the order
 derive made them: as one frame of every zone holds them.
@@ -40,7 +40,7 @@ NATIONAL = [
     "limit",
 ]
 """The columns the pieces that summarise every zone read: the map's classes, the national
-feed's exceedances, the sitemap's dates (a fifth of the bytes of every column)."""
+feed's exceedances, the sitemap's dates (about a third of the bytes of every column)."""
 
 
 class Run(NamedTuple):
