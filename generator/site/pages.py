@@ -496,14 +496,16 @@ def site_files(
     """
     begun = begun or begin(d, as_of, config)
     pages: list[str] = []
+    late: list[str] = []  # the map's pages, listed where `_MAP_AT` is
+    marks: dict[str, int] = {}
     zone_at = None
     zone_page = urls.file_path("zone", zone_id=0).replace("/0/", "/{}/")
     plz_page = urls.file_path("plz", plz="0").replace("/0/", "/{}/")
-    plz_at, plz_rendered = 0, set()
+    plz_rendered = set()
     sections = Sections() if sections is None else sections
     for item in _pages_and_assets(d, as_of, config, zones, plz, sections, begun, suppliers):
-        if item is None:  # where the PLZ pages are
-            plz_at = len(pages)
+        if isinstance(item, str):
+            marks[item] = len(pages)
             continue
         path, data = item
         page = seo.page_url(path)
@@ -512,7 +514,7 @@ def site_files(
         elif _is_page_of(path, plz_page):
             plz_rendered.add(path)
         elif page is not None:
-            pages.append(page)
+            (late if _MAPS in marks else pages).append(page)
         yield path, data
     # Zone pages come as one run, in the order of d.zones: listed all, rendered or kept.
     every_zone = d.zones.select(urls.url_expr("zone", zone_id=pl.col("zone_id")))
@@ -521,11 +523,14 @@ def site_files(
     # So do PLZ pages, in the order of the lookups: those rendered and those kept (a PLZ
     # without a page is never kept: it has no file in the previous tree).
     every_plz = d.lookups.select("plz", urls.url_expr("plz", plz=pl.col("plz")).alias("url"))
+    plz_at = marks.get(_PLZ_AT, 0)
     pages[plz_at:plz_at] = [
         url
         for p, url in every_plz.iter_rows()
         if urls.file_path_for_url(url) in plz_rendered or (plz is not None and p not in plz)
     ]
+    map_at = marks.get(_MAP_AT, 0)  # before the PLZ and zone pages
+    pages[map_at:map_at] = late
     yield from feeds.feed_files(d, as_of, config, zone_feeds, begun.national())
     yield urls.file_path("robots"), seo.robots_txt(config)
     yield from seo.sitemap_files(pages, begun.dates(), config)
@@ -537,6 +542,10 @@ def _is_page_of(path: str, pattern: str) -> bool:
     return path.startswith(head) and path.endswith(tail) and middle.isdigit()
 
 
+_PLZ_AT, _MAP_AT, _MAPS = "the PLZ pages", "the map's pages", "the map's pages follow"
+"""Marks among the files `_pages_and_assets` yields: where the sitemap lists those pages."""
+
+
 def _pages_and_assets(
     d: Derived,
     as_of: dt.date,
@@ -546,8 +555,13 @@ def _pages_and_assets(
     sections: Sections,
     begun: Begun,
     suppliers: frozenset[int] | None,
-) -> Iterator[tuple[str, bytes | None] | None]:
-    """Yield every page and asset; None where the PLZ pages begin (`site_files` lists them)."""
+) -> Iterator[tuple[str, bytes | None] | str]:
+    """Yield every page and asset, and marks where the sitemap lists some (`site_files`).
+
+    The map's pages come last, though listed after the places': a daily update makes them
+    on a thread of its own (`begin`), and renders its few PLZ, supplier and zone pages
+    meanwhile rather than wait for them.
+    """
     yield from begun.assets
     env = begun.env
     yield from sections.files(
@@ -557,11 +571,13 @@ def _pages_and_assets(
             *places.place_pages(begun.groups(), env),
         ],
     )
-    yield from begun.map_files()
+    yield _MAP_AT
     yield from simple_pages(d, env, config, sections)
     yield from sections.files("parameter_pages", lambda: parameter_pages(d, env, as_of))
-    yield None
+    yield _PLZ_AT
     chosen = with_plz(d, plz)
     yield from plz_pages(chosen, env, _badges(env), seo.plz_descriptions(chosen))
     yield from supplier_pages.pages(d, env, suppliers)
     yield from zone_pages(d if zones is None else zones, env, as_of)
+    yield _MAPS
+    yield from begun.map_files()
