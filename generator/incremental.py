@@ -123,8 +123,9 @@ def fingerprints(
     whose current values the previous build derived (`generator.reuse`): the others'
     current values are hashed here.
     """
-    # The zones not known are those derived, whose rows are held.
-    values = d.current_values.all() if known is None else d.current_values.held
+    # The zones not known are those derived: their rows are held (every zone's, without
+    # `known`), the others' may still be in the previous build's files.
+    values = d.current_values.held
     if known is not None and known.height:
         values = values.filter(~pl.col("zone_id").is_in(known["zone_id"].implode()))
     hashed = per_zone(values, "values")
