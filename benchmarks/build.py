@@ -241,9 +241,12 @@ def one_supplier_changed(data: Path, changed: Path) -> tuple[int, int, int]:
     return supplier, ids.list.len()[0], appended.height
 
 
-def stages_of(log: Path) -> dict[str, float]:
-    """Return the stage times of a build, from the line `trinkwasser build` ends with."""
-    found = STAGES.search(log.read_text(encoding="utf-8"))
+def stages_of(log: Path, text: str | None = None) -> dict[str, float]:
+    """Return the stage times of a build, from the line `trinkwasser build` ends with.
+
+    `text`: the log's text, when the caller has read it.
+    """
+    found = STAGES.search(log.read_text(encoding="utf-8") if text is None else text)
     if found is None:
         sys.exit(f"no stage times in {log}")
     names = ("load", "derive", "api", "site", "write")

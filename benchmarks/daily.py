@@ -72,7 +72,7 @@ def update(repo: Path, data: Path, out: Path, log: Path) -> dict:
     planned = [line for line in text.splitlines() if line.startswith("Rendering the files of")]
     if not planned:
         sys.exit(f"the update rendered every file; see {log}")
-    return timed | bench.stages_of(log) | {"planned": planned[0]}
+    return timed | bench.stages_of(log, text) | {"planned": planned[0]}
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator import batches, derive, load
+from generator import compact as compact_module
 from generator.compact import as_text, compact, distinct, mapped, packed, per_text, unpacked
 from generator.contract.check import check_tables
 from generator.contract.model import ROW, Context
@@ -258,8 +259,13 @@ def test_distinct_rows_and_mapped_texts_of_a_compact_frame_are_those_of_its_text
     frame = pl.DataFrame(rows, schema={"x": pl.String, "y": pl.String}, orient="row")
     small = compact(frame)
     expected = frame.unique().sort("x", "y", nulls_last=False)
-    found = distinct(small, ["x", "y"]).sort("x", "y", nulls_last=False)
-    assert found.equals(expected)
+    for few in (compact_module.FEW_KEYS, 0):  # first-met order, and hashed
+        compact_module.FEW_KEYS = few
+        try:
+            found = distinct(small, ["x", "y"]).sort("x", "y", nulls_last=False)
+        finally:
+            compact_module.FEW_KEYS = 2**16
+        assert found.equals(expected)
     assert unpacked(packed(small, ["x", "y"]), small, ["x", "y"]).equals(frame)
 
     def upper(x: pl.Expr) -> pl.Expr:
@@ -269,6 +275,21 @@ def test_distinct_rows_and_mapped_texts_of_a_compact_frame_are_those_of_its_text
     expected_x = compact(frame.select(upper(pl.col("x")).alias("x"))).get_column("x")
     assert as_one.dtype == expected_x.dtype
     assert as_one.equals(expected_x)
+
+
+def test_packed_numbers_are_as_wide_as_the_combinations_need() -> None:
+    """32-bit numbers while every combination fits, 64-bit beyond; the texts come back."""
+    texts = [f"t{i:04d}" for i in range(2000)]
+    frame = pl.DataFrame(
+        {name: ["t0001", None, "t1999"] for name in "abc"},
+        schema={name: pl.Enum(texts) for name in "abc"},
+    )
+    assert packed(frame, ["a", "b"]).dtype == pl.UInt32  # 2001 ** 2 combinations
+    assert packed(frame, ["a", "b", "c"]).dtype == pl.UInt64  # 2001 ** 3 > 2 ** 32
+    for names in (["a", "b"], ["a", "b", "c"]):
+        back = unpacked(packed(frame, names), frame, names)
+        assert back.equals(frame.select(names).with_columns(pl.all().cast(pl.String)))
+        assert distinct(frame, names).height == 3
 
 
 BOOLEAN_TESTS = {
