@@ -27,14 +27,18 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).parent
-TRINKWASSER = [sys.executable, "-m", "generator"]
+_spec = importlib.util.spec_from_file_location("benchmark_build", HERE / "build.py")
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+TRINKWASSER = bench.TRINKWASSER
 MIN_SHARE = 0.005
 # The table has six decimals, each share within a millionth of its exact value (largest-
 # remainder rounding); the slack allows for the float representation of that millionth.
@@ -42,21 +46,6 @@ TOLERANCE = 1e-6
 FLOAT_SLACK = 1e-12
 TARGET_SPEEDUP = 3.0
 TARGET_PEAK_MIB = 2048
-
-
-def measured(cmd: list[str], **kwargs) -> dict:
-    """Run a command; return wall and CPU seconds and peak resident memory of the child."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, **kwargs)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"command failed: {' '.join(map(str, cmd))}")
-    return {
-        "wall": wall,
-        "cpu": usage.ru_utime + usage.ru_stime,
-        "peak_mib": usage.ru_maxrss / 1024,  # ru_maxrss is in KiB on Linux
-    }
 
 
 def overlay_reference(geo: Path, out: Path) -> None:
@@ -114,14 +103,7 @@ def compare(ours: Path, reference: Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", choices=["small", "germany"], default="germany")
-    parser.add_argument(
-        "--work",
-        type=Path,
-        default=HERE / ".work",
-        help="Scratch directory (map data cache and outputs).",
-    )
+    parser = bench.arguments(__doc__, "Scratch directory (map data cache and outputs).")
     parser.add_argument(
         "--threads",
         type=int,
@@ -137,7 +119,7 @@ def main() -> None:
         overlay_reference(geo, args.reference_only)
         return
     if not (geo / "streets.osm.pbf").exists():
-        gen = measured(
+        gen = bench.measured(
             [*TRINKWASSER, "demo-data", "--out", str(data), "--scale", args.scale, "--geometries"],
             stdout=subprocess.DEVNULL,
         )
@@ -154,7 +136,7 @@ def main() -> None:
         str(geo / "admin_areas.gpkg"),
     ]
 
-    reference = measured(
+    reference = bench.measured(
         [
             sys.executable,
             __file__,
@@ -166,7 +148,7 @@ def main() -> None:
             str(out / "overlay.csv"),
         ]
     )
-    ours = measured(
+    ours = bench.measured(
         [
             *TRINKWASSER,
             "mapping",
@@ -178,7 +160,7 @@ def main() -> None:
         ],
         stdout=subprocess.DEVNULL,
     )
-    full = measured(
+    full = bench.measured(
         [
             *TRINKWASSER,
             "mapping",
