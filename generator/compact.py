@@ -158,7 +158,7 @@ def unpacked(keys: pl.Series, frame: pl.DataFrame, names: Sequence[str]) -> pl.D
     return pl.DataFrame([columns[name] for name in names])
 
 
-FEW_KEYS = 2**16
+FEW_COMBINATIONS = 2**16
 """Combinations of texts that `distinct` finds among ten million rows in first-met order."""
 
 
@@ -168,7 +168,7 @@ def distinct(frame: pl.DataFrame, names: Sequence[str]) -> pl.DataFrame:
         keys = packed(frame, names)
         # Few possible numbers (a unit and a parameter): kept in the order first met, they
         # are found in half the time; many (a million spellings) take twice as long so.
-        few = math.prod(_sizes(frame, names)) <= FEW_KEYS
+        few = math.prod(_sizes(frame, names)) <= FEW_COMBINATIONS
         return unpacked(keys.unique(maintain_order=few).sort(), frame, names)
     return as_text(frame.select(names).unique())
 

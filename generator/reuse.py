@@ -77,7 +77,8 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
 
     None when nothing can be taken: no state, another key, or the rows are missing. The
     current values stay in their files until asked for (`generator.zone_values`); each
-    file's schema is read here, so one that cannot be read means every zone is derived.
+    file is checked here (`readable_runs`), so one that is gone or damaged means every
+    zone is derived.
     """
     if state is None or state.derive_key != key:
         return None
@@ -105,17 +106,34 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
 
 
 def readable_runs(out: Path) -> list[Run] | None:
-    """Return the runs of current values beside `out` if each is there with the same schema.
+    """Return the runs of current values beside `out` if each is whole, with the same schema.
 
-    Their rows are read when asked for (`generator.zone_values`); a file that is gone or
-    is no Arrow file is found here, and then no zone's values are taken.
+    Their rows are read when asked for (`generator.zone_values`), long after this. So a
+    file that is gone, not the bytes its name's digest was made of (`_run_file`), or no
+    Arrow file is found here, and then no zone's values are taken: a damaged file read
+    later failed every build until one was forced, or gave other values without a word.
     """
     runs = stored(out)
+    if not runs or not all(map(_intact, runs)):
+        return None
     try:
-        schemas = {repr(pl.read_ipc_schema(run.path)) for run in runs or ()}
+        schemas = {repr(pl.read_ipc_schema(run.path)) for run in runs}
     except (OSError, pl.exceptions.PolarsError):
         return None
-    return runs if runs and len(schemas) == 1 else None
+    return runs if len(schemas) == 1 else None
+
+
+def _intact(run: Run) -> bool:
+    """Whether the run's file holds the bytes whose digest its name ends with."""
+    try:
+        data = run.path.read_bytes()
+    except OSError:
+        return False
+    return run.path.name.endswith(f"-{_digest(data)}.arrow")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
 def stored(out: Path) -> list[Run] | None:
@@ -204,7 +222,7 @@ def _laid_out(values: pl.DataFrame) -> list[tuple[str, bytes]]:
 
 def _run_file(rows: pl.DataFrame, first: int, last: int) -> tuple[tuple[str, bytes], Run]:
     data = _ipc(rows)
-    name = f"{first}-{last}-{hashlib.blake2b(data, digest_size=8).hexdigest()}.arrow"
+    name = f"{first}-{last}-{_digest(data)}.arrow"
     return (f"{VALUES}/{name}", data), Run(first, last, rows.height, Path(name))
 
 

@@ -63,6 +63,12 @@ class ZoneValues:
     kept: pl.Series | None = None
     """The zones whose rows are those of `runs`, sorted; none of them has rows in `held`."""
 
+    def __post_init__(self) -> None:
+        # A zone with rows on both sides would be read twice by `of` and `lazy`, and once
+        # by `all`: taken values and derived ones must never meet (`derive` keeps them apart).
+        if self.kept is not None and self.held.get_column(KEY).is_in(self.kept.implode()).any():
+            raise ValueError("zones both derived and kept: their current values would mix")
+
     @property
     def whole(self) -> bool:
         """Whether every zone's rows are held (nothing is read from files)."""
@@ -98,7 +104,7 @@ class ZoneValues:
         return merged(stored, self.kept, held)
 
     def of(self, zone_ids: pl.Series) -> pl.DataFrame:
-        """Return the rows of these zones (sorted and distinct), every column.
+        """Return the rows of these zones, every column; `zone_ids` must be sorted and distinct.
 
         Of the runs, only the files that hold one of them are read.
         """

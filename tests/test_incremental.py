@@ -283,13 +283,30 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
         assert (tmp_path / "build" / rel).stat().st_nlink >= 1
 
 
-def test_kept_values_unreadable_after_all_derive_every_zone(base: Path, tmp_path: Path) -> None:
-    """A run of the kept current values that cannot be read fails no build: all is derived."""
+def _damaged(run: Path, how: str) -> None:
+    data = bytearray(run.read_bytes())
+    if how == "not arrow":
+        data = bytearray(b"not an Arrow file")
+    elif how == "bytes in its middle":
+        # Found by a review: zstd then failed every read ("Destination buffer is too small").
+        middle = len(data) // 2
+        data[middle : middle + 80] = bytes(b ^ 0xFF for b in data[middle : middle + 80])
+    else:  # one bit: some such reads succeed with other values, others abort polars
+        data[len(data) * 2 // 3] ^= 0x04
+    run.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["not arrow", "bytes in its middle", "one bit"])
+def test_kept_values_unreadable_after_all_derive_every_zone(
+    base: Path, tmp_path: Path, how: str
+) -> None:
+    """A run of the kept current values that is damaged fails no build: all is derived."""
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
     runs = sorted((state_dir(tmp_path / "build") / reuse.VALUES).glob("*.arrow"))
     assert runs
-    runs[0].write_bytes(b"not an Arrow file")
+    _damaged(runs[0], how)
+    assert reuse.readable_runs(tmp_path / "build") is None
     _apply(tmp_path / "data", [("value", 3, "0,02")])
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
 

@@ -259,12 +259,12 @@ def test_distinct_rows_and_mapped_texts_of_a_compact_frame_are_those_of_its_text
     frame = pl.DataFrame(rows, schema={"x": pl.String, "y": pl.String}, orient="row")
     small = compact(frame)
     expected = frame.unique().sort("x", "y", nulls_last=False)
-    for few in (compact_module.FEW_KEYS, 0):  # first-met order, and hashed
-        compact_module.FEW_KEYS = few
+    for few in (compact_module.FEW_COMBINATIONS, 0):  # first-met order, and hashed
+        compact_module.FEW_COMBINATIONS = few
         try:
             found = distinct(small, ["x", "y"]).sort("x", "y", nulls_last=False)
         finally:
-            compact_module.FEW_KEYS = 2**16
+            compact_module.FEW_COMBINATIONS = 2**16
         assert found.equals(expected)
     assert unpacked(packed(small, ["x", "y"]), small, ["x", "y"]).equals(frame)
 

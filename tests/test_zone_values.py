@@ -80,3 +80,13 @@ def test_values_held_whole_read_no_file(tmp_path: Path) -> None:
     assert values.of(pl.Series("zone_id", [3, 4])).equals(
         now.filter(pl.col("zone_id") < 5).slice(6)
     )
+
+
+def test_a_zone_both_derived_and_kept_is_refused(tmp_path: Path) -> None:
+    """Its rows would be read twice by `of` and `lazy`, and once by `all`."""
+    runs = _runs(tmp_path, _every())
+    derived = _every(frozenset({5})).filter(pl.col("zone_id") == 5)
+    with pytest.raises(ValueError, match="both derived and kept"):
+        ZoneValues(derived, runs, pl.Series("zone_id", list(range(1, ZONES + 1))))
+    kept = pl.Series("zone_id", [z for z in range(1, ZONES + 1) if z != 5])
+    assert ZoneValues(derived, runs, kept).all().equals(_every(frozenset({5})))
