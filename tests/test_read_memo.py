@@ -176,15 +176,25 @@ def test_a_memo_lacking_a_few_rows_is_kept_until_more_have_come(
     assert (kept.folder / "measurements.json").read_bytes() != written
 
 
+def _recoded(path: Path) -> None:
+    """Change a code of the memo's frame as damage might, leaving a file that reads well."""
+    frame = pl.read_ipc(path)
+    text = next(n for n, d in frame.schema.items() if d.is_integer() and n != "zone_id")
+    codes = frame.get_column(text)
+    changed = codes.scatter(0, 1 if codes[0] == 0 else 0)
+    frame.with_columns(changed).write_ipc(path, compression="lz4")
+
+
 @pytest.mark.parametrize(
     "stale",
     [
         lambda kept: Memo(kept.folder, "other code"),
         lambda kept: Memo(kept.folder, kept.key, take=False),
         lambda kept: (kept.folder / "measurements.arrow").write_bytes(b"broken") and kept,
+        lambda kept: _recoded(kept.folder / "measurements.arrow") or kept,
         lambda kept: (kept.folder / "measurements.json").unlink() or kept,
     ],
-    ids=["other code", "forced", "broken frame", "no digests"],
+    ids=["other code", "forced", "broken frame", "a code of the frame", "no digests"],
 )
 def test_a_memo_not_to_be_trusted_is_not_taken(
     appended: tuple[Path, Path, Memo], stale: Callable[[Memo], Memo]
