@@ -20,6 +20,7 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -41,6 +42,8 @@ Parquet takes), named by its zones and a digest of its bytes. A daily update rea
 only what it asks for (`generator.zone_values`) and encodes again only the runs with a zone
 it derived: the others are the same rows, so the same file."""
 VALUES_INDEX = "index.json"
+INDEX_FORMAT = 2
+"""2: the index names the digests of `ZONE_ROWS` and `ZONE_DOCUMENTS` too."""
 RUN_ZONES = 100
 """Zones per run of current values, as a build that derives every zone lays them out.
 
@@ -92,7 +95,7 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
     runs = readable_runs(out)
     try:
         if list(pl.read_parquet_schema(paths[0])) != ZONE_COLUMNS or not all(
-            p.is_file() for p in paths
+            intact(out, p.name) for p in paths
         ):
             return None
     except (OSError, pl.exceptions.PolarsError):
@@ -114,7 +117,7 @@ def readable_runs(out: Path) -> list[Run] | None:
     later failed every build until one was forced, or gave other values without a word.
     """
     runs = stored(out)
-    if not runs or not all(map(_intact, runs)):
+    if not runs or not all(map(_run_intact, runs)):
         return None
     try:
         schemas = {repr(pl.read_ipc_schema(run.path)) for run in runs}
@@ -123,7 +126,7 @@ def readable_runs(out: Path) -> list[Run] | None:
     return runs if len(schemas) == 1 else None
 
 
-def _intact(run: Run) -> bool:
+def _run_intact(run: Run) -> bool:
     """Whether the run's file holds the bytes whose digest its name ends with."""
     try:
         data = run.path.read_bytes()
@@ -139,14 +142,37 @@ def _digest(data: bytes) -> str:
 def stored(out: Path) -> list[Run] | None:
     """Return the runs of current values the previous build kept, in zone order."""
     folder = state_dir(out) / VALUES
+    index = _read_index(out)
     try:
-        index = json.loads((folder / VALUES_INDEX).read_text(encoding="utf-8"))
         runs = [Run(int(a), int(b), int(n), folder / str(name)) for a, b, n, name in index["runs"]]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
-    if index.get("format") != 1 or any(run.path.parent != folder for run in runs):
+    if any(run.path.parent != folder for run in runs):
         return None
     return runs
+
+
+def intact(out: Path, name: str) -> bool:
+    """Whether the state's file `name` holds the bytes the index of current values digested.
+
+    For `ZONE_ROWS` and `ZONE_DOCUMENTS`, which a daily update takes rows of (their
+    summaries and checks, the documents they cite): a damaged file may still read.
+    """
+    digests = _read_index(out).get("files")
+    try:
+        data = (state_dir(out) / name).read_bytes()
+    except OSError:
+        return False
+    return isinstance(digests, dict) and digests.get(name) == _digest(data)
+
+
+def _read_index(out: Path) -> dict[str, Any]:
+    """Return the index of the runs and the digests of the state's files; empty if unknown."""
+    try:
+        index = json.loads((state_dir(out) / VALUES / VALUES_INDEX).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return index if isinstance(index, dict) and index.get("format") == INDEX_FORMAT else {}
 
 
 def known(out: Path, touched: pl.Series | None, state: State | None) -> Known | None:
@@ -155,7 +181,7 @@ def known(out: Path, touched: pl.Series | None, state: State | None) -> Known | 
     `touched` are the zones to hash again (`generator.source_prints.touched`), None: all.
     """
     pairs = state_dir(out) / ZONE_DOCUMENTS
-    if touched is None or state is None or not pairs.is_file():
+    if touched is None or state is None or not intact(out, ZONE_DOCUMENTS):
         return None
     return Known(touched, state.zones.select("zone_id", "source"), pl.scan_parquet(pairs))
 
@@ -166,23 +192,25 @@ def encoded(d: Derived) -> list[tuple[str, bytes]]:
     The runs of current values of zones `d` took from the previous build only
     (`generator.zone_values`) are that build's files, not encoded again.
     """
-    files = _value_files(d.current_values, d.zones.get_column("zone_id"))
-    frames = (
-        (ZONE_ROWS, d.zones.select(ZONE_COLUMNS), _parquet),
-        (ZONE_DOCUMENTS, d.zone_documents, _parquet),
-    )
-    return files + [(name, encode(frame)) for name, frame, encode in frames]
+    frames = [
+        (ZONE_ROWS, _parquet(d.zones.select(ZONE_COLUMNS))),
+        (ZONE_DOCUMENTS, _parquet(d.zone_documents)),
+    ]
+    digests = {name: _digest(data) for name, data in frames}
+    return _value_files(d.current_values, d.zones.get_column("zone_id"), digests) + frames
 
 
-def _value_files(values: ZoneValues, zones: pl.Series) -> list[tuple[str, bytes]]:
-    """Return the runs of current values to write, and the index of every run.
+def _value_files(
+    values: ZoneValues, zones: pl.Series, digests: dict[str, str]
+) -> list[tuple[str, bytes]]:
+    """Return the runs of current values to write, and the index of every run and `digests`.
 
     `zones`: every zone's id. A run of the previous build is kept when it has no zone
     derived again; the others are encoded again with the same zones, unless a derived
     zone lies outside them all: then the runs are laid out anew.
     """
     if values.whole:
-        return _laid_out(values.held)
+        return _laid_out(values.held, digests)
     assert values.kept is not None
     derived = zones.filter(~zones.is_in(values.kept.implode()))
     own = values.held.get_column("zone_id").unique()
@@ -190,7 +218,7 @@ def _value_files(values: ZoneValues, zones: pl.Series) -> list[tuple[str, bytes]
     for run in values.runs:
         outside = outside.filter(~outside.is_between(run.first, run.last))
     if outside.len():
-        return _laid_out(values.all())
+        return _laid_out(values.all(), digests)
     files, runs = [], []
     for run in values.runs:
         if not derived.is_between(run.first, run.last).any():
@@ -200,10 +228,10 @@ def _value_files(values: ZoneValues, zones: pl.Series) -> list[tuple[str, bytes]
         file, again = _run_file(values.of(ids), run.first, run.last)
         files.append(file)
         runs.append(again)
-    return [*files, _index(runs)]
+    return [*files, _index(runs, digests)]
 
 
-def _laid_out(values: pl.DataFrame) -> list[tuple[str, bytes]]:
+def _laid_out(values: pl.DataFrame, digests: dict[str, str]) -> list[tuple[str, bytes]]:
     """Return the runs of every zone's current values (`RUN_ZONES` zones each), and the index."""
     zones = values.get_column("zone_id")
     distinct = zones.unique(maintain_order=True)
@@ -217,7 +245,7 @@ def _laid_out(values: pl.DataFrame) -> list[tuple[str, bytes]]:
         file, run = _run_file(values.slice(start, end - start), first, last)
         files.append(file)
         runs.append(run)
-    return [*files, _index(runs)]
+    return [*files, _index(runs, digests)]
 
 
 def _run_file(rows: pl.DataFrame, first: int, last: int) -> tuple[tuple[str, bytes], Run]:
@@ -226,9 +254,10 @@ def _run_file(rows: pl.DataFrame, first: int, last: int) -> tuple[tuple[str, byt
     return (f"{VALUES}/{name}", data), Run(first, last, rows.height, Path(name))
 
 
-def _index(runs: list[Run]) -> tuple[str, bytes]:
+def _index(runs: list[Run], digests: dict[str, str]) -> tuple[str, bytes]:
     entries = [[run.first, run.last, run.rows, run.path.name] for run in runs]
-    return f"{VALUES}/{VALUES_INDEX}", json.dumps({"format": 1, "runs": entries}).encode()
+    index = {"format": INDEX_FORMAT, "runs": entries, "files": digests}
+    return f"{VALUES}/{VALUES_INDEX}", json.dumps(index, sort_keys=True).encode()
 
 
 def prune(out: Path) -> None:

@@ -317,6 +317,26 @@ def test_kept_values_unreadable_after_all_derive_every_zone(
     assert _stored_values(tmp_path / "build") is not None
 
 
+@pytest.mark.parametrize("name", [reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS])
+def test_a_state_file_that_reads_but_was_changed_is_not_taken(
+    base: Path, tmp_path: Path, name: str
+) -> None:
+    """A kept zones' summaries or documents file that is not the one written derives all."""
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    path = state_dir(tmp_path / "build") / name
+    assert reuse.intact(tmp_path / "build", name)
+    pl.read_parquet(path).slice(1).write_parquet(path)  # reads well, one zone's row short
+    assert not reuse.intact(tmp_path / "build", name)
+    _apply(tmp_path / "data", [("value", 3, "0,02")])
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+
+    assert result.zones_derived == _csv(INPUT / "zones.csv").height
+    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
+    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
+    assert reuse.intact(tmp_path / "build", name)  # written again, whole
+
+
 def _limits_changed(data: Path) -> None:
     limits = _csv(reference_dir() / "limits.csv")
     nitrat = pl.col("code") == "nitrat"
