@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ from generator.hashes import frame_digest
 from generator.incremental import State
 from generator.load import SourceData
 from generator.source_prints import Known
-from generator.write import Prepared, prepare_again
+from generator.write import Prepared, prepare_again, sealed, unsealed
 from generator.zone_values import Run, ZoneValues
 
 VALUES = "current_values"
@@ -43,7 +42,8 @@ only what it asks for (`generator.zone_values`) and encodes again only the runs 
 it derived: the others are the same rows, so the same file."""
 VALUES_INDEX = "index.json"
 INDEX_FORMAT = 2
-"""2: the index names the digests of `ZONE_ROWS` and `ZONE_DOCUMENTS` too."""
+"""2: the index names the digests of `ZONE_ROWS` and `ZONE_DOCUMENTS` too, and is `sealed`:
+a damaged number of a run's zones or rows would read the wrong rows and keep them."""
 RUN_ZONES = 100
 """Zones per run of current values, as a build that derives every zone lays them out.
 
@@ -169,8 +169,8 @@ def intact(out: Path, name: str) -> bool:
 def _read_index(out: Path) -> dict[str, Any]:
     """Return the index of the runs and the digests of the state's files; empty if unknown."""
     try:
-        index = json.loads((state_dir(out) / VALUES / VALUES_INDEX).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        index = unsealed((state_dir(out) / VALUES / VALUES_INDEX).read_bytes())
+    except OSError:
         return {}
     return index if isinstance(index, dict) and index.get("format") == INDEX_FORMAT else {}
 
@@ -257,7 +257,7 @@ def _run_file(rows: pl.DataFrame, first: int, last: int) -> tuple[tuple[str, byt
 def _index(runs: list[Run], digests: dict[str, str]) -> tuple[str, bytes]:
     entries = [[run.first, run.last, run.rows, run.path.name] for run in runs]
     index = {"format": INDEX_FORMAT, "runs": entries, "files": digests}
-    return f"{VALUES}/{VALUES_INDEX}", json.dumps(index, sort_keys=True).encode()
+    return f"{VALUES}/{VALUES_INDEX}", sealed(index)
 
 
 def prune(out: Path) -> None:

@@ -408,6 +408,27 @@ def _manifest_text(manifest: dict[str, Any]) -> bytes:
     return (json.dumps(manifest, ensure_ascii=False, sort_keys=True) + "\n").encode()
 
 
+def sealed(content: object) -> bytes:
+    """Return `content` as JSON after a line with the digest of that JSON (`unsealed`).
+
+    For what a later build takes rows by (the index of the kept current values, the
+    series' memo): a damaged file may still be valid JSON, naming other rows or texts.
+    """
+    text = json.dumps(content, ensure_ascii=False, sort_keys=True).encode()
+    return file_digest(text).encode() + b"\n" + text
+
+
+def unsealed(data: bytes) -> Any:
+    """Return the content of a `sealed` file; None when its JSON is not the one digested."""
+    digest, _, text = data.partition(b"\n")
+    if digest != file_digest(text).encode():
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
 Content = bytes | Callable[[Path], object]
 """What `atomic_write` puts into a file: its bytes, or a function that writes the given path."""
 

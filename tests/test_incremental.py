@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+import json
 import shutil
 from pathlib import Path
 
@@ -335,6 +336,28 @@ def test_a_state_file_that_reads_but_was_changed_is_not_taken(
     build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
     assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
     assert reuse.intact(tmp_path / "build", name)  # written again, whole
+
+
+def test_an_index_of_runs_changed_since_it_was_written_takes_nothing(
+    base: Path, tmp_path: Path
+) -> None:
+    """A run's zones named otherwise (valid JSON, found by a review) read and kept other rows."""
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    path = state_dir(tmp_path / "build") / reuse.VALUES / reuse.VALUES_INDEX
+    digest, _, text = path.read_bytes().partition(b"\n")
+    index = json.loads(text)
+    first, _last, rows, name = index["runs"][0]
+    index["runs"][0] = [first, first, rows, name]
+    path.write_bytes(digest + b"\n" + json.dumps(index, sort_keys=True).encode())
+    assert reuse.stored(tmp_path / "build") is None
+    _apply(tmp_path / "data", [("value", 3, "0,02")])
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+
+    assert result.zones_derived == _csv(INPUT / "zones.csv").height
+    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
+    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
+    assert reuse.stored(tmp_path / "build") is not None
 
 
 def _limits_changed(data: Path) -> None:

@@ -8,6 +8,7 @@ memo lacks are read from the file.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import shutil
 from collections.abc import Callable
@@ -185,6 +186,15 @@ def _recoded(path: Path) -> None:
     frame.with_columns(changed).write_ipc(path, compression="lz4")
 
 
+def _retexted(path: Path) -> None:
+    """Change a text the codes stand for, leaving valid JSON (found by a review)."""
+    digest, _, text = path.read_bytes().partition(b"\n")
+    meta = json.loads(text)
+    column = next(iter(meta["texts"]))
+    meta["texts"][column][0] += "q"
+    path.write_bytes(digest + b"\n" + json.dumps(meta, sort_keys=True).encode())
+
+
 @pytest.mark.parametrize(
     "stale",
     [
@@ -192,9 +202,10 @@ def _recoded(path: Path) -> None:
         lambda kept: Memo(kept.folder, kept.key, take=False),
         lambda kept: (kept.folder / "measurements.arrow").write_bytes(b"broken") and kept,
         lambda kept: _recoded(kept.folder / "measurements.arrow") or kept,
+        lambda kept: _retexted(kept.folder / "measurements.json") or kept,
         lambda kept: (kept.folder / "measurements.json").unlink() or kept,
     ],
-    ids=["other code", "forced", "broken frame", "a code of the frame", "no digests"],
+    ids=["other code", "forced", "broken frame", "a code of the frame", "a text", "no digests"],
 )
 def test_a_memo_not_to_be_trusted_is_not_taken(
     appended: tuple[Path, Path, Memo], stale: Callable[[Memo], Memo]

@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-import json
 import mmap
 import warnings
 from collections.abc import Callable
@@ -34,7 +33,7 @@ import polars.selectors as cs
 
 from generator import parallel
 from generator.contract.footer import read_footer
-from generator.write import atomic_write
+from generator.write import atomic_write, sealed, unsealed
 
 FORMAT = 3
 """Bumped when what a memo holds changes (3: the digest of its frame's file)."""
@@ -169,7 +168,9 @@ def _recall(memo: Memo, table: str, schema: str) -> _Known | None:
     """Return the memo, when it was kept for this code and schema."""
     about, codes = _paths(memo, table)
     try:
-        meta = json.loads(about.read_text(encoding="utf-8"))
+        meta = unsealed(about.read_bytes())  # its texts name the codes' texts
+        if not isinstance(meta, dict):
+            return None
         if [meta.get("format"), meta.get("key"), meta.get("schema")] != [FORMAT, memo.key, schema]:
             return None
         groups = [(str(digest), int(n)) for digest, n in meta["groups"]]
@@ -206,7 +207,7 @@ def _keep(memo: Memo, table: str, schema: str, groups: Groups, frame: pl.DataFra
     data = written.getvalue()
     meta["digest"] = _digest(data)
     atomic_write(codes, data)
-    atomic_write(about, json.dumps(meta, ensure_ascii=False).encode())
+    atomic_write(about, sealed(meta))
 
 
 def _digest(data: bytes) -> str:
