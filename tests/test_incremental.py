@@ -284,6 +284,16 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
         assert (tmp_path / "build" / rel).stat().st_nlink >= 1
 
 
+def _derives_every_zone_as_a_full_build(tmp_path: Path) -> None:
+    """Change a value and build `build` again: every zone is derived, as in a full build."""
+    _apply(tmp_path / "data", [("value", 3, "0,02")])
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+
+    assert result.zones_derived == _csv(INPUT / "zones.csv").height
+    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
+    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
+
+
 def _damaged(run: Path, how: str) -> None:
     data = bytearray(run.read_bytes())
     if how == "not arrow":
@@ -308,12 +318,7 @@ def test_kept_values_unreadable_after_all_derive_every_zone(
     assert runs
     _damaged(runs[0], how)
     assert reuse.readable_runs(tmp_path / "build") is None
-    _apply(tmp_path / "data", [("value", 3, "0,02")])
-    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
-
-    assert result.zones_derived == _csv(INPUT / "zones.csv").height
-    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
-    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
+    _derives_every_zone_as_a_full_build(tmp_path)
     # The runs written for the next build are whole again.
     assert _stored_values(tmp_path / "build") is not None
 
@@ -329,12 +334,7 @@ def test_a_state_file_that_reads_but_was_changed_is_not_taken(
     assert reuse.intact(tmp_path / "build", name)
     pl.read_parquet(path).slice(1).write_parquet(path)  # reads well, one zone's row short
     assert not reuse.intact(tmp_path / "build", name)
-    _apply(tmp_path / "data", [("value", 3, "0,02")])
-    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
-
-    assert result.zones_derived == _csv(INPUT / "zones.csv").height
-    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
-    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
+    _derives_every_zone_as_a_full_build(tmp_path)
     assert reuse.intact(tmp_path / "build", name)  # written again, whole
 
 
@@ -351,12 +351,7 @@ def test_an_index_of_runs_changed_since_it_was_written_takes_nothing(
     index["runs"][0] = [first, first, rows, name]
     path.write_bytes(digest + b"\n" + json.dumps(index, sort_keys=True).encode())
     assert reuse.stored(tmp_path / "build") is None
-    _apply(tmp_path / "data", [("value", 3, "0,02")])
-    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
-
-    assert result.zones_derived == _csv(INPUT / "zones.csv").height
-    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
-    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
+    _derives_every_zone_as_a_full_build(tmp_path)
     assert reuse.stored(tmp_path / "build") is not None
 
 
