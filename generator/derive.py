@@ -495,6 +495,8 @@ class Kept:
     """Those zones' `zone_id`, `summary` and `checks` of `Derived.zones`."""
     zone_documents: pl.LazyFrame
     """Those zones' rows of `Derived.zone_documents`."""
+    national_rows: pl.LazyFrame
+    """Every zone's rows of `ZoneValues.national` in that build: of those zones they count."""
 
 
 def derive(
@@ -544,7 +546,7 @@ def derive(
     )
     current = ZoneValues(values)
     if kept is not None:
-        current = ZoneValues(values, kept.runs, kept.zone_ids)
+        current = ZoneValues(values, kept.runs, kept.zone_ids, kept.national_rows)
         # One chunk: a join gathers from two chunks of nested columns a hundred times slower.
         rows = pl.concat([kept.zone_rows.collect(), rows], how="diagonal_relaxed", rechunk=True)
         zone_documents = pl.concat([kept.zone_documents.collect(), zone_documents]).sort(

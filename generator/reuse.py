@@ -41,9 +41,10 @@ Parquet takes), named by its zones and a digest of its bytes. A daily update rea
 only what it asks for (`generator.zone_values`) and encodes again only the runs with a zone
 it derived: the others are the same rows, so the same file."""
 VALUES_INDEX = "index.json"
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 """2: the index names the digests of `ZONE_ROWS` and `ZONE_DOCUMENTS` too, and is `sealed`:
-a damaged number of a run's zones or rows would read the wrong rows and keep them."""
+a damaged number of a run's zones or rows would read the wrong rows and keep them. 3: and
+of `NATIONAL_ROWS`."""
 RUN_ZONES = 100
 """Zones per run of current values, as a build that derives every zone lays them out.
 
@@ -51,6 +52,9 @@ A daily update reads a run whole for a zone it renders, and encodes one again fo
 derived: a run of 100 zones is read in milliseconds (of 1,000, in tens of them)."""
 ZONE_ROWS = "zone_rows.parquet"
 ZONE_DOCUMENTS = "zone_documents.parquet"
+NATIONAL_ROWS = "national_rows.arrow"
+"""Every zone's rows of `ZoneValues.national`: what a daily update's map, national feed and
+hardness read of the zones it keeps (60,000 rows nationally, not the runs' million)."""
 ZONE_COLUMNS = ["zone_id", "summary", "checks"]
 """The columns of `Derived.zones` that follow from the zone's own data."""
 SHARED = [t.name for t in ALL_TABLES if t not in (MEASUREMENTS, DOCUMENTS)]
@@ -91,7 +95,7 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
         pl.col("source").eq_missing(pl.col("_now"))
     )
     ids = same.get_column("zone_id").sort()
-    paths = [state_dir(out) / name for name in (ZONE_ROWS, ZONE_DOCUMENTS)]
+    paths = [state_dir(out) / name for name in (ZONE_ROWS, ZONE_DOCUMENTS, NATIONAL_ROWS)]
     runs = readable_runs(out)
     try:
         if list(pl.read_parquet_schema(paths[0])) != ZONE_COLUMNS or not all(
@@ -103,9 +107,10 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
     if runs is None:
         return None
     rows, documents = (
-        pl.scan_parquet(path).filter(pl.col("zone_id").is_in(ids.implode())) for path in paths
+        pl.scan_parquet(path).filter(pl.col("zone_id").is_in(ids.implode())) for path in paths[:2]
     )
-    return Reused(Kept(ids, tuple(runs), rows, documents), same.select("zone_id", "values"))
+    kept = Kept(ids, tuple(runs), rows, documents, pl.scan_ipc(paths[2]))
+    return Reused(kept, same.select("zone_id", "values"))
 
 
 def readable_runs(out: Path) -> list[Run] | None:
@@ -155,8 +160,9 @@ def stored(out: Path) -> list[Run] | None:
 def intact(out: Path, name: str) -> bool:
     """Whether the state's file `name` holds the bytes the index of current values digested.
 
-    For `ZONE_ROWS` and `ZONE_DOCUMENTS`, which a daily update takes rows of (their
-    summaries and checks, the documents they cite): a damaged file may still read.
+    For `ZONE_ROWS`, `ZONE_DOCUMENTS` and `NATIONAL_ROWS`, which a daily update takes rows
+    of (their summaries and checks, the documents they cite, the rows the map and the
+    national feed read): a damaged file may still read.
     """
     digests = _read_index(out).get("files")
     try:
@@ -195,6 +201,7 @@ def encoded(d: Derived) -> list[tuple[str, bytes]]:
     frames = [
         (ZONE_ROWS, _parquet(d.zones.select(ZONE_COLUMNS))),
         (ZONE_DOCUMENTS, _parquet(d.zone_documents)),
+        (NATIONAL_ROWS, _ipc(d.current_values.national().collect())),
     ]
     digests = {name: _digest(data) for name, data in frames}
     return _value_files(d.current_values, d.zones.get_column("zone_id"), digests) + frames

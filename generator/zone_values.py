@@ -5,8 +5,9 @@ limits, sums and sample points. A daily update derives a few zones' values and t
 others' from the previous build (`generator.reuse`), whose runs of current values stay on
 disk until asked for. The zones whose files are rendered read their whole rows (`of`); the
 pieces that summarise every zone (the map, the national feed, the sitemap's dates) read a
-few columns of every zone, once (`national`). Reading every row and column took about half
-a CPU-second and 435 MB that a daily update needs for nothing else.
+few columns of the rows they summarise, once (`national`), which the previous build kept
+apart (`national_rows`). Reading every row and column took about half a CPU-second and 435
+MB that a daily update needs for nothing else.
 
 Whichever way they are read, the rows come in zone order and a zone's rows in the order
 derive made them: as one frame of every zone holds them.
@@ -21,6 +22,7 @@ from typing import NamedTuple
 
 import polars as pl
 
+from generator.api.verdicts import EXCEEDS_LIMIT
 from generator.slices import merged, rows_of
 
 KEY = "zone_id"
@@ -40,7 +42,19 @@ NATIONAL = [
     "limit",
 ]
 """The columns the pieces that summarise every zone read: the map's classes, the national
-feed's exceedances, the sitemap's dates (about a third of the bytes of every column)."""
+feed's exceedances (about a third of the bytes of every column)."""
+NATIONAL_PARAMETERS = (
+    "pfas_summe_20",
+    "nitrat",
+    "gesamthaerte",
+    "haertebereich",
+    "summe_erdalkalien",
+)
+"""The parameters the map draws (`site.maps`) and reads its hardness from (`site.answer`)."""
+NATIONAL_ROWS = pl.col("parameter").is_in(NATIONAL_PARAMETERS) | (pl.col("state") == EXCEEDS_LIMIT)
+"""The rows those pieces read: the map's parameters', and every exceedance of a Grenzwert
+(the national feed's). Nationally one row in seventeen: a daily update reads them from a
+file of their own (`national_rows`), not from the million rows of the runs."""
 
 
 class Run(NamedTuple):
@@ -62,6 +76,9 @@ class ZoneValues:
     """Files of an earlier build's rows, in zone order; their rows of the `kept` zones count."""
     kept: pl.Series | None = None
     """The zones whose rows are those of `runs`, sorted; none of them has rows in `held`."""
+    national_rows: pl.LazyFrame | None = None
+    """The `national` rows of every zone of the build that wrote `runs`, in zone order: of the
+    `kept` zones they count. None: they are read from the runs."""
 
     def __post_init__(self) -> None:
         # A zone with rows on both sides would be read twice by `of` and `lazy`, and once
@@ -86,22 +103,32 @@ class ZoneValues:
         return self._in_order(stored, self.held.lazy())
 
     def national(self) -> pl.LazyFrame:
-        """Return the `NATIONAL` columns of every zone's rows, lazily.
+        """Return the `NATIONAL` columns of every zone's `NATIONAL_ROWS`, lazily.
 
-        What summarises every zone reads these: of the runs they are read once, when first
-        asked for, not once for each piece.
+        What summarises every zone reads these: of the kept zones they are read once, when
+        first asked for, not once for each piece.
         """
-        return self.held.lazy().select(NATIONAL) if self.whole else self._national.lazy()
+        if self.whole:
+            return self.held.lazy().filter(NATIONAL_ROWS).select(NATIONAL)
+        return self._national.lazy()
 
     @functools.cached_property
     def _national(self) -> pl.DataFrame:
-        return self._merged(self.held.select(NATIONAL))
+        assert self.kept is not None
+        held = self.held.filter(NATIONAL_ROWS).select(NATIONAL)
+        if self.national_rows is None:
+            stored = self._stored(NATIONAL).filter(NATIONAL_ROWS)
+        else:
+            stored = self.national_rows.select(NATIONAL)
+        return merged(stored.collect(), self.kept, held)
 
     def _merged(self, held: pl.DataFrame) -> pl.DataFrame:
         """Return every zone's rows of the columns of `held`: the runs' with `held` spliced in."""
         assert self.kept is not None
-        stored = pl.scan_ipc([run.path for run in self.runs]).select(held.columns).collect()
-        return merged(stored, self.kept, held)
+        return merged(self._stored(held.columns).collect(), self.kept, held)
+
+    def _stored(self, columns: list[str]) -> pl.LazyFrame:
+        return pl.scan_ipc([run.path for run in self.runs]).select(columns)
 
     def of(self, zone_ids: pl.Series) -> pl.DataFrame:
         """Return the rows of these zones, every column; `zone_ids` must be sorted and distinct.

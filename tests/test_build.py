@@ -140,7 +140,8 @@ def test_failure_while_writing_leaves_previous_tree(
 
     monkeypatch.setattr(render, "render_all", broken)
     edit(tiny_data, "measurements", 1, value_text="0,07")
-    kept = [state_dir(out) / name for name in (reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS)]
+    names = (reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS, reuse.NATIONAL_ROWS)
+    kept = [state_dir(out) / name for name in names]
     kept.append(state_dir(out) / reuse.VALUES / reuse.VALUES_INDEX)
     rows = [path.read_bytes() for path in kept]
     with pytest.raises(OSError, match="disk full"):

@@ -26,7 +26,7 @@ from generator.config import Config
 from generator.derive import Derived, Kept, derive, is_read, series_of, with_numbers
 from generator.load import load, reference_dir
 from generator.write import read_manifest
-from generator.zone_values import ZoneValues
+from generator.zone_values import NATIONAL, ZoneValues
 from tests.helpers import tree_files
 
 INPUT = Path(__file__).parent / "golden" / "input"
@@ -323,16 +323,19 @@ def test_kept_values_unreadable_after_all_derive_every_zone(
     assert _stored_values(tmp_path / "build") is not None
 
 
-@pytest.mark.parametrize("name", [reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS])
+@pytest.mark.parametrize("name", [reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS, reuse.NATIONAL_ROWS])
 def test_a_state_file_that_reads_but_was_changed_is_not_taken(
     base: Path, tmp_path: Path, name: str
 ) -> None:
-    """A kept zones' summaries or documents file that is not the one written derives all."""
+    """A kept zones' summaries, documents or national rows not as written derive all."""
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
     path = state_dir(tmp_path / "build") / name
     assert reuse.intact(tmp_path / "build", name)
-    pl.read_parquet(path).slice(1).write_parquet(path)  # reads well, one zone's row short
+    if path.suffix == ".arrow":
+        pl.read_ipc(path).slice(1).write_ipc(path)  # reads well, one row short
+    else:
+        pl.read_parquet(path).slice(1).write_parquet(path)  # reads well, one zone's row short
     assert not reuse.intact(tmp_path / "build", name)
     _derives_every_zone_as_a_full_build(tmp_path)
     assert reuse.intact(tmp_path / "build", name)  # written again, whole
@@ -573,6 +576,7 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
         tuple(runs),
         pl.scan_parquet(state / reuse.ZONE_ROWS).filter(chosen),
         pl.scan_parquet(state / reuse.ZONE_DOCUMENTS).filter(chosen),
+        pl.scan_ipc(state / reuse.NATIONAL_ROWS),
     )
     part = derive(data, AS_OF, kept=kept)
     values, every_value = part.current_values, whole.current_values.all()
@@ -582,6 +586,9 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
     assert values.all().equals(every_value)
     narrow = ["zone_id", "parameter", "state"]
     assert values.lazy().select(narrow).collect().equals(every_value.select(narrow))
+    national = values.national().collect()
+    assert national.equals(whole.current_values.national().collect())
+    assert national.height < every_value.height
     zone_ids = whole.zones["zone_id"]
     for some in (zone_ids.head(3), zone_ids.gather_every(2), zone_ids.tail(2), zone_ids.clear()):
         assert values.of(some).equals(every_value.filter(pl.col("zone_id").is_in(some.implode())))
@@ -606,7 +613,7 @@ def _shown(d: Derived) -> pl.DataFrame:
 def test_the_kept_current_values_are_read_in_chunks_of_the_readers_size(tmp_path: Path) -> None:
     """Merged slices stay slices, but never pile up from daily update to daily update."""
     values = pl.concat(
-        [pl.DataFrame({"zone_id": [i], "parameter": ["nitrat"]}) for i in range(500)],
+        [_national(pl.DataFrame({"zone_id": [i], "parameter": ["nitrat"]})) for i in range(500)],
         rechunk=False,
     )
     reuse.write(tmp_path, reuse.encoded(_with_values(values)))
@@ -649,10 +656,18 @@ def _golden_derived() -> Derived:
 def _values(changed: dict[int, float] | None = None, zones: int = 10) -> pl.DataFrame:
     """Two rows per zone 1 to `zones`, a zone's value 1.0 unless `changed` says."""
     ids = [z for z in range(1, zones + 1) for _ in range(2)]
-    return pl.DataFrame(
-        {"zone_id": ids, "value": [(changed or {}).get(z, 1.0) for z in ids]},
-        schema={"zone_id": pl.Int64, "value": pl.Float64},
+    return _national(
+        pl.DataFrame(
+            {"zone_id": ids, "value": [(changed or {}).get(z, 1.0) for z in ids]},
+            schema={"zone_id": pl.Int64, "value": pl.Float64},
+        )
     )
+
+
+def _national(values: pl.DataFrame) -> pl.DataFrame:
+    """`values` with the columns of `ZoneValues.national` it lacks, empty (no row is national)."""
+    missing = [name for name in NATIONAL if name not in values.columns]
+    return values.with_columns(pl.lit(None, dtype=pl.String).alias(name) for name in missing)
 
 
 def _value_runs(out: Path) -> list[str]:
@@ -682,7 +697,7 @@ def test_a_daily_update_encodes_again_only_the_runs_of_zones_it_derived(
     assert read.equals(now)
     # Nothing taken from the previous build: every run is encoded again, laid out anew.
     files = reuse.encoded(_with_values(now))
-    assert len([name for name, _ in files if name.endswith(".arrow")]) == 4
+    assert len([name for name, _ in files if name.startswith(f"{reuse.VALUES}/")]) == 5
 
 
 def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
@@ -693,7 +708,7 @@ def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
     now = _values(zones=12)
     kept = pl.Series("zone_id", range(1, 11), dtype=pl.Int64)
     files = reuse.encoded(_updated(now, tmp_path, kept))
-    assert len([name for name, _ in files if name.endswith(".arrow")]) == 4
+    assert len([name for name, _ in files if name.startswith(f"{reuse.VALUES}/")]) == 5
     reuse.write(tmp_path, files)
     assert [name.split("-")[:2] for name in _value_runs(tmp_path)] == [
         ["1", "3"], ["10", "12"], ["4", "6"], ["7", "9"]

@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import polars as pl
 import pytest
 
 from generator import site_assets
@@ -184,6 +185,36 @@ def test_the_national_pieces_made_on_threads_are_those_made_in_turn(golden_deriv
     assert ahead == list(pages.site_files(d, AS_OF, config))
     paths = [path for path, _ in ahead]
     assert {"karte/index.html", "feeds/neuigkeiten.atom", "sitemap.xml"} <= set(paths)
+
+
+def test_the_national_rows_are_all_the_national_pieces_read(golden_derived, monkeypatch):
+    """The map, the national feed and the sitemap read `national()`: as from every row."""
+    from generator import zone_values
+    from generator.site import feeds, maps, seo
+
+    d = golden_derived
+
+    def pieces() -> list[object]:
+        return [
+            maps.zone_classes(d),
+            feeds.national_entries(d, AS_OF),
+            seo.zone_dates(d, AS_OF),
+            dict(maps.map_pages(d, pages.begin(d, AS_OF, Config()).env)),
+            feeds.national_feed(d, AS_OF, Config()),
+        ]
+
+    few = pieces()
+    national = d.current_values.national().collect()
+    assert 0 < national.height < d.current_values.all().height
+    # The golden data has every kind of row they read: an exceedance, hardness, the layers.
+    classes = few[0]
+    assert {"b", "o"} <= set(classes["p"]) and set(classes["h"]) - {"n"}
+    assert few[1]["key"].str.starts_with("ueberschreitung-").any()
+    monkeypatch.setattr(zone_values, "NATIONAL_ROWS", pl.lit(True))
+    assert d.current_values.national().collect().height == d.current_values.all().height
+    every = pieces()
+    for one, other in zip(few, every, strict=True):
+        assert one.equals(other) if isinstance(one, pl.DataFrame) else one == other
 
 
 # ---------------------------------------------------------------------------- pages

@@ -57,7 +57,7 @@ def zone_dates(d: Derived, as_of: dt.date) -> pl.DataFrame:
         .agg(pl.col("edition_date").max().alias("_e"))
     )
     in_force = (
-        d.current_values.national()
+        d.current_values.lazy()
         .select("zone_id", "parameter", "value_text")
         .filter(pl.col("value_text").is_not_null())
         .select("zone_id", "parameter")
