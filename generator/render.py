@@ -436,14 +436,17 @@ def render_all(
     begun = site.begin(d, as_of, config, index, ahead=zones is not d)
     yield from sections.files("parameters", lambda: parameter_files(d))
     yield from sections.files("export", lambda: _export_and_catalog(d, config))
-    yield from lookup_files(with_plz(d, plz), config)
+    chosen = with_plz(d, plz)  # the PLZ's lookups and pages read the same zones' rows
+    yield from lookup_files(chosen, config)
     yield from supplier_files(d, suppliers)
     yield from zone_files(zones, as_of, config)
     yield from measurement_files(zones)
     yield from sections.files(
         "openapi", lambda: [(routes.open_file("openapi"), json_bytes(openapi.document(config)))]
     )
-    yield from site.site_files(d, as_of, config, zones, zone_feeds, plz, sections, suppliers, begun)
+    yield from site.site_files(
+        d, as_of, config, zones, zone_feeds, plz, sections, suppliers, begun, chosen
+    )
 
 
 def _export_and_catalog(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:

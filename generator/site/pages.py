@@ -485,6 +485,7 @@ def site_files(
     sections: Sections | None = None,
     suppliers: frozenset[int] | None = None,
     begun: Begun | None = None,
+    chosen: Derived | None = None,
 ) -> Iterator[tuple[str, bytes | None]]:
     """Yield (path, bytes) for every page and asset of the human site.
 
@@ -492,7 +493,8 @@ def site_files(
     the zones of `zones` (`d` restricted, see `render_all`), zone feeds for those of
     `zone_feeds` (every zone's without it), PLZ pages for the PLZ of `plz` (all without
     it); the sitemap lists every zone's and PLZ's page. `sections` as for
-    `render.render_all`; `begun`: the site as `begin` began it, when the caller did.
+    `render.render_all`; `begun`: the site as `begin` began it, when the caller did;
+    `chosen`: `with_plz(d, plz)`, when the caller made it.
     """
     begun = begun or begin(d, as_of, config)
     pages: list[str] = []
@@ -503,7 +505,8 @@ def site_files(
     plz_page = urls.file_path("plz", plz="0").replace("/0/", "/{}/")
     plz_rendered = set()
     sections = Sections() if sections is None else sections
-    for item in _pages_and_assets(d, as_of, config, zones, plz, sections, begun, suppliers):
+    chosen = with_plz(d, plz) if chosen is None else chosen
+    for item in _pages_and_assets(d, as_of, config, zones, chosen, sections, begun, suppliers):
         if isinstance(item, str):
             marks[item] = len(pages)
             continue
@@ -551,12 +554,14 @@ def _pages_and_assets(
     as_of: dt.date,
     config: Config,
     zones: Derived | None,
-    plz: frozenset[str] | None,
+    chosen: Derived,
     sections: Sections,
     begun: Begun,
     suppliers: frozenset[int] | None,
 ) -> Iterator[tuple[str, bytes | None] | str]:
     """Yield every page and asset, and marks where the sitemap lists some (`site_files`).
+
+    `chosen`: `d` restricted to the PLZ whose pages are rendered (`with_plz`).
 
     The map's pages come last, though listed after the places': a daily update makes them
     on a thread of its own (`begin`), and renders its few PLZ, supplier and zone pages
@@ -575,7 +580,6 @@ def _pages_and_assets(
     yield from simple_pages(d, env, config, sections)
     yield from sections.files("parameter_pages", lambda: parameter_pages(d, env, as_of))
     yield _PLZ_AT
-    chosen = with_plz(d, plz)
     yield from plz_pages(chosen, env, _badges(env), seo.plz_descriptions(chosen))
     yield from supplier_pages.pages(d, env, suppliers)
     yield from zone_pages(d if zones is None else zones, env, as_of)
