@@ -264,7 +264,9 @@ def plz_descriptions(d: Derived) -> pl.DataFrame:
         pl.col("zones").list.first().struct.field("zone_name").alias("zone_name"),
         (pl.col("zones").list.len() - 1).alias("others"),
     )
-    names = d.places.group_by("plz").agg(
+    # The places of these PLZ only: a daily update describes a few of 8,000.
+    places = d.places.join(first.select("plz"), on="plz", how="semi")
+    names = places.group_by("plz").agg(
         pl.col("name").unique().sort().head(2).str.join(", ").alias("places")
     )
     zone = pl.format("Versorgungsgebiet {}", pl.col("zone_name"))
