@@ -21,7 +21,7 @@ from generator import compact as compact_module
 from generator.compact import as_text, compact, distinct, mapped, packed, per_text, unpacked
 from generator.contract.check import check_tables
 from generator.contract.model import ROW, Context
-from generator.contract.order import as_declared, in_order, merged_tail
+from generator.contract.order import as_declared, in_order, merged_tail, neighbours
 from generator.contract.table_rules import UniqueKey
 from generator.contract.tables import ALL_TABLES
 from generator.load import reference_dir
@@ -154,6 +154,29 @@ def test_duplicate_keys_found_among_neighbours_are_those_a_hash_finds(rows):
     assert (by_hash is None) == (by_order is None)
     if by_hash is not None and by_order is not None:
         assert by_order.sort(ROW).equals(by_hash.sort(ROW))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([None, 1, 2]), st.sampled_from([None, "a", "b", "ä"])),
+        max_size=12,
+    ),
+    st.lists(st.integers(0, 4), max_size=4),
+)
+def test_neighbours_of_a_frame_in_chunks_are_those_of_one_chunk(rows, cuts):
+    """A series put together from its memo and new rows is compared chunk by chunk."""
+    whole = pl.DataFrame(rows, schema={"k": pl.Int64, "p": pl.String}, orient="row")
+    whole = whole.with_columns(pl.col("p").cast(pl.Enum(["a", "b", "ä"])))
+    parts, at = [], 0
+    for n in cuts:
+        parts.append(whole.slice(at, n))
+        at += n
+    chunked = pl.concat([*parts, whole.slice(at)], rechunk=False)
+    if whole.height:  # of no rows there are no neighbours (callers ask of two or more)
+        assert neighbours(chunked, ("k", "p")).equals(neighbours(whole, ("k", "p")))
+    assert as_declared(chunked, ("k", "p")).equals(as_declared(whole, ("k", "p")))
+    assert as_declared(chunked, ("k", "p")).n_chunks("all") == [1, 1]
 
 
 @pytest.mark.parametrize("seed", range(5))

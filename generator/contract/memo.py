@@ -237,9 +237,11 @@ def _assembled(
     def column(name: str) -> Callable[[], pl.Series]:
         if name in known.texts:
             return lambda: _texts(name, parts, known.texts[name], gone)
-        return lambda: pl.concat([rows.get_column(name) for _, rows in parts]).rechunk()
+        return lambda: pl.concat([rows.get_column(name) for _, rows in parts], rechunk=False)
 
-    # Two columns at a time, as a whole read does.
+    # Two columns at a time, as a whole read does. A column is a chunk per part, alike in
+    # every column: the sort that puts appended rows in their place (`order.as_declared`)
+    # makes the one chunk of each, and a copy made here first would be ten million rows more.
     return pl.DataFrame(parallel.ordered(map(column, known.frame.columns), threads=2))
 
 
@@ -249,20 +251,21 @@ def _texts(
     """Return a text column of the parts as an `Enum` of the sorted texts its rows use.
 
     The memo's rows hold codes into `old`, the file's rows texts. Both become codes into
-    `old` followed by the texts only the file's rows have, and those codes are looked up
-    once.
+    `old` followed by the texts only the file's rows have, and each part's codes are looked
+    up in those texts as `Enum`s: a chunk per part.
     """
     read = [rows.get_column(name) for memo, rows in parts if not memo]
     extra = pl.concat(read).drop_nulls().unique() if read else old.clear()
     space = pl.concat([old, extra.filter(~extra.is_in(old.implode()))])
-    codes = pl.concat(
-        [
-            rows.get_column(name).cast(pl.UInt32)
-            if memo
-            else rows.get_column(name).cast(pl.Enum(space)).to_physical().cast(pl.UInt32)
-            for memo, rows in parts
-        ]
-    ).rechunk()
+    codes = [
+        rows.get_column(name) if memo else rows.get_column(name).cast(pl.Enum(space)).to_physical()
+        for memo, rows in parts
+    ]
     # Unless a row group is gone, every text in `space` is used: the memo's by its rows.
-    texts = space.gather(codes.drop_nulls().unique()) if gone else space
-    return space.cast(pl.Enum(texts.sort()), strict=False).gather(codes).alias(name)
+    if gone:
+        used = pl.concat([c.cast(pl.UInt32).drop_nulls().unique() for c in codes]).unique()
+        texts = space.gather(used)
+    else:
+        texts = space
+    looked_up = space.cast(pl.Enum(texts.sort()), strict=False)
+    return pl.concat([looked_up.gather(c) for c in codes], rechunk=False).alias(name)

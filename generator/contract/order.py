@@ -17,8 +17,25 @@ def neighbours(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
     """Return, for each row but the last, how it compares with the next on `columns`.
 
     `before`: it sorts strictly before the next (nulls first); `same`: every column is
-    equal (two nulls are).
+    equal (two nulls are). A frame of several chunks, alike in every column (a series put
+    together from its memo and a new row group), is compared chunk by chunk and across
+    each boundary: a row and the next of another chunk side by side would copy every column.
     """
+    keys = frame.select(columns)
+    lengths = [n for n in keys.get_column(columns[0]).chunk_lengths() if n] if columns else []
+    aligned = all([n for n in keys.get_column(c).chunk_lengths() if n] == lengths for c in columns)
+    if len(lengths) < 2 or not aligned:
+        return _neighbours(keys.rechunk(), columns)
+    parts, at = [], 0
+    for n in lengths:
+        if at:
+            parts.append(_neighbours(keys.slice(at - 1, 2), columns))  # across the boundary
+        parts.append(_neighbours(keys.slice(at, n), columns))
+        at += n
+    return pl.concat(parts)
+
+
+def _neighbours(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
     pairs = pl.concat(
         [
             frame.select(columns).slice(0, frame.height - 1),
@@ -62,7 +79,7 @@ def as_declared(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
         return frame
     before = neighbours(frame, columns).get_column("before")
     if before.all():
-        return frame
+        return frame.rechunk()  # one chunk, as a sort's
     ordered = int(before.arg_min() or 0) + 1  # the rows up to the first out of order
     if _few_appended(frame, columns[0], ordered):
         return merged_tail(frame, columns, ordered)

@@ -43,6 +43,10 @@ def read(
 ) -> pl.DataFrame | None:
     """Return the file's cells (text for CSV) with a `ROW` column, or None after a problem.
 
+    One chunk per column (a reader returns a chunk per row group, and later steps that put
+    columns side by side would each copy the table to align them), but for a table put
+    together from its memo: a chunk per part there, alike in every column (`memo.read`).
+
     `compact`: each text column as an `Enum` of its sorted distinct texts
     (`generator.compact`), made column by column as it is read. `kept`: where the row
     groups a Parquet file shares with the last build's are taken from (`generator.contract.memo`).
@@ -55,11 +59,11 @@ def read(
                     path,
                     table,
                     kept,
-                    lambda: _read_parquet(path, compact),
+                    lambda: _read_parquet(path, compact).rechunk(),
                     functools.partial(parquet_rows, path),
                 )
             else:
-                frame = _read_parquet(path, compact)
+                frame = _read_parquet(path, compact).rechunk()
         except Exception as exc:  # noqa: BLE001 - any reader failure is reported, not raised
             problems.add(table, rules.UNREADABLE_FILE, f"{path.name}: {_first_line(exc)}")
             return None
@@ -69,11 +73,10 @@ def read(
             return None
         if compact:
             frame = compact_text(frame)
+        frame = frame.rechunk()
     # CSV headers sometimes carry stray spaces; the names are otherwise exact.
     frame = frame.rename({c: c.strip() for c in frame.columns})
-    # One chunk per column: a reader returns a chunk per row group, and later steps that
-    # put columns side by side would each copy the table to align them.
-    return frame.rechunk().with_row_index(ROW, offset=1)
+    return frame.with_row_index(ROW, offset=1)
 
 
 def _read_parquet(path: Path, compact: bool) -> pl.DataFrame:
