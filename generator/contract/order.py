@@ -83,7 +83,7 @@ def as_declared(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
     ordered = int(before.arg_min() or 0) + 1  # the rows up to the first out of order
     if _few_appended(frame, columns[0], ordered):
         return merged_tail(frame, columns, ordered)
-    return frame.sort(list(columns), nulls_last=False, maintain_order=True)
+    return frame.sort(list(columns), nulls_last=False, maintain_order=True).rechunk()
 
 
 def _few_appended(frame: pl.DataFrame, first: str, ordered: int) -> bool:
