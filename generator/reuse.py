@@ -95,11 +95,11 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
         pl.col("source").eq_missing(pl.col("_now"))
     )
     ids = same.get_column("zone_id").sort()
-    paths = [state_dir(out) / name for name in (ZONE_ROWS, ZONE_DOCUMENTS, NATIONAL_ROWS)]
+    folder = state_dir(out)
     runs = readable_runs(out)
     try:
-        if list(pl.read_parquet_schema(paths[0])) != ZONE_COLUMNS or not all(
-            intact(out, p.name) for p in paths
+        if list(pl.read_parquet_schema(folder / ZONE_ROWS)) != ZONE_COLUMNS or not intact(
+            out, ZONE_ROWS, ZONE_DOCUMENTS, NATIONAL_ROWS
         ):
             return None
     except (OSError, pl.exceptions.PolarsError):
@@ -107,9 +107,10 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
     if runs is None:
         return None
     rows, documents = (
-        pl.scan_parquet(path).filter(pl.col("zone_id").is_in(ids.implode())) for path in paths[:2]
+        pl.scan_parquet(folder / name).filter(pl.col("zone_id").is_in(ids.implode()))
+        for name in (ZONE_ROWS, ZONE_DOCUMENTS)
     )
-    kept = Kept(ids, tuple(runs), rows, documents, pl.scan_ipc(paths[2]))
+    kept = Kept(ids, tuple(runs), rows, documents, pl.scan_ipc(folder / NATIONAL_ROWS))
     return Reused(kept, same.select("zone_id", "values"))
 
 
@@ -157,19 +158,22 @@ def stored(out: Path) -> list[Run] | None:
     return runs
 
 
-def intact(out: Path, name: str) -> bool:
-    """Whether the state's file `name` holds the bytes the index of current values digested.
+def intact(out: Path, *names: str) -> bool:
+    """Whether each of the state's files `names` holds the bytes the index digested.
 
     For `ZONE_ROWS`, `ZONE_DOCUMENTS` and `NATIONAL_ROWS`, which a daily update takes rows
     of (their summaries and checks, the documents they cite, the rows the map and the
-    national feed read): a damaged file may still read.
+    national feed read): a damaged file may still read. The index is read once for all.
     """
     digests = _read_index(out).get("files")
+    if not isinstance(digests, dict):
+        return False
     try:
-        data = (state_dir(out) / name).read_bytes()
+        return all(
+            digests.get(name) == _digest((state_dir(out) / name).read_bytes()) for name in names
+        )
     except OSError:
         return False
-    return isinstance(digests, dict) and digests.get(name) == _digest(data)
 
 
 def _read_index(out: Path) -> dict[str, Any]:

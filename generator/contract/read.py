@@ -59,11 +59,11 @@ def read(
                     path,
                     table,
                     kept,
-                    lambda: _read_parquet(path, compact).rechunk(),
+                    lambda: _read_parquet(path, compact),
                     functools.partial(parquet_rows, path),
                 )
             else:
-                frame = _read_parquet(path, compact).rechunk()
+                frame = _read_parquet(path, compact)
         except Exception as exc:  # noqa: BLE001 - any reader failure is reported, not raised
             problems.add(table, rules.UNREADABLE_FILE, f"{path.name}: {_first_line(exc)}")
             return None
@@ -80,20 +80,23 @@ def read(
 
 
 def _read_parquet(path: Path, compact: bool) -> pl.DataFrame:
-    """Read a Parquet file; `compact`: column by column, each text column as an `Enum`.
+    """Read a Parquet file, one chunk per column.
+
+    `compact`: column by column, each text column as an `Enum`.
 
     Read whole, 10 million measurements hold every cell's text on its own at once (about
     a gigabyte); a column of them as text is some hundred megabytes, as an `Enum` 40.
     """
     names = list(pl.read_parquet_schema(path))
     if not names or not compact:
-        return _as_written(pl.read_parquet(path))
+        return _as_written(pl.read_parquet(path)).rechunk()
 
     def column(name: str) -> Callable[[], pl.DataFrame]:
         return lambda: compact_text(_as_written(pl.read_parquet(path, columns=[name])))
 
     # Two columns at a time: finding a column's distinct texts runs on one CPU.
-    return pl.concat(parallel.ordered(map(column, names), threads=2), how="horizontal")
+    frame = pl.concat(parallel.ordered(map(column, names), threads=2), how="horizontal")
+    return frame.rechunk()
 
 
 def parquet_rows(path: Path, offset: int, n: int) -> pl.DataFrame:
