@@ -9,12 +9,14 @@ columns. All checks run, all problems are returned at once.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
+from generator import parallel
 from generator.compact import any_row, as_text, compact, distinct, per_row, per_text, texts
 from generator.contract import memo, order, read, rules, table_rules
 from generator.contract.memo import Memo
@@ -99,16 +101,17 @@ def check_tables(
         problems.add("", rules.MISSING_DIRECTORY, message)
         return Result({}, problems.frame(names))
     loaded: dict[str, Loaded] = {}
+    ties: dict[str, pl.Series | None] = {}
     try:
         for table in declared:
             one = _load(data_dir, table, packaged_dir, problems, kept)
             if one is not None:
                 if as_declared:
                     frame = compact(one.frame) if table.compact else one.frame
-                    one.frame = order.as_declared(frame, table.sorted_by)
+                    one.frame, ties[table.name] = order.declared(frame, table.sorted_by)
                 loaded[table.name] = one
             tick()
-        ctx = Context({name: one.frame for name, one in loaded.items()})
+        ctx = Context({name: one.frame for name, one in loaded.items()}, ties)
         for one in loaded.values():
             _check_constraints(one, ctx, problems)
             tick()
@@ -394,6 +397,11 @@ def _row_mask(constraint: RowConstraint, name: str, frame: pl.DataFrame) -> pl.E
     return pl.lit(rows.select(constraint.mask(name, rows)).to_series())
 
 
+SIDE_BY_SIDE = 100_000
+"""A table of at least so many rows has its searches run on threads side by side; for a
+smaller one, a pool of threads costs more than it saves."""
+
+
 def _check_constraints(one: Loaded, ctx: Context, problems: Problems) -> None:
     table, frame = one.table, one.frame
     absent = _Absent(one, problems)
@@ -415,20 +423,32 @@ def _check_constraints(one: Loaded, ctx: Context, problems: Problems) -> None:
                 joins.append((column, constraint))
             else:
                 raise TypeError(f"{table.name}.{column.name}: {constraint!r} is no constraint")
+    checked = [
+        rule
+        for rule in table_rules.all_rules(table)
+        if not any(c in absent and table.column(c).required for c in rule.columns())
+    ]  # a required column is missing: `missing_column` says all there is
+    # The searches over the whole table are polars work that leaves the GIL: over the
+    # series they run side by side, and report in the order they are declared.
+    searches: list[Callable[[], pl.DataFrame | None]] = [
+        *([functools.partial(frame.select, _mask_columns(masks))] if masks else []),
+        *(functools.partial(c.find, column.name, frame, ctx) for column, c in joins),
+        *(functools.partial(rule.find, frame, ctx) for rule in checked),
+    ]
+    found = iter(list(parallel.ordered(searches, None if frame.height >= SIDE_BY_SIDE else 1)))
     if masks:
-        hits = frame.select(_mask_columns(masks))
+        hits = next(found)
+        assert hits is not None
         _report_masks(frame, hits, table.name, masks, problems, absent)
     for column, constraint in joins:
-        rows = constraint.find(column.name, frame, ctx)
+        rows = next(found)
         if rows is None or rows.height == 0:
             continue
         if column.name in absent:
             absent.collapse(column.name, constraint.rule, rows)
         else:
             problems.hits(table.name, column.name, constraint.rule, rows)
-    for rule in table_rules.all_rules(table):
-        if any(c in absent and table.column(c).required for c in rule.columns()):
-            continue  # a required column is missing: `missing_column` says all there is
-        rows = rule.find(frame, ctx)
+    for rule in checked:
+        rows = next(found)
         if rows is not None:
             problems.hits(table.name, rule.column, rule.rule, rows)

@@ -51,12 +51,23 @@ ROW = "_row"
 class Context:
     """What a constraint may look at besides its own table: the other typed tables."""
 
-    def __init__(self, tables: dict[str, pl.DataFrame]):
+    def __init__(
+        self, tables: dict[str, pl.DataFrame], ties: dict[str, pl.Series | None] | None = None
+    ):
         self.tables = tables
+        self.ties = ties or {}
+        """Per table sorted as declared, where its rows may tie (`order.Declared.ties`)."""
 
     def table(self, name: str) -> pl.DataFrame | None:
         """Return the typed frame of `name`, or None when it could not be loaded."""
         return self.tables.get(name)
+
+    def may_tie(self, name: str) -> pl.Series | None:
+        """Return the values of the first sorted column of `name` whose rows may tie.
+
+        None when any row may (or nothing is known of the table's order).
+        """
+        return self.ties.get(name)
 
 
 class Constraint:

@@ -8,6 +8,8 @@ rows with the same key are neighbours.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import polars as pl
 
 from generator.slices import spliced
@@ -68,6 +70,15 @@ FEW_RUNS = 32
 """Rows appended with at most so many values of the first column are merged in by runs."""
 
 
+class Declared(NamedTuple):
+    """A frame in the declared order, and where two neighbours may still be equal."""
+
+    frame: pl.DataFrame
+    ties: pl.Series | None
+    """The values of the first column whose rows may tie with a neighbour on every column
+    (none: the frame was in strict order); None: the rows of any value may."""
+
+
 def as_declared(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
     """Return `frame` sorted by `columns` (nulls first); as it is when already in order.
 
@@ -75,15 +86,28 @@ def as_declared(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:
     at its end (an import appends a supplier's) has those rows merged in (`merged_tail`):
     the frame a sort gives, without sorting ten million rows for a few hundred.
     """
+    return declared(frame, columns).frame
+
+
+def declared(frame: pl.DataFrame, columns: tuple[str, ...]) -> Declared:
+    """Return `as_declared`'s frame and, as far as the way there tells, where rows tie.
+
+    Ties are duplicate keys when the key is `columns`: a frame found in strict order has
+    none, and one with rows merged in (`merged_tail`) can have them only among the rows of
+    the values those rows have (the others stay in the strict order they were found in).
+    Its key is then checked on those runs, not on ten million rows again (`UniqueKey`).
+    """
     if not columns or frame.height < 2:
-        return frame
+        return Declared(frame, None)
     before = neighbours(frame, columns).get_column("before")
     if before.all():
-        return frame.rechunk()  # one chunk, as a sort's
+        return Declared(frame.rechunk(), frame.get_column(columns[0]).clear())  # one chunk
     ordered = int(before.arg_min() or 0) + 1  # the rows up to the first out of order
     if _few_appended(frame, columns[0], ordered):
-        return merged_tail(frame, columns, ordered)
-    return frame.sort(list(columns), nulls_last=False, maintain_order=True).rechunk()
+        merged, values = merged_tail(frame, columns, ordered)
+        return Declared(merged, values)
+    frame = frame.sort(list(columns), nulls_last=False, maintain_order=True)
+    return Declared(frame.rechunk(), None)
 
 
 def _few_appended(frame: pl.DataFrame, first: str, ordered: int) -> bool:
@@ -100,8 +124,13 @@ def _few_appended(frame: pl.DataFrame, first: str, ordered: int) -> bool:
     )
 
 
-def merged_tail(frame: pl.DataFrame, columns: tuple[str, ...], ordered: int) -> pl.DataFrame:
+def merged_tail(
+    frame: pl.DataFrame, columns: tuple[str, ...], ordered: int
+) -> tuple[pl.DataFrame, pl.Series]:
     """Return `frame` sorted as `as_declared` does, its first `ordered` rows in strict order.
+
+    And the values of the first column whose rows were sorted again: those of the rows
+    after `ordered`.
 
     A sort puts the rows of one value of the first column together, in the order of the
     other columns, and keeps ties in the order of the file. So the rows after `ordered`
@@ -121,4 +150,4 @@ def merged_tail(frame: pl.DataFrame, columns: tuple[str, ...], ordered: int) -> 
 
     parts = spliced(head, first, values, run)
     # Flagged sorted as a sort flags it, so later steps take the same ways over it.
-    return pl.concat(parts, rechunk=True).with_columns(pl.col(first).set_sorted())
+    return pl.concat(parts, rechunk=True).with_columns(pl.col(first).set_sorted()), values
