@@ -31,6 +31,7 @@ from generator.code_digest import code_digest, hash_files
 from generator.config import Config
 from generator.contract import provenance
 from generator.contract.memo import Memo
+from generator.contract.tables import MEASUREMENTS
 from generator.progress import StepPrinter
 from generator.sections import Sections
 from generator.site import compiled, places
@@ -108,6 +109,8 @@ def build(
     # Which files of the previous tree can be kept, from the staging tree beside it or from
     # the tree: asked on a thread of its own, at a lower priority, while the data loads (a
     # stat per file, 90,000 nationally). The staging tree's manifest read there is the writer's.
+    kept_rows = Memo(state_dir(out) / "read", code, not force)
+    kept_rows.begin(MEASUREMENTS.name)
     kept_files = files if isinstance(files, dict) else {}
     presence = parallel.started(parallel.yielding(lambda: _available(out, kept_files)))
     timings: dict[str, float] = {}
@@ -123,7 +126,8 @@ def build(
     if state is not None and state.basis is not None and basis is not None:
         touched = source_prints.touched(state.basis, basis)
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
-        data = load.load(data_dir, bar.advance, Memo(state_dir(out) / "read", code, not force))
+        data = load.load(data_dir, bar.advance, kept_rows)
+    del kept_rows  # and a memo begun but not read (the series is no Parquet file now)
     mark = _stage("load", mark, timings, peaks)
     if basis != source_prints.basis(data_dir, code):
         basis = touched = None

@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import os
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -293,3 +294,24 @@ def test_a_build_after_rows_were_appended_equals_a_full_build(tmp_path: Path) ->
     assert tree_files(tmp_path / "daily") == tree_files(tmp_path / "full")
     kept = state_dir(tmp_path / "daily") / "read" / "measurements.json"
     assert kept.is_file()
+
+
+def test_a_file_written_again_in_place_is_digested_again(tmp_path: Path) -> None:
+    """The digests of a file are asked again only when its stamp is new: any write is."""
+    path = tmp_path / "measurements.parquet"
+    pl.DataFrame({"v": list(range(1000))}).write_parquet(path, compression="uncompressed")
+    before = memo.digests(path)
+    assert memo.digests(path) == before
+    data = bytearray(path.read_bytes())
+    at = data.index((500).to_bytes(8, "little"))  # a cell of the one row group
+    data[at] = 7
+    stat = path.stat()
+    time.sleep(0.05)  # past the clock's step: the write's change time is another
+    with path.open("r+b") as fh:  # the same inode, size and modification time
+        fh.write(data)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_size == stat.st_size
+    after = memo.digests(path)
+    assert after[0] == before[0]
+    assert after[1] != before[1]
+    assert after == memo._digests(path)
