@@ -22,6 +22,7 @@ from generator import (
     parallel,
     render,
     reuse,
+    site,
     source_prints,
 )
 from generator.api import routes, series
@@ -147,6 +148,10 @@ def build(
     del data  # the derived frames share what they need; let the rest go before rendering
     index = places.search_index(derived, places.place_groups(derived.places))
     key = incremental.render_key(derived, f"{code}|".encode() + index)
+    # A daily update (the previous build's render key is this one's: the plan keeps files)
+    # begins the pieces that summarise every zone now, beside its planning.
+    daily = state is not None and state.render_key == key
+    begun = site.begin(derived, as_of, config, index, ahead=True) if daily else None
     prints = incremental.fingerprints(derived, sources, taken.hashes if taken else None)
     kept = 0 if taken is None else taken.kept.zone_ids.len()
     del taken
@@ -199,6 +204,7 @@ def build(
             sections,
             index,
             plan.render_suppliers,
+            begun,
         )
         unrendered: list[str] = []  # the sections and suppliers kept
         for path, payload in rendering:

@@ -419,6 +419,7 @@ def render_all(
     sections: Sections | None = None,
     index: bytes | None = None,
     suppliers: frozenset[int] | None = None,
+    begun: site.Begun | None = None,
 ) -> Iterator[tuple[str, bytes | None]]:
     """Yield (path, bytes) for every file of the tree, (path, None) for one kept as it is.
 
@@ -428,12 +429,15 @@ def render_all(
     when None), the others' the caller keeps, and so for `suppliers` and their document
     and page (yielded with None to keep). `sections` says which sections are kept
     (`generator.sections`) and records the files of each; `index` is the search index,
-    when the caller made it. Everything else is rendered from `d`.
+    when the caller made it; `begun`, the site as `site.begin` began it, when the caller
+    began it. Everything else is rendered from `d`.
     """
     zones = d if zones is None else zones
     sections = Sections() if sections is None else sections
-    # A daily update's national pieces are made while the API's files are rendered.
-    begun = site.begin(d, as_of, config, index, ahead=zones is not d)
+    # A build's national pieces are made while the API's files are rendered: its `zones`
+    # are always `d` restricted (to every zone in a full build). A daily update begins
+    # them itself, earlier. Rendered from one `d` alone, each is made when asked for.
+    begun = begun or site.begin(d, as_of, config, index, ahead=zones is not d)
     yield from sections.files("parameters", lambda: parameter_files(d))
     yield from sections.files("export", lambda: _export_and_catalog(d, config))
     chosen = with_plz(d, plz)  # the PLZ's lookups and pages read the same zones' rows

@@ -7,6 +7,6 @@ URLs of pages and the search redirect are defined once, in `generator.site.urls`
 
 from __future__ import annotations
 
-from generator.site.pages import begin, site_files
+from generator.site.pages import Begun, begin, site_files
 
-__all__ = ["begin", "site_files"]
+__all__ = ["Begun", "begin", "site_files"]

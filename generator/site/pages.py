@@ -452,9 +452,9 @@ def begin(
     `ahead`: the map, the national feed and the sitemap's dates are made one after the
     other on a thread of their own (`parallel.in_turn`) while the caller renders other
     files: each is polars work over every zone, and a daily update's few pages leave the
-    other CPU idle. (A full build's renderers keep every CPU busy, and its peak of memory
-    would grow: there each is made when asked for.) They come out as made alone. `index`:
-    the search index, when the caller made it.
+    other CPU idle. A build asks so (`render.render_all`); otherwise each is made when
+    asked for. They come out as made alone. `index`: the search index, when the caller
+    made it.
     """
     assets, versions = static_files()
     groups = functools.cache(functools.partial(places.place_groups, d.places))
