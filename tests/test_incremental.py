@@ -200,8 +200,10 @@ def test_incremental_build_equals_full_build(
         # Only those zones' current values were derived; the others' were taken.
         assert incremental_result.zones_derived is not None
         assert incremental_result.zones_derived <= len(touched)
-    if any(kind in ("zone_name", "plz") for kind, _, _ in changes):
-        assert incremental_result.zones_derived == zones  # a shared table changed
+    # A shared table changed (two moves of one PLZ row may put it back: then it did not).
+    shared = ("zones.csv", "plz_zones.csv")
+    if any(not _csv(base / "data" / n).equals(_csv(root / "data" / n)) for n in shared):
+        assert incremental_result.zones_derived == zones
 
 
 @pytest.mark.slow
