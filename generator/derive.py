@@ -518,6 +518,17 @@ def derive(
     street_rows = streets(data)
     zone_frame = zones(data)
     register = parameters(data)
+    # What no zone's own rows change, made before the kept rows are asked for: meanwhile
+    # the caller is hashing the zones.
+    lookup_frame = lookups(export, street_rows)
+    supplier_frame = suppliers(data)
+    limits = data.limits.sort("code", "valid_from")
+    documents = data.documents.sort("document_id")
+    places = data.places.sort("plz", "name")
+    plz_shapes = data.plz_shapes.sort("plz")
+    explained = explanations(data)
+    hardness_ranges = data.hardness_ranges.sort("min_mmol_l")
+    sources = provenance.map_sources(data.mapping, data.plz_zones, data.streets)
     if callable(kept):
         kept = kept()
     if kept is None:
@@ -565,22 +576,22 @@ def derive(
         .sort("zone_id")
     )
     return Derived(
-        lookups=lookups(export, street_rows),
         zones=zone_frame,
         current_values=current,
         # The series outlives everything else derived here: from now on in its compact form.
         measurements=compact(series),
         readings=readings if kept is None else readings.clear(),
         zone_documents=zone_documents,
-        suppliers=suppliers(data),
-        limits=data.limits.sort("code", "valid_from"),
+        lookups=lookup_frame,
+        suppliers=supplier_frame,
+        limits=limits,
         parameters=register,
         export=export,
-        documents=data.documents.sort("document_id"),
-        places=data.places.sort("plz", "name"),
-        plz_shapes=data.plz_shapes.sort("plz"),
-        explanations=explanations(data),
-        hardness_ranges=data.hardness_ranges.sort("min_mmol_l"),
+        documents=documents,
+        places=places,
+        plz_shapes=plz_shapes,
+        explanations=explained,
+        hardness_ranges=hardness_ranges,
         streets=street_rows,
-        sources=provenance.map_sources(data.mapping, data.plz_zones, data.streets),
+        sources=sources,
     )
