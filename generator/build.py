@@ -7,7 +7,6 @@ import datetime as dt
 import functools
 import hashlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -123,8 +122,6 @@ def build(
     # file that changed meanwhile may not be the one loaded, so nothing is noted of it and
     # every zone is hashed (`generator.source_prints`).
     state = None if force else incremental.read_state(out)
-    # The state's files a daily update takes rows from are checked meanwhile (`reused`).
-    checked = None if state is None else parallel.started(functools.partial(reuse.check_state, out))
     basis = source_prints.basis(data_dir, code)
     touched = None
     if state is not None and state.basis is not None and basis is not None:
@@ -136,7 +133,7 @@ def build(
     if basis != source_prints.basis(data_dir, code):
         basis = touched = None
     shared = reuse.derive_key(data, code)
-    hashing = functools.partial(_hashed, data, out, shared, touched, state, checked)
+    hashing = functools.partial(_hashed, data, out, shared, touched, state)
     # The zones' hashes on a thread of their own while derive makes what all zones share.
     cadence = config.publication_cadence_months
     with progress.step("Deriving resources"), parallel.meanwhile(hashing) as hashes:
@@ -275,16 +272,14 @@ def _hashed(
     key: str,
     touched: pl.Series | None,
     state: incremental.State | None,
-    checked: Callable[[], reuse.Checked] | None = None,
 ) -> tuple[pl.DataFrame, reuse.Reused | None]:
     """Return the zones' source prints and what derive may take from the previous build.
 
     `touched`: the zones whose rows are hashed again, the others' are taken; None: all.
-    `checked`: the state's files as `reuse.check_state` found them, when the caller asked.
     """
     known = reuse.known(out, touched, state)
     sources = source_prints.source_prints(data.measurements, data.documents, known)
-    return sources, reuse.reused(out, key, sources, state, checked() if checked else None)
+    return sources, reuse.reused(out, key, sources, state)
 
 
 def _available(
