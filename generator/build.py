@@ -277,9 +277,12 @@ def _hashed(
 
     `touched`: the zones whose rows are hashed again, the others' are taken; None: all.
     """
+    taking = state is not None and state.derive_key == key
+    # Its files are read and digested on another thread while the zones are hashed.
+    checking = parallel.started(functools.partial(reuse.check_state, out)) if taking else None
     known = reuse.known(out, touched, state)
     sources = source_prints.source_prints(data.measurements, data.documents, known)
-    return sources, reuse.reused(out, key, sources, state)
+    return sources, reuse.reused(out, key, sources, state, checking() if checking else None)
 
 
 def _available(

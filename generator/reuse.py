@@ -19,7 +19,7 @@ import hashlib
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
@@ -79,13 +79,43 @@ class Reused:
     """`zone_id` and `values`: the kept zones' current values hashes, for the fingerprints."""
 
 
-def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> Reused | None:
+class Checked(NamedTuple):
+    """What `reused` checks of the state's files (`check_state`)."""
+
+    runs: list[Run] | None
+    """The runs of current values, when each is whole (`readable_runs`)."""
+    rows: bool
+    """Whether the zone rows, their documents and the national rows are the files written."""
+
+
+def check_state(out: Path) -> Checked:
+    """Check the state's files a daily update takes rows from: read and digest each (30 MB).
+
+    They depend on nothing the zones' hashes do, so a build asks this on a thread of its
+    own while it hashes the zones (`reused` waits for both).
+    """
+    try:
+        rows = list(pl.read_parquet_schema(state_dir(out) / ZONE_ROWS)) == ZONE_COLUMNS and intact(
+            out, ZONE_ROWS, ZONE_DOCUMENTS, NATIONAL_ROWS
+        )
+    except (OSError, pl.exceptions.PolarsError):
+        rows = False
+    return Checked(readable_runs(out), rows)
+
+
+def reused(
+    out: Path,
+    key: str,
+    sources: pl.DataFrame,
+    state: State | None,
+    checked: Checked | None = None,
+) -> Reused | None:
     """Return the previous build's rows of the zones whose own data is unchanged.
 
     None when nothing can be taken: no state, another key, or the rows are missing. The
     current values stay in their files until asked for (`generator.zone_values`); each
-    file is checked here (`readable_runs`), so one that is gone or damaged means every
-    zone is derived.
+    file is checked (`check_state`, unless the caller did: `checked`), so one that is gone
+    or damaged means every zone is derived.
     """
     if state is None or state.derive_key != key:
         return None
@@ -96,15 +126,8 @@ def reused(out: Path, key: str, sources: pl.DataFrame, state: State | None) -> R
     )
     ids = same.get_column("zone_id").sort()
     folder = state_dir(out)
-    runs = readable_runs(out)
-    try:
-        if list(pl.read_parquet_schema(folder / ZONE_ROWS)) != ZONE_COLUMNS or not intact(
-            out, ZONE_ROWS, ZONE_DOCUMENTS, NATIONAL_ROWS
-        ):
-            return None
-    except (OSError, pl.exceptions.PolarsError):
-        return None
-    if runs is None:
+    runs, rows_intact = check_state(out) if checked is None else checked
+    if runs is None or not rows_intact:
         return None
     rows, documents = (
         pl.scan_parquet(folder / name).filter(pl.col("zone_id").is_in(ids.implode()))

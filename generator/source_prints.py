@@ -29,6 +29,7 @@ from generator.compact import as_text
 from generator.contract import check, memo, read
 from generator.contract.tables import MEASUREMENTS
 from generator.hashes import joined, per_zone, row_hash
+from generator.slices import rows_of
 
 
 def basis(data_dir: Path, code: str) -> Basis | None:
@@ -99,13 +100,14 @@ def source_prints(
     ids = series.get_column("zone_id")
     kept = None
     if known is not None:
-        again = known.touched.cast(ids.dtype).unique().implode()
+        touched = known.touched.cast(ids.dtype).unique().sort()
+        again = touched.implode()
         kept = (
             known.sources.filter(pl.col("source").is_not_null() & ~pl.col("zone_id").is_in(again))
             .select("zone_id", pl.col("source").str.split(":").list.first().alias("_series"))
             .cast({"zone_id": ids.dtype})
         )
-        series = series.filter(pl.col("zone_id").is_in(again))
+        series = rows_of(series, "zone_id", touched)  # sorted by zone: a search per zone
     pairs = as_text(batches.per_run(series.select("zone_id", "document_id"), pl.DataFrame.unique))
     hashed = per_zone(series, "_series")
     if kept is not None and known is not None:
