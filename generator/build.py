@@ -107,11 +107,12 @@ def build(
         write_gate_dir(out, config)  # cheap, and restores it if it was deleted
         return BuildResult(out, None)
 
+    # The series as the last build read it, read on a thread of its own from now on.
+    kept_rows = Memo(state_dir(out) / "read", code, not force)
+    kept_rows.begin(MEASUREMENTS.name)
     # Which files of the previous tree can be kept, from the staging tree beside it or from
     # the tree: asked on a thread of its own, at a lower priority, while the data loads (a
     # stat per file, 90,000 nationally). The staging tree's manifest read there is the writer's.
-    kept_rows = Memo(state_dir(out) / "read", code, not force)
-    kept_rows.begin(MEASUREMENTS.name)
     kept_files = files if isinstance(files, dict) else {}
     presence = parallel.started(parallel.yielding(lambda: _available(out, kept_files)))
     timings: dict[str, float] = {}
