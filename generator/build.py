@@ -151,7 +151,7 @@ def build(
     key = incremental.render_key(derived, f"{code}|".encode() + index)
     # A daily update (the previous build's render key is this one's: the plan keeps files)
     # begins the pieces that summarise every zone now, beside its planning.
-    daily = state is not None and state.render_key == key
+    daily = incremental.keeps_files(state, key)
     begun = site.begin(derived, as_of, config, index, ahead=True) if daily else None
     prints = incremental.fingerprints(derived, sources, taken.hashes if taken else None)
     kept = 0 if taken is None else taken.kept.zone_ids.len()
@@ -278,8 +278,8 @@ def _hashed(
 
     `touched`: the zones whose rows are hashed again, the others' are taken; None: all.
     """
-    taking = state is not None and state.derive_key == key
     # Its files are read and digested on another thread while the zones are hashed.
+    taking = reuse.takes_rows(state, key)
     checking = parallel.started(functools.partial(reuse.check_state, out)) if taking else None
     known = reuse.known(out, touched, state)
     sources = source_prints.source_prints(data.measurements, data.documents, known)

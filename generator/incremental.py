@@ -33,7 +33,7 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import polars as pl
 
@@ -247,6 +247,14 @@ class Plan:
         return self.render is None
 
 
+def keeps_files(state: State | None, key: str) -> TypeGuard[State]:
+    """Whether a build of render key `key` may keep files of the build that left `state`.
+
+    Else it renders every file (`plan`): what all zone files share has changed.
+    """
+    return state is not None and state.render_key == key
+
+
 def plan(
     prints: pl.DataFrame,
     plz_prints: pl.DataFrame,
@@ -266,7 +274,7 @@ def plan(
     or in the staging tree as published; a file lost from both is rendered again rather
     than trusted.
     """
-    if force or state is None or state.render_key != key:
+    if force or not keeps_files(state, key):
         return Plan(key, prints, None, plz_prints=plz_prints, supplier_prints=supplier_prints)
     keep = _unchanged(prints, state.zones, "zone_id", published)
     keep_plz = _unchanged(plz_prints, state.plz, "plz", published)

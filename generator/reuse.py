@@ -19,7 +19,7 @@ import hashlib
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 import polars as pl
 
@@ -79,6 +79,14 @@ class Reused:
     """`zone_id` and `values`: the kept zones' current values hashes, for the fingerprints."""
 
 
+def takes_rows(state: State | None, key: str) -> TypeGuard[State]:
+    """Whether a build of derive key `key` may take rows of the build that left `state`.
+
+    Else every zone is derived (`reused`): a table all zones' rows depend on has changed.
+    """
+    return state is not None and state.derive_key == key
+
+
 class Checked(NamedTuple):
     """What `reused` checks of the state's files (`check_state`)."""
 
@@ -117,7 +125,7 @@ def reused(
     file is checked (`check_state`, unless the caller did: `checked`), so one that is gone
     or damaged means every zone is derived.
     """
-    if state is None or state.derive_key != key:
+    if not takes_rows(state, key):
         return None
     now = sources.rename({"source": "_now"})
     previous = state.zones.select("zone_id", "source", "values")

@@ -63,7 +63,7 @@ class Context:
         return self.tables.get(name)
 
     def may_tie(self, name: str) -> pl.Series | None:
-        """Return the values of the first sorted column of `name` whose rows may tie.
+        """Return the values of the first sorted column of `name` whose rows may tie (sorted).
 
         None when any row may (or nothing is known of the table's order).
         """

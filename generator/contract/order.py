@@ -75,8 +75,9 @@ class Declared(NamedTuple):
 
     frame: pl.DataFrame
     ties: pl.Series | None
-    """The values of the first column whose rows may tie with a neighbour on every column
-    (none: the frame was in strict order); None: the rows of any value may."""
+    """The values of the first column whose rows may tie with a neighbour on every column,
+    sorted and distinct (none: the frame was in strict order); None: the rows of any value
+    may."""
 
 
 def as_declared(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:

@@ -100,7 +100,7 @@ class UniqueKey(TableRule):
         if ties is not None:
             # Sorted by the key alone, its rows tie only where the sort said they may: a
             # daily update's few zones, not ten million rows compared again.
-            frame = rows_of(frame, self.order[0], ties.unique().sort())
+            frame = rows_of(frame, self.order[0], ties)
             if frame.height < 2:
                 return frame.select(ROW)
         pairs = neighbours(frame, self.order)
