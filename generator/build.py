@@ -8,10 +8,10 @@ import functools
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import polars as pl
 
@@ -47,8 +47,6 @@ from generator.write import (
     read_manifest,
     read_staging_manifest,
 )
-
-T = TypeVar("T")
 
 API_PREFIXES = routes.api_dirs()
 """Rendered files under these count as the API in the timings, all others as the site."""
@@ -202,12 +200,7 @@ def _build(
             f"{len(plan.keep_plz)} PLZ and the other suppliers keep theirs"
         )
     zones = incremental.restrict(derived, plan.render)
-    # A full build's zone feeds (every zone's entries: seconds of polars work) are made on a
-    # thread of their own while the first files are written, which leaves a CPU idle; the
-    # feeds are rendered last. A daily update's, of a few zones, are made now: the state it
-    # writes beside its rendering has their dates.
-    feeding = functools.partial(incremental.zone_feeds, derived, zones, as_of, plan)
-    feeds_made = parallel.started(feeding) if plan.full else _now(feeding)
+    zone_feeds, plan = incremental.zone_feeds(derived, zones, as_of, plan)
     mark = _stage("derive", mark, timings, peaks)
     timings.update(api=0.0, site=0.0, write=0.0)
     planned = (
@@ -219,7 +212,7 @@ def _build(
     # it once the tree is swapped in) on a thread of their own, at a lower priority, beside
     # a daily update's little rendering; beside a full build's they would raise its peak of
     # memory.
-    encoding = functools.partial(_encoded, out, derived, lambda: feeds_made()[1], shared, basis)
+    encoding = functools.partial(_encoded, out, derived, plan, shared, basis)
     beside = (
         contextlib.nullcontext(encoding)
         if plan.full
@@ -239,7 +232,7 @@ def _build(
             as_of,
             config,
             zones,
-            lambda: feeds_made()[0],
+            zone_feeds,
             plan.render_plz,
             sections,
             index,
@@ -258,7 +251,6 @@ def _build(
             mark = time.perf_counter()
             timings["write"] += mark - rendered
         writer.keep_all(unrendered)
-        zone_feeds, plan = feeds_made()
         kept_zones = pl.Series("zone_id", plan.keep, dtype=pl.Int64)
         feed_again = kept_zones.is_in(zone_feeds.zones["zone_id"].cast(pl.Int64).implode())
         writer.keep_all(incremental.paths_of(kept_zones.filter(feed_again), feeds=False))
@@ -337,23 +329,16 @@ def _available(
 def _encoded(
     out: Path,
     derived: derive.Derived,
-    plan: Callable[[], incremental.Plan],
+    plan: incremental.Plan,
     derive_key: str,
     basis: Basis | None,
 ) -> tuple[Prepared, Prepared]:
     """Write what the next build takes from this one beside the state, not in place.
 
-    The rows kept for it (`reuse`), and the fingerprints (`incremental.prepare_state`) of
-    the plan with the zones' feed days (`incremental.zone_feeds`), asked for last.
+    The rows kept for it (`reuse`), and the fingerprints (`incremental.prepare_state`).
     """
     rows = reuse.prepare(out, reuse.encoded(derived))
-    return rows, incremental.prepare_state(out, plan(), derive_key, basis)
-
-
-def _now(task: Callable[[], T]) -> Callable[[], T]:
-    """Run `task` now; return a function that gives its result (as `parallel.started` does)."""
-    result = task()
-    return lambda: result
+    return rows, incremental.prepare_state(out, plan, derive_key, basis)
 
 
 def _kept(taken: reuse.Reused | None) -> derive.Kept | None:

@@ -11,7 +11,7 @@ import datetime as dt
 import functools
 import io
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import polars as pl
@@ -420,7 +420,7 @@ def render_all(
     as_of: dt.date,
     config: Config,
     zones: Derived | None = None,
-    zone_feeds: ZoneFeeds | Callable[[], ZoneFeeds] | None = None,
+    zone_feeds: ZoneFeeds | None = None,
     plz: frozenset[str] | None = None,
     sections: Sections | None = None,
     index: bytes | None = None,
@@ -430,9 +430,8 @@ def render_all(
     """Yield (path, bytes) for every file of the tree, (path, None) for one kept as it is.
 
     `zones` is `d` restricted to the zones whose files are rendered (`incremental.restrict`),
-    `zone_feeds` the zone feeds to render (`incremental.zone_feeds`), or a function that gives
-    them (asked for when the feeds are rendered, last); the files of the others are the
-    caller's to keep. `plz` are the PLZ whose lookups and pages are rendered (all
+    `zone_feeds` the zone feeds to render (`incremental.zone_feeds`); the files of the others
+    are the caller's to keep. `plz` are the PLZ whose lookups and pages are rendered (all
     when None), the others' the caller keeps, and so for `suppliers` and their document
     and page (yielded with None to keep). `sections` says which sections are kept
     (`generator.sections`) and records the files of each; `index` is the search index,

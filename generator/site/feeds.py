@@ -17,7 +17,7 @@ the data, so the same input gives the same bytes. Feeds keep the newest `MAX_ENT
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -355,19 +355,18 @@ def feed_files(
     d: Derived,
     as_of: dt.date,
     config: Config,
-    zone_feeds: ZoneFeeds | Callable[[], ZoneFeeds] | None = None,
+    zone_feeds: ZoneFeeds | None = None,
     national: tuple[str, bytes] | None = None,
 ) -> Iterator[tuple[str, bytes]]:
     """Yield the national feed and the zones' feeds (every zone's, unless `zone_feeds` says).
 
-    `national`: the national feed (`national_feed`) when the caller made it. `zone_feeds`
-    may be a function that gives them: asked for once the national feed is yielded.
+    `national`: the national feed (`national_feed`) when the caller made it.
 
     A zone without entries gets an empty one, dated by the newest entry of any zone, so its
     address never answers 404.
     """
     yield national or national_feed(d, as_of, config)
-    plan = (zone_feeds() if callable(zone_feeds) else zone_feeds) or every_zone_feed(d, as_of)
+    plan = zone_feeds or every_zone_feed(d, as_of)
     # The entries as text in polars, joined per zone: a Python call per entry (hundreds of
     # thousands nationally) took most of the feeds' time. In slices of zones: the escaped
     # text of every entry at once was the build's peak of memory.

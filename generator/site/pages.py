@@ -480,7 +480,7 @@ def site_files(
     as_of: dt.date,
     config: Config,
     zones: Derived | None = None,
-    zone_feeds: feeds.ZoneFeeds | Callable[[], feeds.ZoneFeeds] | None = None,
+    zone_feeds: feeds.ZoneFeeds | None = None,
     plz: frozenset[str] | None = None,
     sections: Sections | None = None,
     suppliers: frozenset[int] | None = None,
