@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from generator import build as build_module
 from generator import render, reuse
 from generator.api import series
 from generator.api.license_resources import odbl_attribution
@@ -463,3 +464,24 @@ def test_only_the_writer_replaces_files():
         if any(call in p.read_text(encoding="utf-8") for call in calls)
     )
     assert writing == ["write.py"]
+
+
+def test_a_build_queries_with_the_in_memory_engine_unless_the_operator_chose(
+    tiny_data, tmp_path, monkeypatch
+):
+    seen = []
+    render_all = render.render_all
+
+    def spy(*args, **kwargs):
+        seen.append(os.environ.get(build_module.ENGINE_VARIABLE))
+        return render_all(*args, **kwargs)
+
+    monkeypatch.setattr(build_module.render, "render_all", spy)
+    monkeypatch.delenv(build_module.ENGINE_VARIABLE, raising=False)
+    build(tiny_data, tmp_path / "a", AS_OF, Config())
+    assert seen == [build_module.ENGINE] == ["in-memory"]
+    assert build_module.ENGINE_VARIABLE not in os.environ  # put back as it was
+    monkeypatch.setenv(build_module.ENGINE_VARIABLE, "streaming")
+    build(tiny_data, tmp_path / "b", AS_OF, Config())
+    assert seen[1:] == ["streaming"]
+    assert tree(tmp_path / "a") == tree(tmp_path / "b")  # the same tree

@@ -7,6 +7,7 @@ parameter), kept as an independent implementation to compare with.
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 from generator import derive, load
 from generator.api import resources, routes, series
 from generator.compact import as_text
-from generator.encode import document
+from generator.encode import document, stored_gzip
 from generator.load import sample_data_dir
 from tests.helpers import AS_OF, GOLDEN_INPUT, series_path, tree_bytes
 
@@ -193,3 +194,13 @@ def test_the_frame_follows_the_declared_fields():
     )
     body = series.lines([], [], {"parameter": "null", "normalized_units": "{}", "zone_id": "5"})
     assert sorted(json.loads(body)) == sorted(resources.MEASUREMENTS.names)
+
+
+def test_stored_series_are_gzip_any_client_reads_with_no_time_or_name():
+    text = ("".join(f'{{"i":{i},"unit":"µg/l"}},\n' for i in range(5000))).encode()
+    stored = stored_gzip(text)
+    assert gzip.decompress(stored) == text
+    assert stored_gzip(text) == stored  # the same bytes in, the same bytes out
+    # RFC 1952 header: deflate, no flags (so no file name), modification time 0.
+    assert stored[:4] == b"\x1f\x8b\x08\x00" and stored[4:8] == b"\x00\x00\x00\x00"
+    assert len(stored) < len(text) // 10
