@@ -93,7 +93,8 @@ ENGINE: Final = "in-memory"
 """polars' engine for the build's lazy queries, unless the operator chose one
 (`ENGINE_VARIABLE`). Every frame a build queries is in memory already; on the national
 data the streaming engine's batches made the site's pages take a quarter more CPU time
-(charts and value tables: 40.8 s against 32.6 s), for no less memory."""
+(40.8 s against 32.6 s, most of it the zone pages' charts and value tables), for no less
+memory."""
 ENGINE_VARIABLE = "POLARS_ENGINE_AFFINITY"
 
 

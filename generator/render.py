@@ -51,8 +51,8 @@ def _encode(frame: pl.DataFrame, doc: pl.Expr) -> pl.Series:
 def _lines(paths: Iterator[str], frame: pl.DataFrame, doc: pl.Expr) -> Iterator[tuple[str, bytes]]:
     """Pair each path with its row of `frame` encoded as `doc`, a line of JSON.
 
-    The lines come out of polars as bytes: a Python `str` of each, encoded again, copied
-    every document twice more (a gigabyte of zone documents nationally).
+    The lines come out of polars as bytes: a Python `str` of each, encoded again, would
+    copy every document twice more (a gigabyte of zone documents nationally).
     """
     line = pl.concat_str(doc.struct.json_encode(), pl.lit("\n")).cast(pl.Binary)
     yield from zip(paths, frame.select(line).to_series(), strict=True)
@@ -142,7 +142,7 @@ def _series_texts(rows: pl.DataFrame, docs: pl.DataFrame) -> pl.DataFrame:
             pl.lit("\n"),
         ]
     )
-    # As bytes: a Python `str` of each file, encoded again, copied it twice more.
+    # As bytes: a Python `str` of each file, encoded again, would copy it twice more.
     return grouped.join(doc_lists, on="zone_id", how="left", maintain_order="left").select(
         "zone_id", text.cast(pl.Binary).alias("text")
     )
