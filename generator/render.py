@@ -54,8 +54,7 @@ def _lines(paths: Iterator[str], frame: pl.DataFrame, doc: pl.Expr) -> Iterator[
     The lines come out of polars as bytes: a Python `str` of each, encoded again, would
     copy every document twice more (a gigabyte of zone documents nationally).
     """
-    line = pl.concat_str(doc.struct.json_encode(), pl.lit("\n")).cast(pl.Binary)
-    yield from zip(paths, frame.select(line).to_series(), strict=True)
+    yield from zip(paths, (_encode(frame, doc) + "\n").cast(pl.Binary), strict=True)
 
 
 # ---------------------------------------------------------------------------- documents
