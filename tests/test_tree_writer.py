@@ -6,14 +6,17 @@ and never change a file of the published tree while it builds the next one.
 
 from __future__ import annotations
 
-import json
 import os
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator import write as write_module
 from generator.encode import file_digest
 from generator.errors import BuildError
 from generator.write import (
@@ -69,11 +72,11 @@ def test_the_replaced_tree_is_kept_beside_and_reused(tmp_path: Path) -> None:
     assert folders_of(out) == {"a", "b", "e"}
     assert tree_files(staging(out)) == second
     # The staging tree's manifest is the previous tree's, moved; nothing else stays beside.
-    staged = json.loads(staging_manifest_path(out).read_text(encoding="utf-8"))["files"]
+    staged = read_staging_manifest(out)["files"]
     assert set(staged) == set(second)
     assert sorted(p.name for p in manifest_path(out).parent.iterdir()) == [
-        "manifest.json",
-        "staging.json",
+        "manifest.sha256",
+        "staging.sha256",
     ]
     assert writer.report.written == ["b/2.json", "e/5.json"]
     assert writer.report.unchanged == 1
@@ -325,9 +328,10 @@ def test_a_manifest_naming_a_path_out_of_the_tree_never_reaches_it(tmp_path: Pat
         publish(out, {"a.json": b"a"})
     victim = tmp_path / "victim"
     victim.write_bytes(b"keep me")
-    manifest = json.loads(manifest_path(out).read_text())
-    manifest["files"]["../victim"] = manifest["files"]["a.json"]
-    manifest_path(out).write_text(json.dumps(manifest))
+    line = manifest_path(out).read_text().splitlines()[-1]
+    with manifest_path(out).open("a") as fh:
+        fh.write(line.replace("a.json", "../victim") + "\n")
+    assert "../victim" in read_manifest(out)["files"]
     with pytest.raises(BuildError, match="outside the tree"), TreeWriter(out) as writer:
         writer.keep_all(["a.json", "../victim"])
     assert victim.read_bytes() == b"keep me"
@@ -343,3 +347,86 @@ def test_files_a_failed_keep_did_not_reach_stay_free(tmp_path: Path) -> None:
         writer.write("b.json", b"b2")
         writer.commit({})
     assert tree_files(out) == {"b.json": b"b2"}
+
+
+def test_sha256sum_checks_a_tree_against_its_manifest(tmp_path: Path) -> None:
+    # The manifest is a checksum list as `sha256sum` writes one: an operator can check a
+    # published tree (or a copy of it) with the tool every system has.
+    sha256sum = shutil.which("sha256sum")
+    if sha256sum is None:
+        pytest.skip("no sha256sum here")
+    out = tmp_path / "build"
+    files = {"a/1.json": b"1", "b/c d.html": b"<p>zwei</p>", "\u00e4/3.txt": "drei \u00fc".encode()}
+    publish(out, files)
+    check = [sha256sum, "--check", "--strict", "--quiet", str(manifest_path(out))]
+    assert subprocess.run(check, cwd=out, capture_output=True).returncode == 0
+    (out / "b" / "c d.html").write_bytes(b"<p>anders</p>")
+    failed = subprocess.run(check, cwd=out, capture_output=True, text=True)
+    assert failed.returncode == 1
+    assert failed.stdout == "b/c d.html: FAILED\n"
+
+
+tree_paths = st.lists(
+    st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), min_size=1),
+    min_size=1,
+    max_size=5,
+)
+
+
+@given(
+    files=st.dictionaries(
+        tree_paths.map(lambda parts: "/".join(parts)),
+        st.text("0123456789abcdef", min_size=64, max_size=64),
+        max_size=30,
+    ),
+    meta=st.dictionaries(st.text(), st.text(), max_size=4),
+)
+@settings(max_examples=200, deadline=None)
+def test_a_manifest_reads_back_as_written(files: dict[str, str], meta: dict[str, str]) -> None:
+    text = write_module._manifest_text(meta, files)
+    assert text.decode().split("\n")[1:-1] == [f"{files[p]}  {p}" for p in sorted(files)]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m"
+        path.write_bytes(text)
+        assert write_module._read_manifest_file(path) == {**meta, "files": files}
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text[:-1],  # cut short in its last line
+        lambda text: text[: len(text) // 2],
+        lambda text: text.replace("  ", " ", 1),  # a line of another shape
+        lambda text: text.replace("# trinkwasser build ", "", 1),
+        lambda text: text + text.splitlines(keepends=True)[-1],  # a path twice
+        lambda text: '{"files": {"a.json": "' + "0" * 64 + '"}}\n',  # the earlier JSON
+    ],
+)
+def test_a_damaged_manifest_is_none_and_the_next_build_writes_everything(
+    tmp_path: Path, damage
+) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a", "b/c.json": b"c"})
+    manifest_path(out).write_text(damage(manifest_path(out).read_text()))
+    assert read_manifest(out) == {}
+    writer = publish(out, {"a.json": b"a", "b/c.json": b"c"})
+    assert sorted(writer.report.written) == ["a.json", "b/c.json"]
+    assert_published(out, {"a.json": b"a", "b/c.json": b"c"})
+
+
+def test_the_commit_removes_the_manifests_of_earlier_versions(tmp_path: Path) -> None:
+    out = tmp_path / "build"
+    publish(out, {"a.json": b"a"})
+    for name in ("manifest.json", "staging.json"):
+        (manifest_path(out).parent / name).write_text("{}")
+    publish(out, {"a.json": b"a2"})
+    assert sorted(p.name for p in manifest_path(out).parent.iterdir()) == [
+        "manifest.sha256",
+        "staging.sha256",
+    ]
+
+
+@pytest.mark.parametrize("name", ["a\nb.json", "a/b\r.json"])
+def test_a_file_name_with_a_line_break_is_refused(tmp_path: Path, name: str) -> None:
+    with pytest.raises(BuildError, match="line break"), TreeWriter(tmp_path / "build") as writer:
+        writer.write(name, b"x")
