@@ -34,15 +34,6 @@ bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 
 
-def _beside(folder: Path) -> list[tuple[Path, str]]:
-    """Return the tree of a snapshot folder and what lies beside it, and how each is copied."""
-    paths = [(folder / "build", "link")]
-    for prefix, suffix in bench.BESIDE:
-        path = folder / f"{prefix}build{suffix}"
-        paths.append((path, "link" if suffix == ".staging" else "copy"))
-    return paths
-
-
 def snapshot(repo: Path, data: Path, folder: Path) -> None:
     """Build `data` in full into `folder`, then once more with `--force`."""
     shutil.rmtree(folder, ignore_errors=True)
@@ -50,16 +41,6 @@ def snapshot(repo: Path, data: Path, folder: Path) -> None:
     cmd = [*bench.build_command(data, folder / "build"), "--quiet"]
     for extra in ([], ["--force"]):
         bench.measured([*cmd, *extra], repo=repo)
-
-
-def restored(snap: Path, folder: Path) -> Path:
-    """Put the snapshot back as `folder`: the trees as hard links, the rest copied."""
-    folder.mkdir(parents=True)
-    for (source, how), (target, _) in zip(_beside(snap), _beside(folder), strict=True):
-        if source.exists():
-            flags = "-al" if how == "link" else "-a"
-            subprocess.run(["cp", flags, str(source), str(target)], check=True)
-    return folder / "build"
 
 
 def update(repo: Path, data: Path, out: Path, log: Path) -> dict:
@@ -111,7 +92,7 @@ def main() -> None:
     try:
         for i in range(args.runs):
             for name, repo in repos.items():
-                out = restored(work / f"snapshot-{name}", runs / f"{name}-{i}")
+                out = bench.restored(work / f"snapshot-{name}", runs / f"{name}-{i}")
                 got = update(repo, changed, out, runs / f"{name}-{i}.log")
                 times[name].append(got["wall"])
                 if i == 0:
