@@ -7,7 +7,7 @@ unchanged files from the previous tree instead of writing them again, and tells 
 files went stale.
 
 The tree a swap replaces is not thrown away: it stays beside (`.build.staging`), with its
-manifest (`build-state/staging.json`), and the next build brings it up to date in place.
+manifest (`build-state/staging.sha256`), and the next build brings it up to date in place.
 A daily update then touches the files that changed since that tree, not every file and
 folder of the country (making and removing some 45,000 folders was most of a rebuild's
 writing). Its manifest is removed before it is touched, so a build that fails or is killed
