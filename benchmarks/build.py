@@ -327,7 +327,9 @@ def main() -> None:
     out, copy = args.work / "build", args.work / "build-copy"
     # The full build starts from nothing: no tree, no state, no staging tree kept beside.
     forget = args.forget if args.forget is not None else FORGET_S * (args.scale == "germany")
-    remove_trees([out, copy, *(args.work / f"{p}build{s}" for p, s in BESIDE)], forget)
+    # And the copies of a run that stopped before it removed them (`updates`).
+    trees = [out, copy, args.work / "updates", *(args.work / f"{p}build{s}" for p, s in BESIDE)]
+    remove_trees(trees, forget)
 
     build_cmd = build_command(data, out)
     log = args.work / "build.log"
@@ -404,7 +406,7 @@ def main() -> None:
             "one supplier changed",
             f"supplier {supplier}: {supplier_zones} zones, {appended:,} measurements appended, "
             f"new document; rebuild {one_supplier['wall']:.2f} s wall (the median of "
-            f"{update_walls} s), peak {one_supplier['peak_mib']:,.0f} MiB",
+            f"{update_walls} s), peak of that update {one_supplier['peak_mib']:,.0f} MiB",
         ),
         (
             "  rebuild: load / derive / API / site / write s",

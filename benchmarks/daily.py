@@ -3,8 +3,8 @@
     python benchmarks/daily.py                          # five updates with this checkout
     python benchmarks/daily.py --runs 8 --against ../a  # alternate with checkout ../a
 
-`benchmarks/build.py` times the rebuild after one supplier's new publication once per run,
-and from run to run that time varies by more than most changes to the update gain or lose.
+`benchmarks/build.py` times the rebuild after one supplier's new publication three times per
+run, and from run to run that time varies by more than most changes to the update gain or lose.
 This script makes a snapshot once per checkout: the full build of the dataset, then a
 forced rebuild, so that the tree has a staging tree beside it as after any rebuild (the
 order of `benchmarks/build.py`). For every run it puts the snapshot back under a new name
