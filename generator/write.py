@@ -111,8 +111,7 @@ def _read_manifest_file(path: Path) -> dict[str, Any]:
         return {}
     if not all(line[DIGEST_LENGTH:apart] == "  " and len(line) > apart for line in lines):
         return {}
-    # The writer removes what the staging tree holds beyond the new tree by these paths:
-    # none may lead out of it (an edited manifest is none, as one cut short is).
+    # The staging tree's extra files are removed by these paths: none may lead out of it.
     if not _plain(list(files)) or any("\0" in rel for rel in files):
         return {}
     manifest["files"] = files
