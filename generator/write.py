@@ -104,12 +104,12 @@ def _read_manifest_file(path: Path) -> dict[str, Any]:
     files = {line[apart:]: line[:DIGEST_LENGTH] for line in lines}
     # Every line a digest, two spaces and a path, each path once: a manifest edited into
     # another shape is none (as JSON that did not parse was).
-    # A list cut short after a line break would read as a shorter one: the header counts them.
     if not isinstance(manifest, dict) or "files" in manifest or len(files) != len(lines):
         return {}
-    if manifest.pop(FILE_COUNT, None) != len(lines):
-        return {}
     if not all(line[DIGEST_LENGTH:apart] == "  " and len(line) > apart for line in lines):
+        return {}
+    # A list cut short after a line break would read as a shorter one: the header counts them.
+    if manifest.pop(FILE_COUNT, None) != len(lines):
         return {}
     # The staging tree's extra files are removed by these paths: none may lead out of it.
     if not _plain(list(files)) or any("\0" in rel for rel in files):
