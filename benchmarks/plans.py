@@ -55,7 +55,7 @@ def main() -> None:
         "a German number (number_expr)": lambda: numbers.select(german.number_expr(pl.col("v"))),
         "a limit in words (limit_expr)": lambda: limits.select(text.limit_expr(pl.col("limit"))),
         "the value rows of a batch (value_rows)": lambda: value_table.value_rows(
-            values, row, badges, source
+            values, row, badges, source, value_table.limit_words()
         ),
         "the charts of a batch (chart_frame)": lambda: charts.chart_frame(series, inputs, AS_OF),
     }

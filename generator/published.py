@@ -128,9 +128,13 @@ def _published_limit(parsed: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def with_numbers(rows: pl.DataFrame, readings: pl.DataFrame) -> pl.DataFrame:
-    """Return rows of the series with the `NUMBERS` of their `reading` in its place."""
-    return rows.drop(READING).hstack(readings.gather(rows.get_column(READING)))
+def with_numbers(rows: pl.DataFrame, readings: pl.DataFrame, keep: bool = False) -> pl.DataFrame:
+    """Return rows of the series with the `NUMBERS` of their `reading` in its place.
+
+    `keep`: beside it, for whoever computes something of a reading once, not per row.
+    """
+    numbers = readings.gather(rows.get_column(READING))
+    return (rows if keep else rows.drop(READING)).hstack(numbers)
 
 
 def measurement_rows(measurements: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:

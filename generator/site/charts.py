@@ -166,7 +166,7 @@ def _plotted(measurements: pl.LazyFrame, inputs: ChartInputs) -> pl.LazyFrame:
     )
     # Only the columns needed later: every join below copies whatever is carried along.
     charted = measurements.filter(pl.col("parameter").is_in(inputs.charted.implode()))
-    return readings.with_readings(charted).select(
+    return readings.with_html_texts(charted).select(
         (pl.col("zone_id") * PARAMETER_SLOTS + code).alias("sid"),
         "zone_id",
         "parameter",
@@ -174,6 +174,8 @@ def _plotted(measurements: pl.LazyFrame, inputs: ChartInputs) -> pl.LazyFrame:
         # How the value reads (in the limit's unit) and how it was published, as text.
         readings.SHOWN,
         pl.col(readings.PUBLISHED_TEXT).alias("published"),
+        "shown_html",
+        "published_html",
         "sample_point",
         "statistic",
         kind.alias("kind"),
@@ -424,8 +426,8 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
                 inputs.row,
                 {
                     "date": text.date_expr(pl.col("sampled_at")),
-                    "shown": pl.col("shown"),
-                    "published": pl.col("published"),
+                    "shown": pl.col("shown_html"),
+                    "published": pl.col("published_html"),
                     "sample_point": pl.col("sample_point"),
                     "statistic": statistic,
                     "as_published": as_published,

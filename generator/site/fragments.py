@@ -19,6 +19,7 @@ from pathlib import Path
 
 import polars as pl
 
+from generator.once import read_by, with_narrow
 from generator.site.text import esc
 
 _TOKEN = re.compile(r"\{([!?/]?)([a-z_][a-z0-9_]*)\}")
@@ -70,13 +71,15 @@ def with_fragment(
     polars plans the copies again for every batch (seconds for a handful of rows).
     """
     temporary = {key: f"__fragment_{key}" for key in values}
-    return (
-        frame.with_columns(value.alias(temporary[key]) for key, value in values.items())
-        .with_columns(
+
+    def filled(narrow: pl.DataFrame) -> pl.DataFrame:
+        return narrow.with_columns(
+            value.alias(temporary[key]) for key, value in values.items()
+        ).select(
             compile_fragment(template, {k: pl.col(c) for k, c in temporary.items()}).alias(name)
         )
-        .drop(temporary.values())
-    )
+
+    return with_narrow(frame, read_by(list(values.values())), filled, [name])
 
 
 def fill(shell: str, values: dict[str, pl.Expr]) -> pl.Expr:

@@ -43,7 +43,7 @@ from generator.site import (
     urls,
 )
 from generator.site.plz import plz_pages
-from generator.site.value_table import check_items, value_rows
+from generator.site.value_table import check_items, limit_words, value_rows
 
 ZONE_BATCH = 125  # zones per batch: bounds the memory of chart strings
 
@@ -207,6 +207,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
         offset += n
     order = {code: i for i, code in enumerate(charts.ALWAYS)}
     descriptions = seo.zone_descriptions(d)
+    limits = limit_words()
 
     def render(batch: list[int]) -> list[tuple[str, bytes]]:
         present = [z for z in batch if z in per_zone]
@@ -216,7 +217,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             part = m.slice(lo, hi - lo).filter(pl.col("zone_id").is_in(present))
         else:
             part = m.clear()
-        part = as_text(with_numbers(part, d.readings))
+        part = as_text(with_numbers(part, d.readings, keep=True))
         figures = (
             charts.chart_frame(part, inputs, as_of)
             .with_columns(
@@ -233,6 +234,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             row_fragment,
             badges,
             source_fragment,
+            limits,
         )
         zones = d.zones.filter(pl.col("zone_id").is_in(batch))
         filled = (

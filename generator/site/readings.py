@@ -10,12 +10,13 @@ import polars as pl
 
 from generator.api import qualifiers as q
 from generator.api.verdicts import NUMERIC_LIMIT_KINDS, STATES
+from generator.published import READING
 from generator.readings import PUBLISHED_TEXT as PUBLISHED_TEXT
 from generator.readings import QUALIFIER, REPORTING_LIMIT, VALUE
 from generator.readings import SHOWN as SHOWN
 from generator.readings import published_expr as published_expr
 from generator.readings import with_readings as with_readings
-from generator.site.text import date_expr, statistic_label, thousands_expr
+from generator.site.text import date_expr, esc, statistic_label, thousands_expr
 
 SHARE_OF: dict[str, str] = {
     "grenzwert": "des Grenzwerts",
@@ -179,3 +180,31 @@ def reading_values() -> dict[str, pl.Expr]:
         "others": pl.col("other_points_de"),
         "pipes": pipe_metal_note(),
     }
+
+
+def with_html_texts(rows: pl.LazyFrame) -> pl.LazyFrame:
+    """`with_readings`, and both texts escaped for HTML (`HTML_TEXTS`), of rows of the series.
+
+    Once per `reading` where the rows carry it (`with_numbers(..., keep=True)`).
+
+    A reading's texts follow from its own columns (`generator.published`), so any row of
+    it reads as every other: the German numbers are written a few thousand times per batch
+    instead of once per data point.
+    """
+    if READING not in rows.collect_schema():
+        return _texts(rows)
+    texts = _texts(rows.unique(READING, keep="any")).select(
+        READING, SHOWN, PUBLISHED_TEXT, *HTML_TEXTS
+    )
+    return rows.join(texts, on=READING, how="left", maintain_order="left")
+
+
+HTML_TEXTS = ("shown_html", "published_html")
+"""`SHOWN` and `PUBLISHED_TEXT` escaped for HTML, once per reading (`with_html_texts`)."""
+
+
+def _texts(rows: pl.LazyFrame) -> pl.LazyFrame:
+    return with_readings(rows).with_columns(
+        esc(pl.col(SHOWN)).alias("shown_html"),
+        esc(pl.col(PUBLISHED_TEXT)).alias("published_html"),
+    )

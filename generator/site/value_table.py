@@ -6,6 +6,7 @@ import polars as pl
 
 from generator.api import verdicts
 from generator.derive import KEY_PARAMETERS
+from generator.once import PerValue
 from generator.site import fragments, readings, text, urls
 
 ROW_TONES = {state: v.category for state, v in verdicts.STATES.items()}
@@ -44,10 +45,25 @@ def _sources(cv: pl.DataFrame, fragment: str) -> tuple[pl.DataFrame, pl.DataFram
     return docs.select("zone_id", "document_id", "ref"), lists
 
 
+def limit_words() -> PerValue:
+    """Limits in words (`text.limit_expr`) for `value_rows`: each limit once, not per batch.
+
+    A limit is the same for every zone, and the expression long to plan.
+    """
+    return PerValue(text.limit_expr)
+
+
 def value_rows(
-    cv: pl.DataFrame, row_fragment: str, badges: dict[str, str], source_fragment: str
+    cv: pl.DataFrame,
+    row_fragment: str,
+    badges: dict[str, str],
+    source_fragment: str,
+    limit_words: PerValue,
 ) -> pl.DataFrame:
-    """Return one row per zone: its current values as rows, their sources, announcements."""
+    """Return one row per zone: its current values as rows, their sources, announcements.
+
+    `limit_words`: of `limit_words()`, shared by the batches of a build.
+    """
     order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
     prov = pl.col("provenance").struct.field
     refs, sources = _sources(cv, source_fragment)
@@ -56,6 +72,10 @@ def value_rows(
         on=["zone_id", "_document_id"],
         how="left",
         maintain_order="left",
+    )
+    cv = cv.with_columns(
+        limit_words.of_rows(cv.get_column("limit")).alias("_limit_words"),
+        limit_words.of_rows(cv.get_column("future_limit")).alias("_future_limit_words"),
     )
     future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
     name = pl.col("name_de").fill_null(pl.col("parameter"))
@@ -71,8 +91,8 @@ def value_rows(
         "future_share": readings.current_share_expr(
             pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
         ),
-        "limit": text.limit_expr(pl.col("limit")).fill_null("–"),
-        "future_limit": text.limit_expr(pl.col("future_limit")),
+        "limit": pl.col("_limit_words").fill_null("–"),
+        "future_limit": pl.col("_future_limit_words"),
         "future_from": future_from,
         "badge": pl.col("state").replace_strict(badges),
         "future_badge": pl.col("future_state").replace_strict(badges, default=None),
@@ -111,7 +131,7 @@ def value_rows(
             "{} läge ab {} über dem neuen Wert ({})",
             name,
             future_from,
-            text.limit_expr(pl.col("future_limit")),
+            pl.col("_future_limit_words"),
         ).alias("_future_text"),
     )
     return (
