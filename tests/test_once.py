@@ -19,16 +19,12 @@ from generator.site import charts, fragments, text
 from generator.site.value_table import limit_words, value_rows
 from tests.helpers import AS_OF
 
+# A limit as the current values hold it (the columns of `limit_expr`'s struct, and dates).
 LIMIT = pl.Struct(
     {
-        "kind": pl.String,
-        "value": pl.Float64,
-        "value_min": pl.Float64,
-        "value_max": pl.Float64,
-        "requirement": pl.String,
-        "unit": pl.String,
-        "valid_from": pl.Date,
-        "valid_until": pl.Date,
+        **dict.fromkeys(("kind", "requirement", "unit"), pl.String),
+        **dict.fromkeys(("value", "value_min", "value_max"), pl.Float64),
+        **dict.fromkeys(("valid_from", "valid_until"), pl.Date),
     }
 )
 
