@@ -1,8 +1,9 @@
 """The benchmark scripts still name the code they measure.
 
 They are not run by the test suite (they take minutes on the national data), so a
-renamed function would only show when someone next measures: `memory_steps.py` wraps
-the steps it times by name, and a name that no longer exists stopped it at its start.
+renamed function would only show when someone next measures: `memory_steps.py` and
+`zone_pages.py` wrap the steps they time by name, and a name that no longer exists stopped
+`memory_steps.py` at its start.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def test_every_step_memory_steps_times_exists():
-    steps = runpy.run_path(str(BENCHMARKS / "memory_steps.py"), run_name="not_main")["STEPS"]
+@pytest.mark.parametrize("script", ["memory_steps.py", "zone_pages.py"])
+def test_every_step_a_script_times_exists(script):
+    steps = runpy.run_path(str(BENCHMARKS / script), run_name="not_main")["STEPS"]
     missing = [
         f"{module}.{name}"
         for module, name in steps
