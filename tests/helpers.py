@@ -23,21 +23,6 @@ AS_OF = dt.date.fromisoformat(AS_OF_TEXT)
 """The reference date of every test build (`--as-of`)."""
 
 
-# Spellings of published values, reporting limits and (unit, parameter) pairs, for
-# property tests of what a data point reads as.
-VALUES = ["0,05", "< 0,01", "< BG", "n.n.", "12", "0,050", "1-3", "> 5", "", None]
-LIMITS = [None, "0,01", "0,1", "BG 0,02", "n.b."]
-PAIRS = [
-    ("µg/l", "pfas_summe_20"),
-    ("ng/l", "pfas_summe_20"),
-    ("mg/l", "nitrat"),
-    ("mg/l", "blei"),
-    ("µg/l", "blei"),
-    (None, "nitrat"),
-    ("mg/l", "unknown"),
-]
-
-
 def read_rows(path: Path) -> list[dict[str, str]]:
     with path.open(newline="", encoding="utf-8") as fh:
         return list(csv.DictReader(fh))

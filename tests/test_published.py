@@ -10,9 +10,19 @@ from generator import load, published, units
 from generator.classify import SIG_FIGS
 from generator.compact import as_text, compact
 from generator.values import parse_values
-from tests.helpers import LIMITS, PAIRS, VALUES
 
 PARAMETERS = load.load(load.sample_data_dir()).parameters
+VALUES = ["0,05", "< 0,01", "< BG", "n.n.", "12", "0,050", "1-3", "> 5", "", None]
+LIMITS = [None, "0,01", "0,1", "BG 0,02", "n.b."]
+PAIRS = [
+    ("µg/l", "pfas_summe_20"),
+    ("ng/l", "pfas_summe_20"),
+    ("mg/l", "nitrat"),
+    ("mg/l", "blei"),
+    ("µg/l", "blei"),
+    (None, "nitrat"),
+    ("mg/l", "unknown"),
+]
 
 
 def _one_by_one(frame: pl.DataFrame) -> pl.DataFrame:

@@ -9,14 +9,13 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import load, published
+from generator import published
 from generator.api import resources
 from generator.compact import as_text, compact
 from generator.encode import document
 from generator.row_json import row_texts, runs
-from tests.helpers import LIMITS, PAIRS, VALUES
+from tests.test_published import LIMITS, PAIRS, PARAMETERS, VALUES
 
-PARAMETERS = load.load(load.sample_data_dir()).parameters
 ODD = ['Netz "Nord"', "Wasserwerk\\Ost", "Ü\u00e4\n", "", None]
 points = st.tuples(
     st.sampled_from(VALUES + ["1e-7", "2790,0", '3 "ca."']),
