@@ -25,7 +25,7 @@ from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.contract.tables import PLZ_ZONES, STREETS
 from generator.csv_cells import write_csv
-from generator.derive import Derived, with_links, with_plz
+from generator.derive import Derived, with_links, with_numbers, with_plz
 from generator.encode import (
     checked,
     constant,
@@ -36,7 +36,6 @@ from generator.encode import (
     object_bytes,
     stored_gzip,
 )
-from generator.row_json import row_texts
 from generator.sections import Sections, chosen_rows, in_order
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
@@ -161,19 +160,15 @@ def measurement_files(d: Derived) -> Iterator[tuple[str, bytes]]:
     m = d.measurements
     counts = m.group_by("zone_id", maintain_order=True).len()
     zone_ids, lengths = counts["zone_id"].to_list(), counts["len"].to_list()
+    row = document(resources.MEASUREMENT).struct.json_encode().alias("row")
     # Each parameter's register unit once per series (`"blei":"µg/l"`), not in every row.
     units = dict(d.parameters.select("code", "unit").iter_rows())
     pairs = {code: series.units_text({code: unit})[1:-1] for code, unit in units.items()}
     pair = pl.col("parameter").replace_strict(pairs, return_dtype=pl.String).alias("unit_pair")
 
     def render(offset: int, size: int) -> list[tuple[str, bytes]]:
-        part = m.slice(offset, size)
-        rows = as_text(part.select("zone_id", "document_id", "parameter")).select(
-            "zone_id",
-            "document_id",
-            row_texts(part, d.readings, resources.MEASUREMENT),
-            pair,
-        )
+        rows = as_text(with_numbers(m.slice(offset, size), d.readings))
+        rows = rows.select("zone_id", "document_id", row, pair)
         texts = _series_texts(rows, docs)
         return [
             (routes.file_path("zone_measurements", zone_id=zone_id), stored_gzip(text))
