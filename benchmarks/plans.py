@@ -47,8 +47,8 @@ def main() -> None:
     inputs = charts.ChartInputs.prepare(d.limits, d.parameters)
     row, source = (fragments.load(templates, n) for n in ("value_row.html", "source_item.html"))
     badges = {state: state for state in verdicts.STATES}
-    series = as_text(with_numbers(d.measurements, d.readings)).clear()
-    values = derive.with_links(d.current_values, d.documents).clear()
+    series = as_text(with_numbers(d.measurements, d.readings, keep=True)).clear()
+    values = derive.with_links(d.current_values.all(), d.documents).clear()
     numbers = pl.DataFrame({"v": []}, schema={"v": pl.Float64})
     limits = values.select("limit")
     figures = {

@@ -5,7 +5,9 @@ nodes, run batch after batch on the current values (thirty columns, nested struc
 resolves every node against the schema of the frame it runs on, so they run on the few
 columns they read (`with_narrow`); and an expression of one column whose values repeat (a
 limit, shared by every zone) runs once per distinct value of a whole build (`PerValue`).
-Both give what the expression gives row by row.
+Both give what the expression gives row by row, for expressions that work row by row (no
+`over`, `shift` or aggregation) and, for `PerValue`, give the same for values a join takes
+as equal (`-0.0` and `0.0`).
 """
 
 from __future__ import annotations
@@ -16,22 +18,33 @@ from collections.abc import Callable
 import polars as pl
 
 
-def read_by(exprs: list[pl.Expr]) -> list[str]:
-    """Return the columns `exprs` read, sorted."""
-    return sorted({name for expr in exprs for name in expr.meta.root_names()})
+def read_by(exprs: list[pl.Expr]) -> list[str] | None:
+    """Return the columns `exprs` read, sorted; None when one reads columns it does not name.
+
+    `pl.all()`, selectors, `pl.first()` or a literal alone name none, so no narrower frame
+    is known for them.
+    """
+    names: set[str] = set()
+    for expr in exprs:
+        roots = expr.meta.root_names()
+        if not roots or expr.meta.has_multiple_outputs():
+            return None
+        names.update(roots)
+    return sorted(names)
 
 
 def with_narrow(
     frame: pl.DataFrame,
-    columns: list[str],
+    columns: list[str] | None,
     added: Callable[[pl.DataFrame], pl.DataFrame],
     names: list[str],
 ) -> pl.DataFrame:
     """Return `frame` with the columns `names` of `added(frame.select(columns))`.
 
-    `added` must keep the rows and their order (it adds columns, as `with_columns` does).
+    `columns` None (of `read_by`): `added(frame)`. `added` must keep the rows and their
+    order (it adds columns, as `with_columns` does).
     """
-    result = added(frame.select(columns))
+    result = added(frame if columns is None else frame.select(columns))
     return frame.with_columns(result.get_column(name) for name in names)
 
 

@@ -48,15 +48,22 @@ limits = st.one_of(
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.lists(limits, max_size=12), min_size=1, max_size=4))
 def test_per_value_is_the_expression_row_by_row(batches: list[list[dict | None]]) -> None:
-    """Batches sharing one `PerValue` each get what `limit_expr` gives their rows.
-
-    Nulls, a limit of nulls only and limits differing in one field stay apart.
-    """
+    """Batches sharing one `PerValue` each get what `limit_expr` gives their rows."""
     words = PerValue(text.limit_expr)
     for rows in batches:
         column = pl.Series("limit", rows, dtype=LIMIT)
         expected = column.to_frame().select(text.limit_expr(pl.col("limit"))).to_series()
         assert words.of_rows(column).to_list() == expected.to_list()
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_per_value_keeps_a_null_apart_from_nulls_only(first: int) -> None:
+    kind = pl.Struct({"a": pl.Int64, "b": pl.String})
+    batches = [[None], [{"a": None, "b": None}]]
+    null_or_not = PerValue(lambda e: e.is_null().cast(pl.String))
+    for rows in (batches[first], batches[1 - first]):
+        found = null_or_not.of_rows(pl.Series("s", rows, dtype=kind)).to_list()
+        assert found == [str(rows[0] is None).lower()]
 
 
 def test_per_value_computes_each_value_once() -> None:
@@ -97,6 +104,11 @@ def test_with_narrow_adds_what_with_columns_adds() -> None:
     )
     exprs = [pl.format("{}-{}", pl.col("a"), text.esc(pl.col("b"))).alias("c")]
     assert read_by(exprs) == ["a", "b"]
+    # What names no column (or several outputs) runs on the whole frame.
+    assert read_by([*exprs, pl.first()]) is None and read_by([pl.lit("k")]) is None
+    assert read_by([pl.col("a", "b")]) is None
+    whole = with_narrow(frame, None, lambda f: f.with_columns(pl.first().alias("c")), ["c"])
+    assert whole["c"].to_list() == [1, 2, None]
     narrow = with_narrow(frame, read_by(exprs), lambda f: f.with_columns(exprs), ["c"])
     assert narrow.equals(frame.with_columns(exprs))
 
@@ -108,6 +120,8 @@ def test_fragment_on_a_wide_frame() -> None:
     )
     assert filled.columns == ["a", "n", "flag", "html"]
     assert filled["html"].to_list() == ["<i>&lt;b&gt;</i>!", "<i></i>"]
+    constant = fragments.with_fragment(frame, "{x}", {"x": pl.lit("k")}, "html")
+    assert constant["html"].to_list() == ["k", "k"]
 
 
 def test_charts_read_once_per_reading_as_per_row(golden_derived) -> None:

@@ -174,8 +174,7 @@ def _plotted(measurements: pl.LazyFrame, inputs: ChartInputs) -> pl.LazyFrame:
         # How the value reads (in the limit's unit) and how it was published, as text.
         readings.SHOWN,
         pl.col(readings.PUBLISHED_TEXT).alias("published"),
-        "shown_html",
-        "published_html",
+        *readings.HTML_TEXTS,
         "sample_point",
         "statistic",
         kind.alias("kind"),
@@ -426,8 +425,8 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
                 inputs.row,
                 {
                     "date": text.date_expr(pl.col("sampled_at")),
-                    "shown": pl.col("shown_html"),
-                    "published": pl.col("published_html"),
+                    "shown": pl.col(readings.SHOWN_HTML),
+                    "published": pl.col(readings.PUBLISHED_HTML),
                     "sample_point": pl.col("sample_point"),
                     "statistic": statistic,
                     "as_published": as_published,

@@ -187,8 +187,10 @@ def with_html_texts(rows: pl.LazyFrame) -> pl.LazyFrame:
 
     Once per `reading` where the rows carry it (`with_numbers(..., keep=True)`).
 
-    A reading's texts follow from its own columns (`generator.published`), so any row of
-    it reads as every other: the German numbers are written a few thousand times per batch
+    A reading's texts follow from its own columns (`generator.published`): every column
+    `with_readings` reads is the reading's (its texts and numbers, and `normalized_unit`
+    of its parameter), so any row of it reads as every other. A column of the row's own
+    read there would break this: the German numbers are written a few thousand times per batch
     instead of once per data point.
     """
     if READING not in rows.collect_schema():
@@ -199,12 +201,13 @@ def with_html_texts(rows: pl.LazyFrame) -> pl.LazyFrame:
     return rows.join(texts, on=READING, how="left", maintain_order="left")
 
 
-HTML_TEXTS = ("shown_html", "published_html")
+SHOWN_HTML, PUBLISHED_HTML = "shown_html", "published_html"
+HTML_TEXTS = (SHOWN_HTML, PUBLISHED_HTML)
 """`SHOWN` and `PUBLISHED_TEXT` escaped for HTML, once per reading (`with_html_texts`)."""
 
 
 def _texts(rows: pl.LazyFrame) -> pl.LazyFrame:
     return with_readings(rows).with_columns(
-        esc(pl.col(SHOWN)).alias("shown_html"),
-        esc(pl.col(PUBLISHED_TEXT)).alias("published_html"),
+        esc(pl.col(SHOWN)).alias(SHOWN_HTML),
+        esc(pl.col(PUBLISHED_TEXT)).alias(PUBLISHED_HTML),
     )
