@@ -1,13 +1,13 @@
 """Long polars expressions made cheap: planned on the columns they read, run once per value.
 
-The site's row fragments, value readings and limits in words are expressions of hundreds of
-nodes, run batch after batch on the current values (thirty columns, nested structs). polars
-resolves every node against the schema of the frame it runs on, so they run on the few
-columns they read (`with_narrow`); and an expression of one column whose values repeat (a
-limit, shared by every zone) runs once per distinct value of a whole build (`PerValue`).
-Both give what the expression gives row by row, for expressions that work row by row (no
-`over`, `shift` or aggregation) and, for `PerValue`, give the same for values a join takes
-as equal (`-0.0` and `0.0`).
+The site's row fragments and limits in words are expressions of hundreds of nodes, run
+batch after batch on the current values (thirty columns, nested structs). polars resolves
+every node against the schema of the frame it runs on, so they run on the few columns they
+read (`with_narrow`); and an expression of one column whose values repeat (a limit, shared
+by every zone) runs once per distinct value of a whole build (`PerValue`). Both give what
+the expression gives row by row, for expressions that work row by row (no `over`, `shift`
+or aggregation) and, for `PerValue`, give the same for values a join takes as equal
+(`-0.0` and `0.0`).
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ import polars as pl
 
 from generator.api import qualifiers as q
 from generator.german import number_expr, unit_expr
-from generator.once import read_by, with_narrow
 
 TEXT_WORDS: dict[str, str] = {
     "o.B.": "ohne Befund",
@@ -44,8 +43,6 @@ _VALUE_DE, _RL_DE, _UNIT_DE = "_value_de", "_reporting_limit_de", "_unit_de"
 SHOWN, PUBLISHED_TEXT = "shown", "published_text"
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
-_READ = read_by([VALUE, REPORTING_LIMIT, QUALIFIER, TEXT, PUBLISHED_UNIT, UNIT])
-"""The columns `with_readings` reads."""
 
 
 def with_readings(frame: FrameT) -> FrameT:
@@ -58,12 +55,6 @@ def with_readings(frame: FrameT) -> FrameT:
     unit follows only a text with a digit that does not print it already, so a word such as
     `nicht nachweisbar` gets none.
     """
-    if isinstance(frame, pl.DataFrame):
-        return with_narrow(frame, _READ, _with_readings, [SHOWN, PUBLISHED_TEXT])
-    return _with_readings(frame)
-
-
-def _with_readings(frame: FrameT) -> FrameT:
     helpers = frame.with_columns(
         number_expr(VALUE).alias(_VALUE_DE),
         number_expr(REPORTING_LIMIT).alias(_RL_DE),

@@ -182,16 +182,19 @@ def reading_values() -> dict[str, pl.Expr]:
     }
 
 
+SHOWN_HTML, PUBLISHED_HTML = "shown_html", "published_html"
+HTML_TEXTS = (SHOWN_HTML, PUBLISHED_HTML)
+"""`SHOWN` and `PUBLISHED_TEXT` escaped for HTML, once per reading (`with_html_texts`)."""
+
+
 def with_html_texts(rows: pl.LazyFrame) -> pl.LazyFrame:
     """`with_readings`, and both texts escaped for HTML (`HTML_TEXTS`), of rows of the series.
 
-    Once per `reading` where the rows carry it (`with_numbers(..., keep=True)`).
-
-    A reading's texts follow from its own columns (`generator.published`): every column
-    `with_readings` reads is the reading's (its texts and numbers, and `normalized_unit`
-    of its parameter), so any row of it reads as every other. A column of the row's own
-    read there would break this: the German numbers are written a few thousand times per batch
-    instead of once per data point.
+    Once per `reading` where the rows carry it (`with_numbers(..., keep=True)`): the German
+    numbers are written a few thousand times per batch instead of once per data point.
+    That holds because every column `with_readings` reads is the reading's (its texts and
+    numbers, and `normalized_unit` of its parameter), so any row of a reading reads as
+    every other; a column of the row's own read there would break it.
     """
     if READING not in rows.collect_schema():
         return _texts(rows)
@@ -199,11 +202,6 @@ def with_html_texts(rows: pl.LazyFrame) -> pl.LazyFrame:
         READING, SHOWN, PUBLISHED_TEXT, *HTML_TEXTS
     )
     return rows.join(texts, on=READING, how="left", maintain_order="left")
-
-
-SHOWN_HTML, PUBLISHED_HTML = "shown_html", "published_html"
-HTML_TEXTS = (SHOWN_HTML, PUBLISHED_HTML)
-"""`SHOWN` and `PUBLISHED_TEXT` escaped for HTML, once per reading (`with_html_texts`)."""
 
 
 def _texts(rows: pl.LazyFrame) -> pl.LazyFrame:

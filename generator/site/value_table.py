@@ -58,11 +58,11 @@ def value_rows(
     row_fragment: str,
     badges: dict[str, str],
     source_fragment: str,
-    limit_words: PerValue,
+    words: PerValue,
 ) -> pl.DataFrame:
     """Return one row per zone: its current values as rows, their sources, announcements.
 
-    `limit_words`: of `limit_words()`, shared by the batches of a build.
+    `words`: the limits in words, of `limit_words()`, shared by the batches of a build.
     """
     order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
     prov = pl.col("provenance").struct.field
@@ -74,8 +74,8 @@ def value_rows(
         maintain_order="left",
     )
     cv = cv.with_columns(
-        limit_words.of_rows(cv.get_column("limit")).alias("_limit_words"),
-        limit_words.of_rows(cv.get_column("future_limit")).alias("_future_limit_words"),
+        words.of_rows(cv.get_column("limit")).alias("_limit_words"),
+        words.of_rows(cv.get_column("future_limit")).alias("_future_limit_words"),
     )
     future_from = text.date_expr(pl.col("future_limit").struct.field("valid_from"))
     name = pl.col("name_de").fill_null(pl.col("parameter"))
