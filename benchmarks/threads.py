@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+LISTED = 0.02
+"""A thread of at least so many CPU seconds gets a line of its own; the others are counted."""
 
 
 def times(pid: int) -> dict[int, tuple[float, float]]:
@@ -60,13 +62,11 @@ def report(wall: float, pid: int, seen: dict[int, tuple[float, float]]) -> list[
         f"main thread: user {main_user:.2f} s, system {main_system:.2f} s, "
         f"{(main_user + main_system) / wall:.0%} of the wall time",
     ]
+    listed = [(tid, times) for cpu, tid, times in others if cpu >= LISTED]
     lines += [
-        f"thread {tid}: user {user:.2f} s, system {system:.2f} s"
-        for cpu, tid, (user, system) in others
-        if cpu >= 0.02
+        f"thread {tid}: user {user:.2f} s, system {system:.2f} s" for tid, (user, system) in listed
     ]
-    shown = sum(1 for cpu, _, _ in others if cpu >= 0.02)
-    lines.append(f"{len(others) - shown} other thread(s) under 0.02 s each")
+    lines.append(f"{len(others) - len(listed)} other thread(s) under {LISTED} s each")
     return lines
 
 
