@@ -211,12 +211,22 @@ def people_files(root: Path) -> list[tuple[str, str]]:
 def one_supplier_changed(data: Path, changed: Path) -> tuple[int, int, int]:
     """Copy the dataset to `changed` as it reads after one supplier's new publication.
 
-    A new document, and for each of its zones the newest sample of every parameter measured
-    again three days before the build date (the same texts, so the new rows are current
-    values). The other tables are hard links. Return (supplier, zones, rows appended).
+    Return (supplier, zones, rows appended); see `suppliers_changed`.
+    """
+    suppliers, zones, rows = suppliers_changed(data, changed, 1)
+    return suppliers[0], zones[0], rows
 
-    The supplier is the one with the most zones whose id is the median's: a typical
-    update, not the smallest.
+
+def suppliers_changed(data: Path, changed: Path, count: int) -> tuple[list, list[int], int]:
+    """Copy the dataset to `changed` as it reads after `count` suppliers' new publications.
+
+    Each supplier's: a new document, and for each of its zones the newest sample of every
+    parameter measured again three days before the build date (the same texts, so the new
+    rows are current values), appended after the rows there were. The other tables are
+    hard links. Return the suppliers, how many zones each has, and the rows appended.
+
+    The suppliers are those whose number of zones is the median's, the first of them the
+    one with the median id among them: a typical update, not the smallest.
     """
     import polars as pl
 
@@ -242,33 +252,42 @@ def one_supplier_changed(data: Path, changed: Path) -> tuple[int, int, int]:
             os.link(path, changed / path.name)
     zones = read("zones")
     sizes = zones.group_by("supplier_id").len().sort("len", "supplier_id")
-    supplier = sizes["supplier_id"][sizes.height // 2]
-    ids = zones.filter(pl.col("supplier_id") == supplier)["zone_id"].implode()
+    if not 1 <= count <= sizes.height:
+        raise ValueError(f"{count} suppliers asked for, the dataset has {sizes.height}")
+    first = min(sizes.height // 2, sizes.height - count)
+    suppliers = sizes["supplier_id"].slice(first, count).to_list()
     day = dt.date.fromisoformat(AS_OF)
-    doc = f"benchmark-{supplier}-{AS_OF}"
     docs = read("documents")
-    new_doc = pl.DataFrame(
-        {
-            "document_id": [doc],
-            "supplier_id": [supplier],
-            "title": ["Trinkwasseranalyse (neu)"],
-            "url": [f"https://example.org/{doc}.pdf"],
-            "edition_date": [day - dt.timedelta(days=1)],
-            "retrieved_date": [day],
-        },
-    )
-    new_doc = new_doc.cast({c: docs.schema[c] for c in new_doc.columns})  # CSV: all text
-    write(pl.concat([docs, new_doc], how="diagonal"), "documents")
     m = read("measurements")
-    mine = m.filter(pl.col("zone_id").is_in(ids))
-    newest = mine.filter(
-        pl.col("sampled_at") == pl.col("sampled_at").max().over("zone_id", "parameter")
-    ).unique(["zone_id", "parameter", "sample_point"], keep="first", maintain_order=True)
-    appended = newest.with_columns(
-        pl.lit(day - dt.timedelta(days=3)).alias("sampled_at"), pl.lit(doc).alias("document_id")
-    )
-    write(pl.concat([m, appended.cast(m.schema)]), "measurements")
-    return supplier, ids.list.len()[0], appended.height
+    new_docs, appended, counts = [], [], []
+    for supplier in suppliers:
+        ids = zones.filter(pl.col("supplier_id") == supplier)["zone_id"].implode()
+        counts.append(ids.list.len()[0])
+        doc = f"benchmark-{supplier}-{AS_OF}"
+        new_doc = pl.DataFrame(
+            {
+                "document_id": [doc],
+                "supplier_id": [supplier],
+                "title": ["Trinkwasseranalyse (neu)"],
+                "url": [f"https://example.org/{doc}.pdf"],
+                "edition_date": [day - dt.timedelta(days=1)],
+                "retrieved_date": [day],
+            },
+        )
+        new_docs.append(new_doc.cast({c: docs.schema[c] for c in new_doc.columns}))  # CSV: text
+        mine = m.filter(pl.col("zone_id").is_in(ids))
+        newest = mine.filter(
+            pl.col("sampled_at") == pl.col("sampled_at").max().over("zone_id", "parameter")
+        ).unique(["zone_id", "parameter", "sample_point"], keep="first", maintain_order=True)
+        appended.append(
+            newest.with_columns(
+                pl.lit(day - dt.timedelta(days=3)).alias("sampled_at"),
+                pl.lit(doc).alias("document_id"),
+            ).cast(m.schema)
+        )
+    write(pl.concat([docs, *new_docs], how="diagonal"), "documents")
+    write(pl.concat([m, *appended]), "measurements")
+    return suppliers, counts, sum(a.height for a in appended)
 
 
 def stages_of(log: Path, text: str | None = None) -> dict[str, float]:

@@ -1,15 +1,17 @@
-"""The benchmark scripts still name the code they measure.
+"""The benchmark scripts still name the code they measure, and what they check holds.
 
-They are not run by the test suite (they take minutes on the national data), so a
+They are not run by the test suite on the national data (they take minutes), so a
 renamed function would only show when someone next measures: `memory_steps.py` and
 `zone_pages.py` wrap the steps they time by name, and a name that no longer exists stopped
-`memory_steps.py` at its start.
+`memory_steps.py` at its start. `suppliers.py` also checks the output, so it runs here on
+the small demo dataset.
 """
 
 from __future__ import annotations
 
 import importlib
 import runpy
+import subprocess
 import sys
 from pathlib import Path
 
@@ -64,3 +66,45 @@ def test_threads_measures_a_command_and_its_threads(capsys):
     assert lines[0].startswith("wall ") and lines[1].startswith("main thread: user ")
     side = [line for line in lines[2:-1] if line.startswith("thread ")]
     assert side, lines  # the thread that summed is seen, and is not the main thread
+
+
+def _suppliers():
+    return runpy.run_path(str(BENCHMARKS / "suppliers.py"), run_name="not_main")
+
+
+def test_tree_comparison_finds_every_kind_of_difference(tmp_path):
+    differing = _suppliers()["differing"]
+    a, b = tmp_path / "a", tmp_path / "b"
+    for root in (a, b):
+        (root / "v1" / "zones").mkdir(parents=True)
+        (root / "index.html").write_bytes(b"<p>Trinkwasser</p>")
+        (root / "v1" / "zones" / "1.json").write_bytes(b'{"zone_id":1}' * 100_000)
+    assert differing(a, b) == (2, [])
+    # The same size, one byte apart, past the first block read.
+    (b / "v1" / "zones" / "1.json").write_bytes(b'{"zone_id":1}' * 99_999 + b'{"zone_id":2}')
+    (a / "only-a.txt").write_bytes(b"")
+    (b / "v1" / "only-b.json").write_bytes(b"{}")
+    assert differing(a, b) == (
+        4,
+        sorted([f"only-a.txt (not in {b})", f"v1/only-b.json (not in {a})", "v1/zones/1.json"]),
+    )
+
+
+def test_an_update_after_three_publications_is_the_full_build_of_its_data(tmp_path):
+    # The benchmark itself, on the small demo dataset: three suppliers' publications
+    # appended, the update timed, then compared file by file with a full build.
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "suppliers.py"), "--scale", "small"]
+        + ["--suppliers", "3", "--work", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    published = next(line for line in lines if "publications (" in line)
+    assert published.startswith("3 suppliers' publications")
+    planned = next(line for line in lines if line.startswith("Rendering the files of"))
+    assert "3 supplier(s) whose data changed" in planned and "unchanged zone(s)" in planned
+    compared = next(line for line in lines if line.startswith("files compared byte for byte"))
+    assert compared.endswith(" 0 differ") and int(compared.split()[5].rstrip(",")) > 900
