@@ -225,8 +225,9 @@ def suppliers_changed(data: Path, changed: Path, count: int) -> tuple[list, list
     rows are current values), appended after the rows there were. The other tables are
     hard links. Return the suppliers, how many zones each has, and the rows appended.
 
-    The suppliers are those whose number of zones is the median's, the first of them the
-    one with the median id among them: a typical update, not the smallest.
+    The suppliers, ordered by their number of zones and then by id, are taken from the
+    median one on (the last `count` when fewer follow it): typical updates, not the
+    smallest.
     """
     import polars as pl
 
