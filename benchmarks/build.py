@@ -155,6 +155,33 @@ def measured(cmd: list[str], repo: Path = REPO, **kwargs) -> dict:
     }
 
 
+def snapshot(repo: Path, data: Path, folder: Path) -> dict:
+    """Build `data` in full into `folder`, then once more with `--force`.
+
+    So a staging tree lies beside the tree, as after any rebuild. Return the full build's
+    `measured` figures.
+    """
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    cmd = [*build_command(data, folder / "build"), "--quiet"]
+    full = measured(cmd, repo=repo)
+    measured([*cmd, "--force"], repo=repo)
+    return full
+
+
+def update(repo: Path, data: Path, out: Path, log: Path) -> dict:
+    """Time the update of tree `out` from `data`; the build's own stage times with it."""
+    cmd = build_command(data, out)
+    with log.open("w") as fh:
+        timed = measured(cmd, repo=repo, stdout=subprocess.DEVNULL, stderr=fh)
+    text = log.read_text(encoding="utf-8")
+    # An update that took nothing from the snapshot (other code, say) rendered everything.
+    planned = [line for line in text.splitlines() if line.startswith("Rendering the files of")]
+    if not planned:
+        sys.exit(f"the update rendered every file; see {log}")
+    return timed | stages_of(log, text) | {"planned": planned[0]}
+
+
 def tree_figures(root: Path) -> dict:
     """Files, bytes, the largest file, and the files per top folder of a tree."""
     files = size = 0

@@ -21,7 +21,6 @@ at the end. Each checkout runs its own generator with this interpreter (its pack
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import statistics
 import subprocess
 import sys
@@ -32,28 +31,6 @@ _spec = importlib.util.spec_from_file_location("benchmark_build", HERE / "build.
 assert _spec is not None and _spec.loader is not None
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
-
-
-def snapshot(repo: Path, data: Path, folder: Path) -> None:
-    """Build `data` in full into `folder`, then once more with `--force`."""
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    cmd = [*bench.build_command(data, folder / "build"), "--quiet"]
-    for extra in ([], ["--force"]):
-        bench.measured([*cmd, *extra], repo=repo)
-
-
-def update(repo: Path, data: Path, out: Path, log: Path) -> dict:
-    """Time the update of tree `out` from `data`; the build's own stage times with it."""
-    cmd = bench.build_command(data, out)
-    with log.open("w") as fh:
-        timed = bench.measured(cmd, repo=repo, stdout=subprocess.DEVNULL, stderr=fh)
-    text = log.read_text(encoding="utf-8")
-    # An update that took nothing from the snapshot (other code, say) rendered everything.
-    planned = [line for line in text.splitlines() if line.startswith("Rendering the files of")]
-    if not planned:
-        sys.exit(f"the update rendered every file; see {log}")
-    return timed | bench.stages_of(log, text) | {"planned": planned[0]}
 
 
 def main() -> None:
@@ -83,7 +60,7 @@ def main() -> None:
     for name, repo in repos.items():
         if not (args.keep_snapshots and (work / f"snapshot-{name}" / "build").is_dir()):
             print(f"snapshot of {name} ({repo}): a full build and a forced one")
-            snapshot(repo, data, work / f"snapshot-{name}")
+            bench.snapshot(repo, data, work / f"snapshot-{name}")
 
     runs = work / "runs"
     # Copies an interrupted run left: removed, and forgotten before anything is timed.
@@ -93,7 +70,7 @@ def main() -> None:
         for i in range(args.runs):
             for name, repo in repos.items():
                 out = bench.restored(work / f"snapshot-{name}", runs / f"{name}-{i}")
-                got = update(repo, changed, out, runs / f"{name}-{i}.log")
+                got = bench.update(repo, changed, out, runs / f"{name}-{i}.log")
                 times[name].append(got["wall"])
                 if i == 0:
                     print(f"{name:<8} {got['planned']}")

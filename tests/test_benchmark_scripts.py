@@ -20,9 +20,14 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
+def _script(name: str) -> dict:
+    """Return the names a benchmark script defines, loaded as a module (not run)."""
+    return runpy.run_path(str(BENCHMARKS / name), run_name="not_main")
+
+
 @pytest.mark.parametrize("script", ["memory_steps.py", "zone_pages.py"])
 def test_every_step_a_script_times_exists(script):
-    steps = runpy.run_path(str(BENCHMARKS / script), run_name="not_main")["STEPS"]
+    steps = _script(script)["STEPS"]
     missing = [
         f"{module}.{name}"
         for module, name in steps
@@ -34,15 +39,11 @@ def test_every_step_a_script_times_exists(script):
 @pytest.mark.parametrize("script", sorted(p.name for p in BENCHMARKS.glob("*.py")))
 def test_each_benchmark_script_loads(script):
     # Loading runs their imports and module-level code, not their measurements.
-    runpy.run_path(str(BENCHMARKS / script), run_name="not_main")
-
-
-def _threads():
-    return runpy.run_path(str(BENCHMARKS / "threads.py"), run_name="not_main")
+    _script(script)
 
 
 def test_threads_report_puts_the_main_thread_first():
-    lines = _threads()["report"](
+    lines = _script("threads.py")["report"](
         4.0, 10, {10: (0.5, 0.25), 11: (0.01, 0.0), 12: (0.75, 0.5), 13: (0.25, 0.0)}
     )
     assert lines == [
@@ -61,19 +62,15 @@ def test_threads_measures_a_command_and_its_threads(capsys):
         "t = threading.Thread(target=lambda: sum(range(2 * 10**7)))\n"
         "t.start(); t.join()"
     )
-    assert _threads()["main"](["--", sys.executable, "-c", busy]) == 0
+    assert _script("threads.py")["main"](["--", sys.executable, "-c", busy]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("wall ") and lines[1].startswith("main thread: user ")
     side = [line for line in lines[2:-1] if line.startswith("thread ")]
     assert side, lines  # the thread that summed is seen, and is not the main thread
 
 
-def _suppliers():
-    return runpy.run_path(str(BENCHMARKS / "suppliers.py"), run_name="not_main")
-
-
 def test_tree_comparison_finds_every_kind_of_difference(tmp_path):
-    differing = _suppliers()["differing"]
+    differing = _script("suppliers.py")["differing"]
     a, b = tmp_path / "a", tmp_path / "b"
     for root in (a, b):
         (root / "v1" / "zones").mkdir(parents=True)
