@@ -38,7 +38,7 @@ STAGES = re.compile(
 )
 """The line `trinkwasser build` ends with (generator/build.py)."""
 BESIDE = ((".", ".staging"), ("", "-gate"), ("", "-state"))
-"""What a build keeps beside its tree `build` (generator/write.py, generator/build.py)."""
+"""What a build keeps beside its tree `build` (generator/output/tree.py, generator/build.py)."""
 
 
 REPO = HERE.parent.resolve()

@@ -18,12 +18,13 @@ import time
 from collections.abc import Callable
 
 import polars as pl
+from generator.values.parse.published import with_numbers
 
-from generator import derive, german, load, site_assets
+from generator import derive, load
 from generator.api import verdicts
-from generator.compact import as_text
-from generator.published import with_numbers
-from generator.site import charts, fragments, text, value_table
+from generator.frames.compact import as_text
+from generator.site import assets, charts, fragments, text, value_table
+from generator.values.parse import german
 
 AS_OF = dt.date(2026, 11, 23)
 REPEAT = 7
@@ -43,7 +44,7 @@ def timed(step: Callable[[], object]) -> float:
 def main() -> None:
     data = load.load(load.sample_data_dir())
     d = derive.derive(data, AS_OF)
-    templates = site_assets.templates_dir()
+    templates = assets.templates_dir()
     inputs = charts.ChartInputs.prepare(d.limits, d.parameters)
     row, source = (fragments.load(templates, n) for n in ("value_row.html", "source_item.html"))
     badges = {state: state for state in verdicts.STATES}

@@ -79,8 +79,9 @@ def main() -> None:
 
     import polars as pl
 
-    from generator import build, derive, load, parallel, render
+    from generator import build, derive, load, render
     from generator.config import Config
+    from generator.frames import parallel
     from generator.site import pages
 
     with pl.Config(engine_affinity=build.ENGINE):

@@ -15,38 +15,28 @@ from typing import Any, Final
 
 import polars as pl
 
-from generator import (
-    API_VERSION,
-    __version__,
-    derive,
-    incremental,
-    load,
-    parallel,
-    render,
-    reuse,
-    site,
-    source_prints,
-)
+from generator import API_VERSION, __version__, derive, load, render, site
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
-from generator.beside import Basis, state_dir
-from generator.code_digest import code_digest, hash_files
 from generator.config import Config
 from generator.contract import provenance
 from generator.contract.memo import Memo
 from generator.contract.tables import MEASUREMENTS
-from generator.progress import StepPrinter
-from generator.sections import Sections
-from generator.site import compiled, places
-from generator.write import (
-    Prepared,
+from generator.frames import parallel
+from generator.incremental import render_plan, reuse, source_prints
+from generator.incremental.code_digest import code_digest, hash_files
+from generator.output.atomic import Prepared, atomic_write
+from generator.output.sections import Sections
+from generator.output.state import Basis, state_dir
+from generator.output.tree import (
     TreeWriter,
     WriteReport,
-    atomic_write,
     available,
     read_manifest,
     read_staging_manifest,
 )
+from generator.progress import StepPrinter
+from generator.site import compiled, places
 
 API_PREFIXES = routes.api_dirs()
 """Rendered files under these count as the API in the timings, all others as the site."""
@@ -68,7 +58,7 @@ class BuildResult:
     suppliers_rendered: int | None = None
     """How many suppliers had their document and page rendered; the others kept theirs."""
     sections_kept: tuple[str, ...] = ()
-    """The sections whose files are the previous tree's (`generator.sections`), sorted."""
+    """The sections whose files are the previous tree's (`generator.output.sections`), sorted."""
 
 
 def input_digest(data_dir: Path, as_of: dt.date, config: Config, code: str | None = None) -> str:
@@ -154,8 +144,8 @@ def _build(
     # The row groups the zones' source prints are made of, and the zones with rows in new
     # ones, asked before the load and trusted only when the file is the same after it: a
     # file that changed meanwhile may not be the one loaded, so nothing is noted of it and
-    # every zone is hashed (`generator.source_prints`).
-    state = None if force else incremental.read_state(out)
+    # every zone is hashed (`generator.incremental.source_prints`).
+    state = None if force else render_plan.read_state(out)
     basis = source_prints.basis(data_dir, code)
     touched = None
     if state is not None and state.basis is not None and basis is not None:
@@ -181,18 +171,18 @@ def _build(
         )
     del data  # the derived frames share what they need; let the rest go before rendering
     index = places.search_index(derived, places.place_groups(derived.places))
-    key = incremental.render_key(derived, f"{code}|".encode() + index)
+    key = render_plan.render_key(derived, f"{code}|".encode() + index)
     # A daily update (the previous build's render key is this one's: the plan keeps files)
     # begins the pieces that summarise every zone now, beside its planning.
-    daily = incremental.keeps_files(state, key)
+    daily = render_plan.keeps_files(state, key)
     begun = site.begin(derived, as_of, config, index, ahead=True) if daily else None
-    prints = incremental.fingerprints(derived, sources, taken.hashes if taken else None)
+    prints = render_plan.fingerprints(derived, sources, taken.hashes if taken else None)
     kept = 0 if taken is None else taken.kept.zone_ids.len()
     del taken
-    plz_prints = incremental.plz_fingerprints(derived, prints)
-    supplier_prints = incremental.supplier_fingerprints(derived)
+    plz_prints = render_plan.plz_fingerprints(derived, prints)
+    supplier_prints = render_plan.supplier_fingerprints(derived)
     (published, staged), staging = presence()
-    plan = incremental.plan(prints, plz_prints, supplier_prints, key, shared, published, state)
+    plan = render_plan.plan(prints, plz_prints, supplier_prints, key, shared, published, state)
     if not plan.full:
         progress(
             f"Rendering the files of {len(plan.render or ())} zone(s), "
@@ -200,14 +190,14 @@ def _build(
             f"supplier(s) whose data changed; {len(plan.keep)} unchanged zone(s), "
             f"{len(plan.keep_plz)} PLZ and the other suppliers keep theirs"
         )
-    zones = incremental.restrict(derived, plan.render)
-    zone_feeds, plan = incremental.zone_feeds(derived, zones, as_of, plan)
+    zones = render_plan.restrict(derived, plan.render)
+    zone_feeds, plan = render_plan.zone_feeds(derived, zones, as_of, plan)
     mark = _stage("derive", mark, timings, peaks)
     timings.update(api=0.0, site=0.0, write=0.0)
     planned = (
         _planned_files(derived)
-        - len(incremental.zone_paths(0)) * len(plan.keep)
-        - len(incremental.plz_paths("0")) * len(plan.keep_plz)
+        - len(render_plan.zone_paths(0)) * len(plan.keep)
+        - len(render_plan.plz_paths("0")) * len(plan.keep_plz)
     )
     # The rows for the next build are encoded and written beside the state (renamed into
     # it once the tree is swapped in) on a thread of their own, at a lower priority, beside
@@ -254,10 +244,10 @@ def _build(
         writer.keep_all(unrendered)
         kept_zones = pl.Series("zone_id", plan.keep, dtype=pl.Int64)
         feed_again = kept_zones.is_in(zone_feeds.zones["zone_id"].cast(pl.Int64).implode())
-        writer.keep_all(incremental.paths_of(kept_zones.filter(feed_again), feeds=False))
-        writer.keep_all(incremental.paths_of(kept_zones.filter(~feed_again)))
-        writer.keep_all(incremental.paths_of(pl.Series("plz", plan.keep_plz, dtype=pl.String)))
-        incremental.forget_state(out)
+        writer.keep_all(render_plan.paths_of(kept_zones.filter(feed_again), feeds=False))
+        writer.keep_all(render_plan.paths_of(kept_zones.filter(~feed_again)))
+        writer.keep_all(render_plan.paths_of(pl.Series("plz", plan.keep_plz, dtype=pl.String)))
+        render_plan.forget_state(out)
         report = writer.commit(
             {
                 "input_digest": digest,
@@ -269,7 +259,7 @@ def _build(
     rows, fingerprints = state_files()
     try:
         rows.publish()
-        incremental.write_state(out, plan, shared, sections.paths, basis, fingerprints)
+        render_plan.write_state(out, plan, shared, sections.paths, basis, fingerprints)
     finally:
         fingerprints.discard()  # when the rows could not be renamed
     reuse.prune(out)
@@ -305,7 +295,7 @@ def _hashed(
     out: Path,
     key: str,
     touched: pl.Series | None,
-    state: incremental.State | None,
+    state: render_plan.State | None,
 ) -> tuple[pl.DataFrame, reuse.Reused | None]:
     """Return the zones' source prints and what derive may take from the previous build.
 
@@ -330,16 +320,16 @@ def _available(
 def _encoded(
     out: Path,
     derived: derive.Derived,
-    plan: incremental.Plan,
+    plan: render_plan.Plan,
     derive_key: str,
     basis: Basis | None,
 ) -> tuple[Prepared, Prepared]:
     """Write what the next build takes from this one beside the state, not in place.
 
-    The rows kept for it (`reuse`), and the fingerprints (`incremental.prepare_state`).
+    The rows kept for it (`reuse`), and the fingerprints (`render_plan.prepare_state`).
     """
     rows = reuse.prepare(out, reuse.encoded(derived))
-    return rows, incremental.prepare_state(out, plan, derive_key, basis)
+    return rows, render_plan.prepare_state(out, plan, derive_key, basis)
 
 
 def _kept(taken: reuse.Reused | None) -> derive.Kept | None:

@@ -13,9 +13,10 @@ from typing import Any
 
 import click
 
-from generator import __version__, allocator
+from generator import __version__
 from generator.cli_options import config_option, handle_errors, verbose_option
 from generator.errors import terminal_safe
+from generator.incremental import allocator
 from generator.mapping import options as mapping_options
 
 # Before polars is first imported (commands import it lazily): `build` may choose otherwise.
@@ -115,8 +116,8 @@ def build(
     max_problems: int,
 ) -> None:
     """Build the static API tree and site from the source tables."""
-    from generator.code_digest import code_digest
     from generator.config import load_config
+    from generator.incremental.code_digest import code_digest
 
     as_of = as_of or dt.date.today()
     config = load_config(config_path)

@@ -14,19 +14,26 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from generator import published, staleness, summary, sums
 from generator.api import resources, routes, verdicts
-from generator.classify import SIG_FIGS, classify
-from generator.compact import as_text, compact
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
-from generator.current import aggregate_verdicts, newest_rows, notes_de, standing, worst_point
-from generator.encode import document
+from generator.frames.compact import as_text, compact
+from generator.frames.slices import rows_of, side_by_side
+from generator.frames.zone_values import Run, ZoneValues
 from generator.load import SourceData
-from generator.published import with_numbers
-from generator.slices import rows_of, side_by_side
-from generator.values import parse_limit_values
-from generator.zone_values import Run, ZoneValues
+from generator.ordinance import staleness, summary, sums
+from generator.ordinance.classify import SIG_FIGS, classify
+from generator.ordinance.current import (
+    aggregate_verdicts,
+    newest_rows,
+    notes_de,
+    standing,
+    worst_point,
+)
+from generator.output.encode import document
+from generator.values import published
+from generator.values.parse import parse_limit_values
+from generator.values.published import with_numbers
 
 __all__ = [
     "KEY_PARAMETERS",
@@ -63,14 +70,14 @@ class Derived:
     In a daily update most zones' rows are the previous build's, read when asked for.
     """
     measurements: pl.DataFrame
-    """The series; its text columns are Enums (`generator.compact`): read it with `as_text`.
+    """The series; its text columns are Enums (`generator.frames.compact`): read it with `as_text`.
 
     Its numbers are the `readings` of its `reading` column: read them with `with_numbers`.
     Left unread (the rows as loaded, no `reading`) when derive took most zones' current
     values from the previous build: `series_of` reads the rows of the zones rendered.
     """
     readings: pl.DataFrame
-    """The numbers of each reading (`generator.published`); no rows while the series is unread."""
+    """The numbers of each reading (`generator.values.published`); none till the series is read."""
     zone_documents: pl.DataFrame
     """Per zone and document its samples up to the build date (`staleness.zone_documents`)."""
     suppliers: pl.DataFrame
@@ -470,7 +477,8 @@ def with_plz(d: Derived, plz: frozenset[str] | None) -> Derived:
 def read_values(data: SourceData) -> tuple[SourceData, pl.DataFrame]:
     """Return `data` with the limits' values read and a `reading` per data point; the readings.
 
-    `generator.published` says what a reading is; `with_numbers` puts its numbers beside rows.
+    `generator.values.published` says what a reading is; `with_numbers` puts its numbers
+    beside rows.
     """
     series, readings = published.read(data.measurements, data.parameters)
     limits = parse_limit_values(data.limits)
@@ -485,7 +493,10 @@ def with_values(data: SourceData) -> SourceData:
 
 @dataclass(frozen=True)
 class Kept:
-    """Rows an earlier build derived for zones whose own data is unchanged (`generator.reuse`)."""
+    """Rows an earlier build derived for zones whose own data is unchanged.
+
+    Taken by `generator.incremental.reuse`.
+    """
 
     zone_ids: pl.Series
     """Sorted."""

@@ -16,17 +16,18 @@ from typing import Any
 
 import polars as pl
 
-from generator import API_VERSION, catalog, openapi, parallel, site
-from generator.api import fields, http, resources, routes, series
+from generator import API_VERSION, site
+from generator.api import fields, http, openapi, resources, routes, series
 from generator.api.license_resources import odbl_attribution
-from generator.compact import as_text
 from generator.config import Config
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
 from generator.contract.tables import PLZ_ZONES, STREETS
-from generator.csv_cells import write_csv
 from generator.derive import Derived, with_links, with_numbers, with_plz
-from generator.encode import (
+from generator.frames import parallel
+from generator.frames.compact import as_text
+from generator.output.csv_cells import write_csv
+from generator.output.encode import (
     checked,
     constant,
     document,
@@ -36,7 +37,8 @@ from generator.encode import (
     object_bytes,
     stored_gzip,
 )
-from generator.sections import Sections, chosen_rows, in_order
+from generator.output.sections import Sections, chosen_rows, in_order
+from generator.site import catalog
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
 
@@ -433,7 +435,7 @@ def render_all(
     are the caller's to keep. `plz` are the PLZ whose lookups and pages are rendered (all
     when None), the others' the caller keeps, and so for `suppliers` and their document
     and page (yielded with None to keep). `sections` says which sections are kept
-    (`generator.sections`) and records the files of each; `index` is the search index,
+    (`generator.output.sections`) and records the files of each; `index` is the search index,
     when the caller made it; `begun`, the site as `site.begin` began it, when the caller
     began it. Everything else is rendered from `d`.
     """

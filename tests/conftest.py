@@ -77,7 +77,7 @@ def golden_build_copy(golden_site, tmp_path) -> Path:
     a test of what the next build does starts from here.
     """
     from generator.api.settings import gate_dir
-    from generator.beside import state_dir
+    from generator.output.state import state_dir
 
     out = tmp_path / "build"
     for place in (lambda p: p, state_dir, gate_dir):

@@ -6,8 +6,8 @@ import datetime as dt
 
 import polars as pl
 
-from generator.current import aggregate_verdicts as _aggregate_verdicts
-from generator.sums import newest
+from generator.ordinance.current import aggregate_verdicts as _aggregate_verdicts
+from generator.ordinance.sums import newest
 
 D1, D2 = dt.date(2026, 3, 1), dt.date(2026, 6, 30)
 

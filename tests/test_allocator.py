@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator import allocator
 from generator.build import build
 from generator.cli import cli
-from generator.code_digest import code_digest
 from generator.config import Config
 from generator.contract.tables import MEASUREMENTS
+from generator.incremental import allocator
+from generator.incremental.code_digest import code_digest
 from tests.helpers import GOLDEN_INPUT, golden_data_in_row_groups, golden_series
 
 AS_OF = dt.date(2026, 11, 23)
@@ -116,7 +116,7 @@ def test_the_build_command_chooses_before_loading_polars() -> None:
     script = (
         "import sys, datetime\n"
         "from generator import cli, allocator\n"
-        "from generator.code_digest import code_digest\n"
+        "from generator.incremental.code_digest import code_digest\n"
         "from generator.config import load_config\n"
         "from pathlib import Path\n"
         "allocator.likely_update(Path('out'), Path('data'), "

@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 from generator import build as build_module
-from generator import render, reuse
+from generator import render
 from generator.api import series
 from generator.api.license_resources import odbl_attribution
-from generator.beside import state_dir
 from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
-from generator.write import MANIFEST, TreeWriter, manifest_path, read_manifest
+from generator.incremental import reuse
+from generator.output.state import state_dir
+from generator.output.tree import MANIFEST, TreeWriter, manifest_path, read_manifest
 from tests.helpers import AS_OF, GOLDEN_INPUT, edit, series_path, tree_bytes, tree_json
 
 
@@ -80,7 +81,7 @@ def test_a_crash_between_swap_and_manifest_leaves_no_stale_manifest(
     def crash(path, data):
         raise OSError("disk full")
 
-    monkeypatch.setattr("generator.write.atomic_write", crash)
+    monkeypatch.setattr("generator.output.tree.atomic_write", crash)
     with pytest.raises(OSError):
         run(tiny_data, out)
     # The new tree is published, and no manifest claims digests of the old one.
@@ -200,7 +201,7 @@ def test_writer_refuses_a_file_where_a_folder_is(tmp_path):
 
 
 def test_no_directory_over_the_entry_limit(tmp_path, monkeypatch):
-    from generator import write
+    from generator.output import tree as write
 
     monkeypatch.setattr(write, "MAX_DIR_ENTRIES", 3)
     with TreeWriter(tmp_path / "out") as w:
@@ -408,7 +409,7 @@ def test_parameters_and_limits(golden_site):
 
 
 def test_atomic_write_replaces_in_one_step_and_leaves_no_temporary_file(tmp_path):
-    from generator.write import atomic_write, atomic_write_all
+    from generator.output.atomic import atomic_write, atomic_write_all
 
     target = tmp_path / "sub" / "file.txt"
     atomic_write(target, b"one")
@@ -430,7 +431,7 @@ def test_atomic_write_replaces_in_one_step_and_leaves_no_temporary_file(tmp_path
 
 
 def test_prepared_files_are_on_disk_beside_their_targets_until_published(tmp_path):
-    from generator.write import leftovers, prepare_all
+    from generator.output.atomic import leftovers, prepare_all
 
     target, other = tmp_path / "a.bin", tmp_path / "b.bin"
     target.write_bytes(b"old")
@@ -455,7 +456,7 @@ def test_the_planned_api_files_are_the_api_files_a_build_writes(golden_site, gol
 
 
 def test_only_the_writer_replaces_files():
-    """One I/O helper: no other module of the package renames a file into place."""
+    """One I/O package: no module outside generator/output/ renames a file into place."""
     package = Path(__file__).resolve().parents[1] / "generator"
     calls = ("os.replace(", "os.rename(", "mkstemp(")
     writing = sorted(
@@ -463,7 +464,7 @@ def test_only_the_writer_replaces_files():
         for p in package.rglob("*.py")
         if any(call in p.read_text(encoding="utf-8") for call in calls)
     )
-    assert writing == ["write.py"]
+    assert writing == ["output/atomic.py", "output/tree.py"]
 
 
 def test_a_build_queries_with_the_in_memory_engine_unless_the_operator_chose(

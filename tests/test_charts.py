@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from generator import derive, load
-from generator.compact import as_text
+from generator.frames.compact import as_text
 from generator.site import charts, fragments
 from tests.helpers import AS_OF, append
 
@@ -198,20 +198,20 @@ def _table_cells(figure: str) -> list[dict[str, str]]:
 
 def test_every_charted_value_reads_with_its_published_text(golden_derived):
     """Folding a value that reads as published into one cell loses nothing of the table."""
-    from generator import readings
     from generator.site import text
+    from generator.values import wording
 
     found = derived_chart_rows(golden_derived, AS_OF)
     series = derive.with_numbers(golden_derived.measurements, golden_derived.readings)
-    points = readings.with_readings(as_text(series)).select(
+    points = wording.with_readings(as_text(series)).select(
         "zone_id",
         "parameter",
         text.date_expr(pl.col("sampled_at")).alias("date"),
         pl.concat_str(
-            readings.SHOWN,
+            wording.SHOWN,
             pl.format(" ({})", text.statistic_label(pl.col("statistic"))).fill_null(""),
         ).alias("shown"),
-        pl.col(readings.PUBLISHED_TEXT).alias("published"),
+        pl.col(wording.PUBLISHED_TEXT).alias("published"),
         "sample_point",
     )
     folded = apart = 0

@@ -56,6 +56,6 @@ def test_without_a_folder_nothing_is_written(tmp_path: Path) -> None:
 
 
 def test_a_build_keeps_its_compiled_templates_in_its_state(golden_site: Path) -> None:
-    from generator.beside import state_dir
+    from generator.output.state import state_dir
 
     assert list((state_dir(golden_site) / compiled.FOLDER).glob("*.jinja"))

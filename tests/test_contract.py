@@ -264,7 +264,7 @@ def test_the_api_describes_every_boundary_source_of_the_contract():
 
 
 def test_the_plz_and_code_patterns_are_declared_once():
-    """`generator/contract/patterns.py` is the only module that spells them out."""
+    """`generator/api/patterns.py` is the only module that spells them out."""
     from generator.contract import patterns
 
     root = Path(__file__).resolve().parents[1] / "generator"

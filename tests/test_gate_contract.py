@@ -31,7 +31,7 @@ def _modules_after_import(*modules: str) -> set[str]:
 
 
 def test_the_build_does_not_import_the_gate():
-    loaded = _modules_after_import("generator.build", "generator.openapi")
+    loaded = _modules_after_import("generator.build", "generator.api.openapi")
     assert "generator.api.routes" in loaded
     assert not {m for m in loaded if m.startswith("generator.gate")}
 
@@ -44,7 +44,7 @@ def test_the_gate_does_not_import_the_site_or_the_build():
     ]
     loaded = _modules_after_import(*gate)
     assert "generator.gate.app" in loaded
-    forbidden = ("generator.site", "generator.build", "generator.render", "generator.openapi")
+    forbidden = ("generator.site", "generator.build", "generator.render", "generator.api.openapi")
     assert not {m for m in loaded if m.startswith(forbidden)}
 
 
@@ -61,7 +61,7 @@ def test_the_contract_imports_neither_build_nor_site_nor_gate():
         "generator.api",
         # The patterns of the data: a leaf of plain strings the API shares with the contract.
         "generator.contract",
-        "generator.contract.patterns",
+        "generator.api.patterns",
     }
 
 

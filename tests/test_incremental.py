@@ -17,22 +17,24 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from generator import batches, incremental, reuse, source_prints
-from generator import slices as slices_module
-from generator.beside import state_dir
 from generator.build import build, input_digest
-from generator.compact import as_text
 from generator.config import Config
 from generator.derive import Derived, Kept, derive, is_read, series_of, with_numbers
+from generator.frames import batches
+from generator.frames import slices as slices_module
+from generator.frames.compact import as_text
+from generator.frames.zone_values import NATIONAL, ZoneValues
+from generator.incremental import render_plan as incremental
+from generator.incremental import reuse, source_prints
 from generator.load import load, reference_dir
-from generator.write import read_manifest
-from generator.zone_values import NATIONAL, ZoneValues
+from generator.output.state import state_dir
+from generator.output.tree import read_manifest
 from tests.helpers import tree_files
 
 INPUT = Path(__file__).parent / "golden" / "input"
 AS_OF = dt.date(2026, 11, 23)
 SECTIONS = ("api_page", "export", "openapi", "parameter_pages", "parameters", "places")
-"""Every section of `generator.sections`, sorted: all kept when only the series changes."""
+"""Every section of `generator.output.sections`, sorted: all kept when only the series changes."""
 SPELLINGS = ["0,05", "< 0,01", "n.n.", "12", "0,2", "1,5", "< 0,1"]
 
 

@@ -16,14 +16,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from generator import batches, derive, load
-from generator import compact as compact_module
-from generator.compact import as_text, compact, distinct, mapped, packed, per_text, unpacked
+from generator import derive, load
 from generator.contract.check import check_tables
 from generator.contract.model import ROW, Context
 from generator.contract.order import as_declared, declared, in_order, merged_tail, neighbours
 from generator.contract.table_rules import UniqueKey
 from generator.contract.tables import ALL_TABLES
+from generator.frames import batches
+from generator.frames import compact as compact_module
+from generator.frames.compact import as_text, compact, distinct, mapped, packed, per_text, unpacked
 from generator.load import reference_dir
 from tests.helpers import AS_OF, GOLDEN_INPUT, read_rows, write_rows
 

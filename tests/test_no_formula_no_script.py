@@ -15,8 +15,8 @@ from generator.api import http
 from generator.build import build
 from generator.cli import cli
 from generator.config import Config
-from generator.csv_cells import safe_frame, write_csv
 from generator.errors import SourceDataError
+from generator.output.csv_cells import safe_frame, write_csv
 from tests.helpers import AS_OF, TESTS, edit, read_rows
 
 HOSTILE = {

@@ -10,12 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import site_assets
 from generator.api import verdicts
-from generator.compact import as_text
 from generator.derive import with_links, with_numbers
-from generator.once import PerValue, read_by, with_narrow
-from generator.site import charts, fragments, text
+from generator.frames.compact import as_text
+from generator.site import assets, charts, fragments, text
+from generator.site.expressions import PerValue, read_by, with_narrow
 from generator.site.value_table import limit_words, value_rows
 from tests.helpers import AS_OF
 
@@ -140,7 +139,7 @@ def test_charts_read_once_per_reading_as_per_row(golden_derived) -> None:
 def test_value_rows_in_batches_as_at_once(golden_derived, size: int) -> None:
     """Batches sharing the limits in words give each zone the rows it gets in one batch."""
     d = golden_derived
-    templates = site_assets.templates_dir()
+    templates = assets.templates_dir()
     row, source = (fragments.load(templates, n) for n in ("value_row.html", "source_item.html"))
     badges = {state: f"<b>{state}</b>" for state in verdicts.STATES}
     ids = d.zones["zone_id"].sort()

@@ -15,7 +15,7 @@ from generator.api.routes import ROUTES
 from generator.api.settings import GateSettings, routes_document
 from generator.config import Config
 from generator.gate.validation import validate
-from generator.write import MANIFEST, read_manifest
+from generator.output.tree import MANIFEST, read_manifest
 from tests.helpers import tree_json
 
 NOT_ROUTED = set(routes.OPEN_FILES.values())

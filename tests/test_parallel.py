@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from generator import parallel, render
+from generator import render
+from generator.frames import parallel
 from generator.site import pages
 from tests.golden.compare import describe_differences
 from tests.golden.regenerate import EXPECTED, build_golden

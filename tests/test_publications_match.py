@@ -8,7 +8,6 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from generator import units
 from generator.cli import cli
 from generator.publications import names
 from generator.publications.aliases import (
@@ -20,6 +19,7 @@ from generator.publications.aliases import (
     source_addresses,
 )
 from generator.publications.match import MATCH_COLUMNS, match_one
+from generator.values import units
 from tests.publications_corpus import expectations
 
 INDEX = default_index()

@@ -6,10 +6,11 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import load, published, units
-from generator.classify import SIG_FIGS
-from generator.compact import as_text, compact
-from generator.values import parse_values
+from generator import load
+from generator.frames.compact import as_text, compact
+from generator.ordinance.classify import SIG_FIGS
+from generator.values import published, units
+from generator.values.parse import parse_values
 
 PARAMETERS = load.load(load.sample_data_dir()).parameters
 VALUES = ["0,05", "< 0,01", "< BG", "n.n.", "12", "0,050", "1-3", "> 5", "", None]

@@ -21,7 +21,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.beside import state_dir
 from generator.build import build
 from generator.config import Config
 from generator.contract import memo, read
@@ -29,6 +28,7 @@ from generator.contract.memo import Memo
 from generator.contract.model import ROW
 from generator.contract.problems import Problems
 from generator.contract.tables import MEASUREMENTS
+from generator.output.state import state_dir
 from generator.publications import importer
 from tests.helpers import tree_files, write_row_groups
 

@@ -16,10 +16,10 @@ import polars as pl
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from generator import derive, openapi, render
-from generator.api import fields, resources, routes
+from generator import derive, render
+from generator.api import fields, openapi, resources, routes
 from generator.config import Config
-from generator.encode import document, object_bytes
+from generator.output.encode import document, object_bytes
 from tests.golden.regenerate import EXPECTED
 
 CONFIG = Config()

@@ -16,9 +16,9 @@ import pytest
 
 from generator import derive, load
 from generator.api import resources, routes, series
-from generator.compact import as_text
-from generator.encode import document, stored_gzip
+from generator.frames.compact import as_text
 from generator.load import sample_data_dir
+from generator.output.encode import document, stored_gzip
 from tests.helpers import AS_OF, GOLDEN_INPUT, series_path, tree_bytes
 
 

@@ -17,11 +17,10 @@ from urllib.parse import urlsplit
 import polars as pl
 import pytest
 
-from generator import site_assets
 from generator.api import resources, routes
 from generator.api.license_resources import odbl_attribution
 from generator.config import Config
-from generator.site import pages, text, urls
+from generator.site import assets, pages, text, urls
 from tests.helpers import AS_OF
 from tests.site_helpers import NS, SVG, by_id, find, html_files, page, parse, text_of, value_rows
 
@@ -110,7 +109,7 @@ def contrast(a: str, b: str) -> float:
 
 
 def test_links_and_muted_text_keep_4_5_to_1_on_every_background():
-    css = (site_assets.static_dir() / "site.css").read_text(encoding="utf-8")
+    css = (assets.static_dir() / "site.css").read_text(encoding="utf-8")
     colours = dict(CSS_COLOUR.findall(css))
     backgrounds = [colours["bg"], colours["soft"]] + [
         value for name, value in colours.items() if name.endswith("-bg")
@@ -189,7 +188,7 @@ def test_the_national_pieces_made_on_threads_are_those_made_in_turn(golden_deriv
 
 def test_the_national_rows_are_all_the_national_pieces_read(golden_derived, monkeypatch):
     """The map, the national feed and the sitemap read `national()`: as from every row."""
-    from generator import zone_values
+    from generator.frames import zone_values
     from generator.site import feeds, maps, seo
 
     d = golden_derived
@@ -508,7 +507,7 @@ def test_api_reference_is_rendered_from_the_openapi_document(golden_site):
 
 
 def test_api_reference_needs_german_words_for_every_name(golden_site):
-    from generator import openapi
+    from generator.api import openapi
     from generator.site import api_reference
 
     document = openapi.document(Config())
@@ -518,7 +517,7 @@ def test_api_reference_needs_german_words_for_every_name(golden_site):
 
 
 def test_api_reference_takes_its_german_words_from_the_route_table(monkeypatch):
-    from generator import openapi
+    from generator.api import openapi
     from generator.site import api_reference
 
     document = openapi.document(Config())
@@ -583,7 +582,7 @@ def test_every_state_has_a_german_badge_with_a_shape():
 
 
 def test_own_stylesheet_is_minified_but_keeps_every_rule():
-    source = (site_assets.static_dir() / "site.css").read_text(encoding="utf-8")
+    source = (assets.static_dir() / "site.css").read_text(encoding="utf-8")
     small = pages.minify_css(source)
     assert "/*" not in small and len(small) < len(source)
     assert small.count("{") == small.count("}") == source.count("{")

@@ -17,8 +17,8 @@ import polars as pl
 import pytest
 
 from generator.api import routes
-from generator.encode import file_digest
 from generator.load import reference_dir
+from generator.output.encode import file_digest
 from generator.site import answer, maps, urls
 from tests.site_helpers import NS, SVG, by_id, find, html_files, page, parse, text_of
 
@@ -97,7 +97,7 @@ def test_plz_page_answers_with_the_verdict_and_key_values_of_each_zone(golden_si
 
 def test_a_sum_assessed_by_its_members_shows_their_share(golden_site):
     # Zone 12 publishes PFAS-20 0,05 µg/l, but PFOA and PFOS add up to 0,13 µg/l: the verdict
-    # rests on 0,13 (generator/sums.py), and so does the share beside the red badge.
+    # rests on 0,13 (generator/ordinance/sums.py), and so does the share beside the red badge.
     doc = current(golden_site, 12, "pfas_summe_20")
     assert doc["state"] == "exceeds_limit" and doc["computed"]["consistent"] is False
     tree = page(golden_site, urls.url("zone", zone_id=12))

@@ -6,7 +6,7 @@ import polars as pl
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator import slices
+from generator.frames import slices
 
 
 @given(

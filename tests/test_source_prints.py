@@ -17,13 +17,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import hashes, incremental, reuse, source_prints, staleness
 from generator import load as load_module
-from generator.beside import Basis
 from generator.build import build
 from generator.config import Config
+from generator.incremental import hashes, reuse, source_prints
+from generator.incremental import render_plan as incremental
+from generator.incremental.source_prints import Known
 from generator.load import load
-from generator.source_prints import Known
+from generator.ordinance import staleness
+from generator.output.state import Basis
 from tests.helpers import golden_data_in_row_groups, golden_series, tree_files, write_row_groups
 
 INPUT = Path(__file__).parent / "golden" / "input"

@@ -10,7 +10,7 @@ import pytest
 
 from generator.build import build
 from generator.config import Config
-from generator.staleness import cutoff
+from generator.ordinance.staleness import cutoff
 from tests.helpers import GOLDEN_INPUT
 
 

@@ -10,7 +10,9 @@ import datetime as dt
 
 import pytest
 
-from generator import derive, load, published, sums
+from generator import derive, load
+from generator.ordinance import sums
+from generator.values import published
 from tests.helpers import AS_OF, append
 
 ZONE = 23

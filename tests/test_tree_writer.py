@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import write as write_module
-from generator.encode import file_digest
 from generator.errors import BuildError
-from generator.write import (
+from generator.output import tree as write_module
+from generator.output.encode import file_digest
+from generator.output.tree import (
     TreeWriter,
     available,
     manifest_path,

@@ -1,4 +1,4 @@
-"""Tests for reading published values (generator.values)."""
+"""Tests for reading published values (generator.values.parse)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.values import (
+from generator.values.parse import (
     ABOVE,
     BELOW_REPORTING_LIMIT,
     NOT_DETECTED,
@@ -288,7 +288,7 @@ def test_german_decimal_roundtrip(number: float, space: str) -> None:
 
 
 def test_parse_limit_values() -> None:
-    from generator.values import parse_limit_values
+    from generator.values.parse import parse_limit_values
 
     limits = pl.DataFrame(
         {
@@ -316,7 +316,7 @@ def test_parse_limit_values() -> None:
 
 
 def test_unreadable_limit_value() -> None:
-    from generator.values import unreadable_limit_value
+    from generator.values.parse import unreadable_limit_value
 
     frame = pl.DataFrame(
         {

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.zone_values import Run, ZoneValues
+from generator.frames.zone_values import Run, ZoneValues
 
 ZONES = 12
 

@@ -2,7 +2,7 @@
 
 A `Resource` lists the fields of one JSON object the API returns (`generator.api.resources`
 declares them all). From that one list come the JSON Schema in the OpenAPI document, its
-example, the columns the render stage encodes (`generator.encode.document`), and for the
+example, the columns the render stage encodes (`generator.output.encode.document`), and for the
 export the CSV header and the Data Package schema. Adding a field to a document therefore
 means: a column in the derived frame, and one `Field` here.
 

@@ -1,6 +1,6 @@
 """What kind of statement a published value is: the `qualifier` and `statistic` vocabularies.
 
-The parser in `generator.values` assigns these; the resource declarations and the data
+The parser in `generator.values.parse` assigns these; the resource declarations and the data
 contract's documentation describe them. Kept here so the contract package needs no polars.
 """
 

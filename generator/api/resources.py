@@ -30,6 +30,7 @@ from generator.api.fields import (
 from generator.api.license_resources import ATTRIBUTION as ATTRIBUTION
 from generator.api.license_resources import ATTRIBUTION_SOURCE as ATTRIBUTION_SOURCE
 from generator.api.license_resources import OBLIGATION as OBLIGATION
+from generator.api.patterns import CODE_PATTERN, PLZ_PATTERN
 from generator.api.qualifiers import QUALIFIERS
 from generator.api.qualifiers import SAMPLE as SAMPLE
 from generator.api.qualifiers import STATISTICS as STATISTICS
@@ -40,7 +41,6 @@ from generator.api.verdict_resources import PESTICIDE_STATUS as PESTICIDE_STATUS
 from generator.api.verdict_resources import STATES as STATES
 from generator.api.verdict_resources import SUM_MEMBER as SUM_MEMBER
 from generator.api.verdict_resources import ZONE_SUMMARY as ZONE_SUMMARY
-from generator.contract.patterns import CODE_PATTERN, PLZ_PATTERN
 
 AMBIGUITY_REASONS = {
     "split": "more than one zone covers a material share of the PLZ (of its inhabitants "

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.api.http import KEY_HEADER, is_file_segment
 from generator.api.messages import MESSAGES, fill, placeholders
-from generator.contract.patterns import PLZ_PATTERN
+from generator.api.patterns import PLZ_PATTERN
 
 if TYPE_CHECKING:
     import polars as pl

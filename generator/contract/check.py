@@ -16,8 +16,6 @@ from pathlib import Path
 
 import polars as pl
 
-from generator import parallel
-from generator.compact import any_row, as_text, compact, distinct, per_row, per_text, texts
 from generator.contract import memo, order, read, rules, table_rules
 from generator.contract.memo import Memo
 from generator.contract.model import (
@@ -37,6 +35,8 @@ from generator.contract.model import (
 )
 from generator.contract.problems import Problems
 from generator.contract.rules import Rule
+from generator.frames import parallel
+from generator.frames.compact import any_row, as_text, compact, distinct, per_row, per_text, texts
 
 # Control characters: C0 except tab, DEL and C1. Line breaks are among them: a cell with a
 # line break spans lines, so "row N is line N+1" would no longer hold, and no column of the

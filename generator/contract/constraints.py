@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator import units, values
-from generator.compact import as_text, distinct, like
 from generator.contract import rules
 from generator.contract.model import ROW, Context, JoinConstraint, RowConstraint
 from generator.contract.rules import Rule
+from generator.frames.compact import as_text, distinct, like
+from generator.values import parse, units
 
 
 def _number(x: float) -> str:
@@ -187,7 +187,7 @@ class InRegister(References):
 
 @dataclass(frozen=True)
 class Unit(RowConstraint):
-    """A unit spelling `generator.units` knows (an empty cell means: no unit)."""
+    """A unit spelling `generator.values.units` knows (an empty cell means: no unit)."""
 
     rule: Rule = rules.UNKNOWN_UNIT
 
@@ -266,7 +266,7 @@ class LimitValue(RowConstraint):
     rule: Rule = rules.INVALID_LIMIT_VALUE
 
     def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
-        return values.unreadable_limit_value(pl.col(column), pl.col(self.kind))
+        return parse.unreadable_limit_value(pl.col(column), pl.col(self.kind))
 
     def message(self, column: str) -> str:
         return f"{column} must be a number (or min..max for {self.kind} range)"
@@ -275,7 +275,7 @@ class LimitValue(RowConstraint):
         return (self.kind,)
 
     def describe(self) -> str:
-        numeric = ", ".join(f"`{k}`" for k in values.NUMERIC_LIMIT_KINDS)
+        numeric = ", ".join(f"`{k}`" for k in parse.NUMERIC_LIMIT_KINDS)
         return (
             f"a number with a decimal point for {numeric}; `min..max` for `range`; "
             "the requirement in words for `requirement`"

@@ -15,11 +15,11 @@ import sys
 import textwrap
 from importlib import resources
 
-from generator import units, values
 from generator.contract import rules
 from generator.contract.model import EMPTY, FLOAT, PACKAGED, Column, Table
 from generator.contract.reference_tables import REFERENCE_TABLES
 from generator.contract.tables import ALL_TABLES, TABLES
+from generator.values import parse, units
 
 INTRO = """\
 # Source-data contract
@@ -131,7 +131,7 @@ and adds beside it:
   `normalized_unit`; a series names it once per parameter, in `normalized_units`).
 
 A text that is not a number is kept, never an error and never a silent zero. The exact
-reading rules are in `generator/values.py`.
+reading rules are in `generator/values/parse.py`.
 """
 
 UNITS_INTRO = """\
@@ -217,7 +217,7 @@ def _tables() -> str:
 
 def _qualifiers() -> str:
     lines = ["| qualifier | meaning |", "|---|---|"]
-    lines += [f"| `{q}` | {_cell(text)} |" for q, text in values.QUALIFIERS.items()]
+    lines += [f"| `{q}` | {_cell(text)} |" for q, text in parse.QUALIFIERS.items()]
     return "\n".join(lines) + "\n"
 
 

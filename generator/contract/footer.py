@@ -80,7 +80,7 @@ def _parsed(data: bytes) -> Footer:
     """Return the footer its bytes say (the same bytes, the same footer, parsed once).
 
     A build reads the series' footer three times: before the load, in it and after it
-    (`generator.source_prints`, `generator.contract.memo`); each parse in Python took as
+    (`generator.incremental.source_prints`, `generator.contract.memo`); each parse in Python took as
     long as hashing the row groups. Callers do not change what they are given.
     """
     meta, _ = _struct(data, 0)

@@ -1,13 +1,11 @@
 """The format constraints the contract's columns share (source and reference tables alike).
 
-Each is a pattern of `generator.contract.patterns` with its rule and its words in the docs.
+Each is a pattern of `generator.api.patterns` with its rule and its words in the docs.
 """
 
 from __future__ import annotations
 
-from generator.contract import rules
-from generator.contract.constraints import Pattern
-from generator.contract.patterns import (
+from generator.api.patterns import (
     CODE_PATTERN,
     DOCUMENT_ID_PATTERN,
     PLZ_PATTERN,
@@ -15,6 +13,8 @@ from generator.contract.patterns import (
     SOURCES_PATTERN,
     URL_PATTERN,
 )
+from generator.contract import rules
+from generator.contract.constraints import Pattern
 
 PLZ = Pattern(PLZ_PATTERN, rules.MALFORMED_PLZ, "exactly five digits")
 DOCUMENT_ID = Pattern(

@@ -1,6 +1,6 @@
 """A Parquet table's row groups as the last build read them: a daily update reads only new ones.
 
-Reading the national series is mostly compacting it (`generator.compact`): finding the
+Reading the national series is mostly compacting it (`generator.frames.compact`): finding the
 distinct texts of ten million cells per column. An import that appends a publication
 rewrites the file with the earlier row groups byte for byte as they were (`write_appended`:
 the importer writes each as it was, and the new rows as one more). So a build keeps what it
@@ -31,10 +31,10 @@ from typing import NamedTuple
 import polars as pl
 import polars.selectors as cs
 
-from generator import parallel
 from generator.contract.footer import read_footer
-from generator.encode import file_digest
-from generator.write import atomic_write, sealed, unsealed
+from generator.frames import parallel
+from generator.output.atomic import atomic_write, sealed, unsealed
+from generator.output.encode import file_digest
 
 FORMAT = 3
 """Bumped when what a memo holds changes (3: the digest of its frame's file)."""

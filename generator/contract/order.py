@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import polars as pl
 
-from generator.slices import spliced
+from generator.frames.slices import spliced
 
 
 def neighbours(frame: pl.DataFrame, columns: tuple[str, ...]) -> pl.DataFrame:

@@ -22,8 +22,8 @@ from typing import Any
 
 import polars as pl
 
+from generator.api.patterns import URL_PATTERN
 from generator.contract import rules
-from generator.contract.patterns import URL_PATTERN
 from generator.contract.problems import Problems
 
 FILE = "mapping.json"

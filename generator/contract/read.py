@@ -9,11 +9,11 @@ from pathlib import Path
 import polars as pl
 import polars.selectors as cs
 
-from generator import parallel
-from generator.compact import compact as compact_text
 from generator.contract import csv_scan, memo, rules
 from generator.contract.model import ROW
 from generator.contract.problems import Problems
+from generator.frames import parallel
+from generator.frames.compact import compact as compact_text
 
 FORMATS = ("csv", "parquet")
 
@@ -48,7 +48,7 @@ def read(
     together from its memo: a chunk per part there, alike in every column (`memo.read`).
 
     `compact`: each text column as an `Enum` of its sorted distinct texts
-    (`generator.compact`), made column by column as it is read. `kept`: where the row
+    (`generator.frames.compact`), made column by column as it is read. `kept`: where the row
     groups a Parquet file shares with the last build's are taken from (`generator.contract.memo`).
     """
     frame: pl.DataFrame | None

@@ -7,7 +7,6 @@ A data directory may override each with its own table of the same shape.
 
 from __future__ import annotations
 
-from generator import values
 from generator.api.verdicts import PESTICIDE_DECISIONS
 from generator.contract import rules
 from generator.contract.constraints import (
@@ -23,6 +22,7 @@ from generator.contract.constraints import (
 from generator.contract.formats import CODE, EXPLAINED_FIELDS, SOURCES, URL
 from generator.contract.model import DATE, FLOAT, PACKAGED, STR, Column, Table
 from generator.contract.table_rules import NonOverlapping
+from generator.values import parse
 
 PARAMETERS = Table(
     name="parameters",
@@ -53,7 +53,7 @@ LIMITS = Table(
             True,
             "What kind of value the ordinance sets.",
             "grenzwert",
-            (Choices(values.LIMIT_KINDS),),
+            (Choices(parse.LIMIT_KINDS),),
         ),
         Column(
             "limit_value",

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator.compact import as_text, like, per_text
 from generator.contract import rules
 from generator.contract.model import ROW, Context, Table, TableRule
 from generator.contract.order import neighbours
 from generator.contract.rules import Rule
-from generator.slices import rows_of
+from generator.frames.compact import as_text, like, per_text
+from generator.frames.slices import rows_of
 
 
 def _shown(names: tuple[str, ...]) -> str:

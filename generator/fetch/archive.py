@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.write import atomic_write
+from generator.output.atomic import atomic_write
 
 MANIFEST_VERSION = 1
 

@@ -29,9 +29,9 @@ from generator.fetch import documents as document_files
 from generator.fetch.archive import Archive, Version
 from generator.fetch.edition import document_text, edition_date
 from generator.load import format_problems, reference_dir
+from generator.output.atomic import atomic_write_all
 from generator.publications import importer
 from generator.publications.read import EXCEL_SUFFIXES, read_excel
-from generator.write import atomic_write_all
 
 STAGING = ".trinkwasser-fetch"
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from generator import staleness
 from generator.fetch.run import CHANGED, FAILED, NEW, UNCHANGED, RunResult, SourceResult
+from generator.ordinance import staleness
 
 
 def _line(r: SourceResult, width: int) -> str:

@@ -26,7 +26,6 @@ from urllib.parse import urlsplit
 import httpx
 import polars as pl
 
-from generator import staleness
 from generator.config import Config
 from generator.contract.check import check_tables
 from generator.contract.model import ROW
@@ -37,7 +36,8 @@ from generator.fetch.archive import IMPORTED, PENDING, SUPERSEDED, Archive, Vers
 from generator.fetch.polite import Answer, PoliteClient, Politeness, Validators
 from generator.fetch.reimport import Recipe, import_version
 from generator.load import reference_dir
-from generator.write import atomic_write
+from generator.ordinance import staleness
+from generator.output.atomic import atomic_write
 
 NEW = "new"
 CHANGED = "changed"

@@ -27,7 +27,7 @@ from generator.gate.model import (
     TransitionError,
     undecidable,
 )
-from generator.write import atomic_write
+from generator.output.atomic import atomic_write
 
 KEY_ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase  # base62
 KEY_LENGTH = 32

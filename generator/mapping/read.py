@@ -22,7 +22,7 @@ import polars as pl
 import shapely
 from pyproj import CRS, Transformer
 
-from generator.contract.patterns import PLZ_PATTERN
+from generator.api.patterns import PLZ_PATTERN
 from generator.errors import TrinkwasserError
 
 LAEA = CRS.from_epsg(3035)

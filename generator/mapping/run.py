@@ -17,7 +17,6 @@ import numpy as np
 import polars as pl
 import shapely
 
-from generator.csv_cells import write_csv
 from generator.mapping import read, table
 from generator.mapping.areas import dissolve, repair
 from generator.mapping.intersect import overlay
@@ -27,9 +26,10 @@ from generator.mapping.read import MappingInputError
 from generator.mapping.report import Report
 from generator.mapping.shapes import land_per_plz, plz_shapes
 from generator.mapping.zones import Zones, check_areas, read_layers, read_zones
+from generator.output.atomic import Content, atomic_write_all
+from generator.output.csv_cells import write_csv
 from generator.progress import Report as Progress
 from generator.progress import StepPrinter
-from generator.write import Content, atomic_write_all
 
 
 @dataclass

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 import polars as pl
 
-from generator.csv_cells import write_csv
 from generator.errors import TrinkwasserError, terminal_safe
+from generator.output.csv_cells import write_csv
 from generator.progress import StepPrinter
 from generator.publications import documents
 from generator.publications.aliases import index_for

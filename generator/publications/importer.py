@@ -39,12 +39,12 @@ from generator.contract.read import candidates, sniff_separator
 from generator.contract.tables import ALL_TABLES, MEASUREMENTS
 from generator.errors import SourceDataError, TrinkwasserError
 from generator.load import reference_dir
+from generator.output.atomic import atomic_write
 from generator.progress import StepPrinter
 from generator.publications import documents, layouts
 from generator.publications.aliases import index_for
 from generator.publications.match import MATCHED, match_frame
 from generator.publications.read import ROW, TableReadError
-from generator.write import atomic_write
 
 KEY = list(MEASUREMENTS.key)
 STAGING = ".trinkwasser-import"

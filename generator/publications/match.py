@@ -27,7 +27,6 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator import units
 from generator.progress import StepPrinter
 from generator.publications.aliases import AliasIndex
 from generator.publications.names import (
@@ -41,6 +40,7 @@ from generator.publications.names import (
     without_sum_word,
     without_temperature,
 )
+from generator.values import units
 
 MATCHED = "matched"
 STATUSES: dict[str, str] = {

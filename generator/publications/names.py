@@ -17,7 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from generator import units
+from generator.values import units
 
 # ---------------------------------------------------------------------------- keys
 

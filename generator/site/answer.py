@@ -13,11 +13,11 @@ from typing import Any
 
 import polars as pl
 
-from generator import units
 from generator.api import verdicts
 from generator.derive import Derived
-from generator.german import number
 from generator.site import fragments, readings, text, urls
+from generator.values import units
+from generator.values.german import number
 
 QUESTIONS: tuple[tuple[str, str], ...] = (
     ("what", "Was ist das?"),

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator import site_assets, units
-from generator.site import fragments, readings, text
+from generator.site import assets, fragments, readings, text
+from generator.values import units
 
 ALWAYS = ("pfas_summe_20", "pfas_summe_4")
 MIN_POINTS = 3
@@ -127,7 +127,7 @@ class ChartInputs:
     @classmethod
     def prepare(cls, limits: pl.DataFrame, parameters: pl.DataFrame) -> ChartInputs:
         """Compute the shared inputs once per build; the fragments from the templates."""
-        templates = site_assets.templates_dir()
+        templates = assets.templates_dir()
         lines = limit_lines(limits, parameters)
         return cls(
             lines=lines,

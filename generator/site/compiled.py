@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jinja2
 
-from generator.write import atomic_write
+from generator.output.atomic import atomic_write
 
 FOLDER = "templates"
 """Where in a build's state folder (`build-state/`) the compiled templates are kept."""

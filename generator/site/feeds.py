@@ -23,15 +23,15 @@ from xml.sax.saxutils import escape
 
 import polars as pl
 
-from generator import batches
 from generator.api import verdicts
 from generator.api.license_resources import odbl_attribution
-from generator.compact import as_text
 from generator.config import Config
-from generator.current import newest_rows, standing
 from generator.derive import Derived
-from generator.published import READING, with_numbers
+from generator.frames import batches
+from generator.frames.compact import as_text
+from generator.ordinance.current import newest_rows, standing
 from generator.site import readings, text, urls
+from generator.values.published import READING, with_numbers
 
 MAX_ENTRIES = 50
 """Entries of a zone's feed (the newest)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import polars as pl
 
-from generator.once import read_by, with_narrow
+from generator.site.expressions import read_by, with_narrow
 from generator.site.text import esc
 
 _TOKEN = re.compile(r"\{([!?/]?)([a-z_][a-z0-9_]*)\}")

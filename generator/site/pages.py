@@ -20,17 +20,19 @@ from typing import Any, cast
 import jinja2
 import polars as pl
 
-from generator import API_VERSION, __version__, catalog, openapi, parallel, site_assets
-from generator.api import odbl, routes, verdicts
+from generator import API_VERSION, __version__
+from generator.api import odbl, openapi, routes, verdicts
 from generator.api.license_resources import odbl_attribution
 from generator.api.settings import GateSettings
-from generator.compact import as_text
 from generator.config import Config
 from generator.derive import Derived, with_links, with_numbers, with_plz
-from generator.sections import Sections
+from generator.frames import parallel
+from generator.frames.compact import as_text
+from generator.output.sections import Sections
 from generator.site import (
     answer,
     api_reference,
+    catalog,
     charts,
     compiled,
     feeds,
@@ -42,6 +44,7 @@ from generator.site import (
     text,
     urls,
 )
+from generator.site import assets as site_assets
 from generator.site.plz import plz_pages
 from generator.site.value_table import check_items, limit_words, value_rows
 

@@ -14,10 +14,9 @@ from collections.abc import Iterator
 import jinja2
 import polars as pl
 
-from generator import site_assets
 from generator.contract import provenance
 from generator.derive import MATERIAL_SHARE, Derived
-from generator.site import answer, feeds, fragments, seo, text, urls
+from generator.site import answer, assets, feeds, fragments, seo, text, urls
 
 BOUNDARY_WORDS = {
     "supplier": "Grenze nach der Karte des Versorgers",
@@ -29,7 +28,7 @@ BOUNDARY_WORDS = {
 
 def _street_lists(d: Derived) -> pl.DataFrame:
     """Return per PLZ the markup of its streets, one list per zone in the order of its zones."""
-    templates = site_assets.templates_dir()
+    templates = assets.templates_dir()
     # A share that rounds to 100 % is the whole street.
     partly = pl.col("length_share") < 0.995
     item = fragments.compile_fragment(
@@ -86,7 +85,7 @@ def plz_pages(
     """
     if descriptions is None:
         descriptions = seo.plz_descriptions(d)
-    templates = site_assets.templates_dir()
+    templates = assets.templates_dir()
     share = pl.col("area_share")
     population = pl.col("population_share")
     card = fragments.compile_fragment(

@@ -1,6 +1,6 @@
 """How a value's share of its limit reads on the site: `53 % des Grenzwerts`.
 
-Values themselves read as `generator.readings` writes them (re-exported here); the share
+Values themselves read as `generator.values.wording` writes them (re-exported here); the share
 names the kind of value it is a share of, with the verdict words declined.
 """
 
@@ -10,13 +10,13 @@ import polars as pl
 
 from generator.api import qualifiers as q
 from generator.api.verdicts import NUMERIC_LIMIT_KINDS, STATES
-from generator.published import READING
-from generator.readings import PUBLISHED_TEXT as PUBLISHED_TEXT
-from generator.readings import QUALIFIER, REPORTING_LIMIT, VALUE
-from generator.readings import SHOWN as SHOWN
-from generator.readings import published_expr as published_expr
-from generator.readings import with_readings as with_readings
 from generator.site.text import date_expr, esc, statistic_label, thousands_expr
+from generator.values.published import READING
+from generator.values.wording import PUBLISHED_TEXT as PUBLISHED_TEXT
+from generator.values.wording import QUALIFIER, REPORTING_LIMIT, VALUE
+from generator.values.wording import SHOWN as SHOWN
+from generator.values.wording import published_expr as published_expr
+from generator.values.wording import with_readings as with_readings
 
 SHARE_OF: dict[str, str] = {
     "grenzwert": "des Grenzwerts",
@@ -53,7 +53,7 @@ def _members_assessed() -> pl.Expr:
     """Tell where a current value's verdict rests on the sum of its published members.
 
     Where the members of a sum add up to more than the published sum, the larger sum is the
-    one assessed (`generator/sums.py`); its share must be that sum's, or a value marked
+    one assessed (`generator/ordinance/sums.py`); its share must be that sum's, or a value marked
     "überschritten" would read as below its limit.
     """
     return (~pl.col("computed").struct.field("consistent")).fill_null(False)

@@ -7,10 +7,9 @@ from collections.abc import Iterator
 import jinja2
 import polars as pl
 
-from generator import site_assets
 from generator.derive import Derived
-from generator.sections import chosen_rows, in_order
-from generator.site import fragments, text, urls
+from generator.output.sections import chosen_rows, in_order
+from generator.site import assets, fragments, text, urls
 
 
 def pages(
@@ -22,7 +21,7 @@ def pages(
     """
     mask = chosen_rows(d.suppliers, "supplier_id", chosen)
     suppliers = d.suppliers.filter(mask)
-    templates = site_assets.templates_dir()
+    templates = assets.templates_dir()
     count = pl.col("plz_count")
     zone = fragments.compile_fragment(
         fragments.load(templates, "supplier_zone.html"),

@@ -14,11 +14,11 @@ import polars as pl
 
 from generator.api.verdicts import KINDS as VERDICT_KINDS
 from generator.api.verdicts import STATES
-from generator.german import UNITS as UNITS
-from generator.german import number as number
-from generator.german import number_expr as number_expr
-from generator.german import unit as unit
-from generator.german import unit_expr as unit_expr
+from generator.values.german import UNITS as UNITS
+from generator.values.german import number as number
+from generator.values.german import number_expr as number_expr
+from generator.values.german import unit as unit
+from generator.values.german import unit_expr as unit_expr
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,14 @@ from urllib.parse import quote, unquote
 
 import polars as pl
 
-from generator import site_assets
-
 # The search rule and the 404 page are part of the service contract: the gate applies them too.
 from generator.api.site_rules import (  # noqa: F401  (re-exported)
     NOT_FOUND_PAGE,
     SEARCH_REDIRECT,
     search_target,
 )
-from generator.encode import file_digest
+from generator.output.encode import file_digest
+from generator.site import assets
 
 PAGES: dict[str, str] = {
     "home": "/",
@@ -87,7 +86,7 @@ def file_path_for_url(path: str) -> str:
 
 def static_files() -> list[tuple[str, Path]]:
     """Return (name relative to static/, source file) for every asset, sorted."""
-    root = site_assets.static_dir()
+    root = assets.static_dir()
     return sorted(
         (p.relative_to(root).as_posix(), p)
         for p in root.rglob("*")

@@ -6,8 +6,8 @@ import polars as pl
 
 from generator.api import verdicts
 from generator.derive import KEY_PARAMETERS
-from generator.once import PerValue
 from generator.site import fragments, readings, text, urls
+from generator.site.expressions import PerValue
 
 ROW_TONES = {state: v.category for state, v in verdicts.STATES.items()}
 

@@ -23,13 +23,13 @@ from pathlib import Path
 
 import polars as pl
 
-from generator import batches
-from generator.beside import Basis
-from generator.compact import as_text
 from generator.contract import check, memo, read
 from generator.contract.tables import MEASUREMENTS
-from generator.hashes import joined, per_zone, row_hash
-from generator.slices import rows_of
+from generator.frames import batches
+from generator.frames.compact import as_text
+from generator.frames.slices import rows_of
+from generator.incremental.hashes import joined, per_zone, row_hash
+from generator.output.state import Basis
 
 
 def basis(data_dir: Path, code: str) -> Basis | None:
@@ -91,7 +91,7 @@ def source_prints(
     """Return `zone_id` and `source` for every zone with measurements, sorted by zone.
 
     A hash of the zone's measurement rows as read and of the rows of the documents they
-    cite: all of a zone's own data that derive reads (`generator.reuse`) and its files
+    cite: all of a zone's own data that derive reads (`generator.incremental.reuse`) and its files
     show. `measurements` as the loader hands them on, sorted by zone. With `known`, only
     the touched zones' rows are hashed; the other zones' hashes of rows are the previous.
     """

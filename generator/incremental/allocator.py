@@ -18,8 +18,8 @@ import os
 import sys
 from pathlib import Path
 
-from generator.beside import ZONES_STATE, Basis, state_dir
 from generator.contract.footer import FooterError, read_footer
+from generator.output.state import ZONES_STATE, Basis, state_dir
 
 VARIABLE = "_RJEM_MALLOC_CONF"
 """The environment variable polars' jemalloc reads its setting from."""
@@ -56,7 +56,8 @@ def likely_update(out: Path, data_dir: Path, code: str) -> bool:
     a series file whose row groups, by their rows, begin the series file now, and the rows
     after them are at most a tenth as many (`APPENDED_SHARE`): an import appended a
     publication. Read from the files' Parquet footers only; the build itself decides what
-    to render from the data (`generator.source_prints`, `generator.incremental`).
+    to render from the data (`generator.incremental.source_prints`,
+    `generator.incremental.render_plan`).
     """
     try:
         state = read_footer(state_dir(out) / ZONES_STATE).metadata

@@ -6,7 +6,8 @@ unit, in which every limit and `normalized_value` already are), with a decimal c
 replace signs and abbreviations (`unter der Bestimmungsgrenze von 0,005 µg/l`, `nicht
 nachweisbar`), and a word never gets a unit. The published text stays available beside it.
 
-Shared by the zone summaries (`generator/summary.py`) and the site (`generator/site/`), so a
+Shared by the zone summaries (`generator/ordinance/summary.py`) and the site
+(`generator/site/`), so a
 value reads the same in the API's German sentences and on every page. Polars expressions
 over whole frames: current values and series of millions of rows alike.
 """
@@ -18,7 +19,7 @@ from typing import TypeVar
 import polars as pl
 
 from generator.api import qualifiers as q
-from generator.german import number_expr, unit_expr
+from generator.values.german import number_expr, unit_expr
 
 TEXT_WORDS: dict[str, str] = {
     "o.B.": "ohne Befund",

@@ -14,11 +14,12 @@ import re
 
 import polars as pl
 
-from generator import readings, sums
 from generator.api import resources, verdicts
-from generator.classify import worst_order
-from generator.encode import document
-from generator.german import number_expr
+from generator.ordinance import sums
+from generator.ordinance.classify import worst_order
+from generator.output.encode import document
+from generator.values import wording
+from generator.values.german import number_expr
 
 _LIST = pl.List(pl.String)
 
@@ -155,8 +156,8 @@ def summaries(
     above = {k: v.above_de for k, v in verdicts.KINDS.items()}
     kind = pl.col("limit").struct.field("kind")
     # The value as people read it: German, in the limit's unit, words for signs.
-    values = readings.with_readings(values)
-    published = pl.col(readings.SHOWN)
+    values = wording.with_readings(values)
+    published = pl.col(wording.SHOWN)
     computed = pl.col("computed").struct.field
     # Say which number the verdict rests on where it is not the published one.
     shown = (

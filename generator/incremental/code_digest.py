@@ -1,7 +1,7 @@
 """The digest of what every file of a build depends on besides the data.
 
 Free of polars: the build command asks for it before polars is imported
-(`generator.allocator`).
+(`generator.incremental.allocator`).
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from generator import API_VERSION, __version__, site_assets
+import generator
+from generator import API_VERSION, __version__
 from generator.config import Config
+from generator.site import assets as site_assets
 
 
 def code_digest(as_of: dt.date, config: Config) -> str:
@@ -24,7 +26,7 @@ def code_digest(as_of: dt.date, config: Config) -> str:
     h = hashlib.sha256()
     h.update(f"{__version__}|{API_VERSION}|{as_of.isoformat()}|{config!r}".encode())
     # The code and templates count as inputs too: a changed generator means new output.
-    package = Path(__file__).parent
+    package = Path(generator.__file__).parent
     sources = [
         p
         for p in package.rglob("*")

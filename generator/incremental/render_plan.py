@@ -10,7 +10,7 @@ and every zone when the render key differs; the files of the other zones are the
 tree's, hard-linked. A PLZ's lookup and page and a supplier's document and page are
 fingerprinted the same way, from their own rows and (for a PLZ) its zones' fingerprints. The
 files that follow from neither the series nor the documents are kept whole by sections
-(`generator.sections`). What summarises all zones' values (the map, the counts, the
+(`generator.output.sections`). What summarises all zones' values (the map, the counts, the
 national feed, the sitemap) is rendered every time.
 
 A feed without entries is the one exception: it carries the date of the newest entry of any
@@ -39,17 +39,18 @@ import polars as pl
 
 from generator import derive
 from generator.api import routes
-from generator.beside import ZONES_STATE, Basis, state_dir
 from generator.derive import Derived
-from generator.hashes import frame_digest, grouped, joined, per_zone, row_hash
+from generator.frames.zone_values import ZoneValues
+from generator.incremental.hashes import frame_digest, grouped, joined, per_zone, row_hash
+from generator.output.atomic import Content, Prepared, atomic_write, prepare_again
+from generator.output.state import ZONES_STATE, Basis, state_dir
 from generator.site import feeds
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
-from generator.write import Content, Prepared, atomic_write, prepare_again
-from generator.zone_values import ZoneValues
 
 SECTIONS_STATE = "sections.json"
-"""Per section (`generator.sections`) its files, beside the zones' state (written before it)."""
+"""Per section (`generator.output.sections`) its files, beside the zones' state (written
+before it)."""
 SUPPLIER_STATE = "suppliers.parquet"
 """Per supplier its fingerprint, beside the zones' state (written before it)."""
 PLZ_STATE = "plz.parquet"
@@ -120,7 +121,7 @@ def fingerprints(
     """Return every zone's `zone_id`, `fingerprint`, `source` print and `values` hash.
 
     `sources` are the zones' `source_prints`; `known` the `values` hashes of the zones
-    whose current values the previous build derived (`generator.reuse`): the others'
+    whose current values the previous build derived (`generator.incremental.reuse`): the others'
     current values are hashed here.
     """
     # The zones not known are those derived: their rows are held (every zone's, without
@@ -206,17 +207,17 @@ class State:
 
     render_key: str
     derive_key: str
-    """`generator.reuse.derive_key` of the previous build's data."""
+    """`generator.incremental.reuse.derive_key` of the previous build's data."""
     zones: pl.DataFrame
     """`STATE_COLUMNS` of every zone."""
     plz: pl.DataFrame
     """`plz` and `fingerprint` of every PLZ."""
     sections: dict[str, list[str]]
-    """The files of each section of the previous tree (`generator.sections`)."""
+    """The files of each section of the previous tree (`generator.output.sections`)."""
     suppliers: pl.DataFrame
     """`supplier_id` and `fingerprint` of every supplier."""
     basis: Basis | None = None
-    """What the zones' source prints were made of (`generator.source_prints`)."""
+    """What the zones' source prints were made of (`generator.incremental.source_prints`)."""
 
 
 @dataclass(frozen=True)
@@ -403,7 +404,7 @@ def write_state(
 ) -> None:
     """Record the fingerprints of the tree just published (after the swap).
 
-    `sections` are the files of each section of the tree (`generator.sections`), `basis`
+    `sections` are the files of each section of the tree (`generator.output.sections`), `basis`
     what the source prints were made of, `prepared` the fingerprints' files if
     `prepare_state` wrote them already. The zones' state is written last: its presence
     says the rest of `build-state/` is whole.

@@ -12,8 +12,8 @@ import datetime as dt
 
 import polars as pl
 
-from generator import batches
-from generator.compact import as_text
+from generator.frames import batches
+from generator.frames.compact import as_text
 
 
 def cutoff(as_of: dt.date, months: int) -> dt.date:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).parent
+_PACKAGE = Path(__file__).parent.parent  # generator/, two levels above this file
 
 
 def _find(name: str) -> Path:

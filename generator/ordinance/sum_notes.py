@@ -1,6 +1,6 @@
 """The German notes of computed sums: how a sum came about and what its members can show.
 
-Kept beside generator/sums.py, which computes the sums; the words say which members were
+Kept beside generator/ordinance/sums.py, which computes the sums; the words say which members were
 added ("derselben Probe", "Höchstwerte verschiedener Proben"), what is missing, and why a
 sum cannot show compliance (a member "< BG" without a number, maxima of different samples,
 metabolites whose relevance is open).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from generator.german import number_expr
+from generator.values.german import number_expr
 
 _OF_MEMBERS = {
     "max": "(Höchstwerte verschiedener Proben)",

@@ -2,7 +2,8 @@
 
 A full build holds every zone's current values: a million rows nationally, with nested
 limits, sums and sample points. A daily update derives a few zones' values and takes the
-others' from the previous build (`generator.reuse`), whose runs of current values stay on
+others' from the previous build (`generator.incremental.reuse`), whose runs of current
+values stay on
 disk until asked for. The zones whose files are rendered read their whole rows (`of`); the
 pieces that summarise every zone (the map, the national feed, the sitemap's dates) read a
 few columns of the rows they summarise, once (`national`), which the previous build kept
@@ -23,7 +24,7 @@ from typing import NamedTuple
 import polars as pl
 
 from generator.api.verdicts import EXCEEDS_LIMIT
-from generator.slices import merged, rows_of
+from generator.frames.slices import merged, rows_of
 
 KEY = "zone_id"
 NATIONAL = [

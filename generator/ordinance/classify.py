@@ -4,7 +4,7 @@ The kind of the value decides what "above" means (generator/api/verdicts.py): a 
 gives `exceeds_limit`, the value of an indicator parameter `exceeds_indicator`, a parameter,
 reference or guidance value `exceeds_guidance`, and the technical action value, which the
 ordinance counts as crossed when it is "erreicht", `reaches_action_value` at or above it.
-Computed sums bring three more columns (see generator/sums.py) that keep a verdict from
+Computed sums bring three more columns (see generator/ordinance/sums.py) that keep a verdict from
 claiming compliance the members do not show. Everything is one polars expression per column.
 """
 
@@ -14,9 +14,9 @@ import datetime as dt
 
 import polars as pl
 
-from generator import units
 from generator.api import resources, verdicts
-from generator.encode import document
+from generator.output.encode import document
+from generator.values import units
 
 SIG_FIGS = 12  # converted values are rounded so unit factors leave no float noise
 

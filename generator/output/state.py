@@ -1,6 +1,6 @@
 """Where a build keeps what it needs beside the published tree.
 
-Free of polars, like `generator.allocator`, which looks here before polars is imported.
+Free of polars, like `generator.incremental.allocator`, which looks here before polars is imported.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 ZONES_STATE = "zones.parquet"
 """Per zone its fingerprint and newest feed day, and in its metadata what the build was made
-of (`generator.incremental`); its presence says the rest of the state is whole."""
+of (`generator.incremental.render_plan`); its presence says the rest of the state is whole."""
 
 
 def state_dir(out: Path) -> Path:

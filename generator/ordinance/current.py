@@ -11,11 +11,12 @@ import datetime as dt
 
 import polars as pl
 
-from generator import batches, sums
 from generator.api import resources, verdicts
-from generator.classify import classify, worst_order
-from generator.encode import document
-from generator.german import number_expr
+from generator.frames import batches
+from generator.ordinance import sums
+from generator.ordinance.classify import classify, worst_order
+from generator.output.encode import document
+from generator.values.german import number_expr
 
 
 def notes_de(pesticides: pl.DataFrame, limits: pl.DataFrame) -> pl.Expr:

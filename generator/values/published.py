@@ -14,11 +14,11 @@ from __future__ import annotations
 import polars as pl
 import polars.selectors as cs
 
-from generator import units
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER, QUALIFIERS
-from generator.classify import SIG_FIGS
-from generator.compact import compact, mapped, packed, unpacked
-from generator.values import parse_values
+from generator.frames.compact import compact, mapped, packed, unpacked
+from generator.ordinance.classify import SIG_FIGS
+from generator.values import units
+from generator.values.parse import parse_values
 
 RENAMED = {"reporting_limit": "reporting_limit_text"}
 """The contract's columns the series names otherwise: the text beside the number it reads."""
@@ -34,14 +34,14 @@ NUMBERS = (
     "normalized_reporting_limit",
 )
 QUALIFIER = pl.Enum(sorted(QUALIFIERS))
-"""Compact like the series' text columns (`generator.compact`), over every qualifier there
+"""Compact like the series' text columns (`generator.frames.compact`), over every qualifier there
 is, so that any qualifier compares with it."""
 
 
 def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Return the series with a `reading` per row, and the readings (`NUMBERS`, by code).
 
-    `value`, `qualifier`, `reporting_limit` come from `generator.values.parse_values`;
+    `value`, `qualifier`, `reporting_limit` come from `generator.values.parse.parse_values`;
     `normalized_value` and `normalized_reporting_limit` are the same numbers times the unit
     factor, to `SIG_FIGS` significant figures (the unrounded product is never kept: every
     verdict compares the rounded number, as the API shows it). The loader has checked that
@@ -156,7 +156,7 @@ def read_series(
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Return the series of these rows of the source table, and its readings.
 
-    A `reading` per row (`generator.published`) and each row's `normalized_unit`. A
+    A `reading` per row (`generator.values.published`) and each row's `normalized_unit`. A
     reading's numbers follow from its own four texts, so rows read apart read alike.
     """
     series, readings = read(measurements, parameters)

@@ -1,4 +1,4 @@
-"""Row hashes of frames: what the fingerprints (`generator.incremental`) are made of.
+"""Row hashes of frames: what the fingerprints (`generator.incremental.render_plan`) are made of.
 
 Two independent 64-bit hashes per row make a 128-bit hash; a group's hash is the hash of
 its rows' hashes in their order. Text held as `Enum` codes is hashed by its text, never by
@@ -11,7 +11,7 @@ import hashlib
 
 import polars as pl
 
-from generator import batches
+from generator.frames import batches
 
 SEEDS = (0x5EED, 0xC0FFEE)
 """Two independent 64-bit row hashes make a 128-bit fingerprint."""

@@ -2,7 +2,7 @@
 
 A zone's current values, its summary and its checks follow from the zone's own data (its
 measurement rows and the documents they cite: its `source` print,
-`generator.source_prints`) and from what every zone shares: the code, the settings and
+`generator.incremental.source_prints`) and from what every zone shares: the code, the settings and
 the date, and every other source table (`derive_key`). When the key is the previous
 build's, a zone whose source print is the previous one's takes those rows from
 `build-state/`; only the other zones are derived again. A change of any shared table (a
@@ -23,22 +23,22 @@ from typing import Any, NamedTuple, TypeGuard
 
 import polars as pl
 
-from generator.beside import state_dir
 from generator.contract.tables import ALL_TABLES, DOCUMENTS, MEASUREMENTS
 from generator.derive import Derived, Kept
-from generator.hashes import frame_digest
-from generator.incremental import State
+from generator.frames.zone_values import Run, ZoneValues
+from generator.incremental.hashes import frame_digest
+from generator.incremental.render_plan import State
+from generator.incremental.source_prints import Known
 from generator.load import SourceData
-from generator.source_prints import Known
-from generator.write import Prepared, prepare_again, sealed, unsealed
-from generator.zone_values import Run, ZoneValues
+from generator.output.atomic import Prepared, prepare_again, sealed, unsealed
+from generator.output.state import state_dir
 
 VALUES = "current_values"
 """A folder of runs of zones' current values, in zone order, and `VALUES_INDEX` naming them.
 
 Each run is an Arrow IPC file, zstd (a million rows of nested limits read in half the time
 Parquet takes), named by its zones and a digest of its bytes. A daily update reads of them
-only what it asks for (`generator.zone_values`) and encodes again only the runs with a zone
+only what it asks for (`generator.frames.zone_values`) and encodes again only the runs with a zone
 it derived: the others are the same rows, so the same file."""
 VALUES_INDEX = "index.json"
 INDEX_FORMAT = 3
@@ -121,7 +121,7 @@ def reused(
     """Return the previous build's rows of the zones whose own data is unchanged.
 
     None when nothing can be taken: no state, another key, or the rows are missing. The
-    current values stay in their files until asked for (`generator.zone_values`); each
+    current values stay in their files until asked for (`generator.frames.zone_values`); each
     file is checked (`check_state`, unless the caller did: `checked`), so one that is gone
     or damaged means every zone is derived.
     """
@@ -148,7 +148,7 @@ def reused(
 def readable_runs(out: Path) -> list[Run] | None:
     """Return the runs of current values beside `out` if each is whole, with the same schema.
 
-    Their rows are read when asked for (`generator.zone_values`), long after this. So a
+    Their rows are read when asked for (`generator.frames.zone_values`), long after this. So a
     file that is gone, not the bytes its name's digest was made of (`_run_file`), or no
     Arrow file is found here, and then no zone's values are taken: a damaged file read
     later failed every build until one was forced, or gave other values without a word.
@@ -219,7 +219,8 @@ def _read_index(out: Path) -> dict[str, Any]:
 def known(out: Path, touched: pl.Series | None, state: State | None) -> Known | None:
     """Return what the zones' source prints take from the previous build, if anything.
 
-    `touched` are the zones to hash again (`generator.source_prints.touched`), None: all.
+    `touched` are the zones to hash again (`generator.incremental.source_prints.touched`),
+    None: all.
     """
     pairs = state_dir(out) / ZONE_DOCUMENTS
     if touched is None or state is None or not intact(out, ZONE_DOCUMENTS):
@@ -231,7 +232,7 @@ def encoded(d: Derived) -> list[tuple[str, bytes]]:
     """Return the files that keep the derived rows of every zone for the next build.
 
     The runs of current values of zones `d` took from the previous build only
-    (`generator.zone_values`) are that build's files, not encoded again.
+    (`generator.frames.zone_values`) are that build's files, not encoded again.
     """
     frames = [
         (ZONE_ROWS, _parquet(d.zones.select(ZONE_COLUMNS))),
@@ -337,7 +338,7 @@ def prepare(out: Path, files: list[tuple[str, bytes]]) -> Prepared:
 def _ipc(frame: pl.DataFrame) -> bytes:
     buffer = io.BytesIO()
     # As it is: the reader makes chunks of its own size (some 100,000 rows), however many
-    # slices a daily update put together (`generator.zone_values`).
+    # slices a daily update put together (`generator.frames.zone_values`).
     frame.write_ipc(buffer, compression="zstd")
     return buffer.getvalue()
 

@@ -4,8 +4,9 @@ A section's files follow from neither the series nor the documents: the register
 limits (API files and pages), the PLZ mapping's exports and catalogue, the OpenAPI
 document, the A-Z pages of places and the search index. What they show comes from the
 tables every zone shares and from the code, settings and date, so when the previous
-build's derive key (`generator.reuse.derive_key`) and render key
-(`generator.incremental.render_key`) are this build's, they are the previous tree's files.
+build's derive key (`generator.incremental.reuse.derive_key`) and render key
+(`generator.incremental.render_plan.render_key`) are this build's, they are the previous
+tree's files.
 A daily update then renders none of them. Each build records which files each section
 rendered (`build-state/sections.json`), so the next knows what to keep; tests compare
 builds that kept sections with full builds, byte for byte.

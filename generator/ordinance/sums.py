@@ -32,11 +32,11 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator import sum_notes
 from generator.api import resources
-from generator.compact import as_text, like, per_text
-from generator.encode import document
-from generator.german import number_expr
+from generator.frames.compact import as_text, like, per_text
+from generator.ordinance import sum_notes
+from generator.output.encode import document
+from generator.values.german import number_expr
 
 TOLERANCE = 0.1
 """Members may exceed a published sum by 10 % (rounding of members and sum) before the two
