@@ -22,9 +22,8 @@ from generator.frames.slices import rows_of, side_by_side
 from generator.frames.zone_values import Run, ZoneValues
 from generator.load import SourceData
 from generator.ordinance import staleness, summary, sums
-from generator.ordinance.classify import SIG_FIGS, classify
+from generator.ordinance.classify import SIG_FIGS, assess
 from generator.ordinance.current import (
-    aggregate_verdicts,
     newest_rows,
     notes_de,
     standing,
@@ -39,7 +38,7 @@ __all__ = [
     "KEY_PARAMETERS",
     "MATERIAL_SHARE",
     "Derived",
-    "classify",
+    "assess",
     "derive",
     "standing",
     "with_links",
@@ -231,8 +230,9 @@ def current_values(
     readings: pl.DataFrame,
     as_of: dt.date,
     computed: pl.DataFrame,
+    cadence_months: int = staleness.DEFAULT_CADENCE_MONTHS,
 ) -> pl.DataFrame:
-    """Return the latest sample per zone and parameter, classified (`with_links` adds links).
+    """Return the value that stands per zone and parameter, classified (`with_links` adds links).
 
     `measurements` is the sorted series of `published.read_series`, so the last row of each
     (zone, parameter) group up to `as_of` is the latest sample. `computed` holds the sums
@@ -264,7 +264,7 @@ def current_values(
     ids = pl.concat([data.zones.get_column("zone_id"), latest.get_column("zone_id")])
     ids = ids.unique().sort()
     parts = [
-        _classified(data, rows_of(latest, ids.slice(i, ZONES)), as_of)
+        _classified(data, rows_of(latest, ids.slice(i, ZONES)), as_of, cadence_months)
         for i in range(0, max(ids.len(), 1), ZONES)
     ]
     del latest
@@ -273,9 +273,12 @@ def current_values(
     return side_by_side(parts)
 
 
-def _classified(data: SourceData, values: pl.DataFrame, as_of: dt.date) -> pl.DataFrame:
-    """Classify the rows that stand for some zones' parameters; add notes and provenance."""
-    values = worst_point(aggregate_verdicts(classify(values, data.limits, data.parameters, as_of)))
+def _classified(
+    data: SourceData, values: pl.DataFrame, as_of: dt.date, cadence_months: int
+) -> pl.DataFrame:
+    """Assess each sample point of some zones' parameters, keep the worst; add notes."""
+    points = assess(values, data.limits, data.parameters, as_of)
+    values = worst_point(points, as_of, cadence_months)
     decisions = data.pesticides.select(
         pl.col("code").alias("parameter"), pl.col("decision").alias("_decision")
     )
@@ -510,10 +513,38 @@ class Kept:
     """Every zone's rows of `ZoneValues.national` in that build: of those zones they count."""
 
 
+def zone_verdicts(
+    data: SourceData,
+    series: pl.DataFrame,
+    readings: pl.DataFrame,
+    zones: pl.DataFrame,
+    as_of: dt.date,
+    cadence_months: int = staleness.DEFAULT_CADENCE_MONTHS,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return the zones' current values, and per zone its `summary` and `checks`.
+
+    The ordinance's rules in order: the sums computed from their members, each sample
+    point's newest values assessed on what they prove (`current_values`), the checks over
+    several parameters, and each zone's verdict over all of them. `series` is the read
+    series of these zones (`published.read_series`), `zones` the rows of `zones()`.
+    """
+    member_table = sums.members(data.pesticides, data.parameters)
+    samples = with_numbers(sums.current_samples(series, member_table, as_of), readings)
+    computed = sums.computed(samples, member_table, as_of)
+    del samples
+    values = current_values(data, series, readings, as_of, computed, cadence_months)
+    zone_checks = summary.checks(computed, data.limits, data.documents, as_of)
+    check_lists = zone_checks.group_by("zone_id").agg(document(resources.CHECK).alias("checks"))
+    rows = summary.summaries(zones, values, zone_checks).join(
+        check_lists, on="zone_id", how="left"
+    )
+    return values, rows
+
+
 def derive(
     data: SourceData,
     as_of: dt.date,
-    cadence_months: int = 12,
+    cadence_months: int = staleness.DEFAULT_CADENCE_MONTHS,
     kept: Kept | Callable[[], Kept | None] | None = None,
 ) -> Derived:
     """Run every derivation; `cadence_months` is the operator's publication cadence.
@@ -553,19 +584,10 @@ def derive(
         own, readings = published.read_series(own, data.parameters)
         # The other zones' rows are read when their files are rendered (`series_of`).
         series = data.measurements
-    member_table = sums.members(data.pesticides, data.parameters)
-    samples = with_numbers(sums.current_samples(own, member_table, as_of), readings)
-    computed = sums.computed(samples, member_table, as_of)
-    del samples
-    values = current_values(own_data, own, readings, as_of, computed)
+    own_zones = zone_frame.filter(fresh) if kept is not None else zone_frame
+    values, rows = zone_verdicts(own_data, own, readings, own_zones, as_of, cadence_months)
     zone_documents = staleness.zone_documents(own, as_of)
     del own
-    zone_checks = summary.checks(computed, data.limits, data.documents, as_of)
-    check_lists = zone_checks.group_by("zone_id").agg(document(resources.CHECK).alias("checks"))
-    own_zones = zone_frame.filter(fresh) if kept is not None else zone_frame
-    rows = summary.summaries(own_zones, values, zone_checks).join(
-        check_lists, on="zone_id", how="left"
-    )
     current = ZoneValues(values)
     if kept is not None:
         current = ZoneValues(values, kept.runs, kept.zone_ids, kept.national_rows)

@@ -28,16 +28,20 @@ PAIRS = [
 
 def _one_by_one(frame: pl.DataFrame) -> pl.DataFrame:
     """Every data point read on its own, as the build did before readings."""
-    parsed = parse_values(frame, "value_text")
+    parsed = parse_values(frame, "value_text", with_low=True)
     printed = parse_values(frame.select(pl.col("reporting_limit_text").alias("value_text")))
     number = printed.select(
         pl.when(pl.col("qualifier").is_in(["number", "below_reporting_limit"])).then(
             pl.coalesce("value", "reporting_limit")
         )
     ).to_series()
-    below = (pl.col("qualifier") == "below_reporting_limit") & pl.col("reporting_limit").is_null()
+    # `< x` and `n.n.` are below the larger of the cell's number and the printed column's.
+    below = pl.col("qualifier").is_in(["below_reporting_limit", "not_detected"])
     parsed = parsed.with_columns(
-        pl.when(below).then(number).otherwise(pl.col("reporting_limit")).alias("reporting_limit")
+        pl.when(below)
+        .then(pl.max_horizontal("reporting_limit", number))
+        .otherwise(pl.col("reporting_limit"))
+        .alias("reporting_limit")
     )
     register = dict(PARAMETERS.select("code", "unit").iter_rows())
     factors = [
@@ -53,6 +57,7 @@ def _one_by_one(frame: pl.DataFrame) -> pl.DataFrame:
         (pl.col("reporting_limit") * factor)
         .round_sig_figs(SIG_FIGS)
         .alias("normalized_reporting_limit"),
+        (pl.col("low") * factor).round_sig_figs(SIG_FIGS).alias("normalized_low"),
     )
 
 

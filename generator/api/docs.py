@@ -1,4 +1,4 @@
-"""The tables of `docs/api.md` made from the service contract: routes, open files, kinds.
+"""The tables of `docs/api.md` made from the service contract: routes, files, kinds, evidence.
 
 The page is written by hand around them; the tables sit between marker comments
 (`<!-- generated: NAME -->` ... `<!-- end: NAME -->`) and come from the route table and the
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.api import routes, verdicts
+from generator.api import evidence, routes, verdicts
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 _BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w-]+) -->\n).*?(<!-- end: (?P=name) -->)", re.S)
@@ -93,6 +93,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "routes": route_table,
     "open-files": open_file_table,
     "kinds": kind_table,
+    "evidence": evidence.table,
 }
 
 

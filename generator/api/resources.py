@@ -256,10 +256,11 @@ CURRENT_VALUE = Resource(
         replace(
             _MEASURED[-1],
             nullable=True,
-            description="What the value is. `sample` unless the latest date has only "
-            "aggregates: then the maximum (else the mean, else the minimum) stands for the "
-            "parameter and `state` is based on it. A mean or minimum can show only that a limit "
-            "was exceeded, never that it was kept (then `state` is `not_assessable`).",
+            description="What the value is: one sample, or the minimum, mean or maximum of a "
+            "period. `state` is what every value of this sample point's newest date proves "
+            "together (docs/api.md, what each kind of evidence proves); this is the one it "
+            "rests on. A mean or minimum can show only that a limit was crossed, never that "
+            "it was kept.",
         ),
         string("name_de", "German name of the parameter.", "Blei"),
         string("name_en", "English name of the parameter.", "Lead"),
@@ -268,10 +269,17 @@ CURRENT_VALUE = Resource(
         many(
             "other_points",
             "OtherPoint",
-            "The values of the same date at other sample points (or in other documents). "
-            "The value that stands for the parameter is the worst of them: the highest "
-            "category of `state` (above a Grenzwert, above another value, not assessable, "
-            "complies), then the higher value; these are the rest.",
+            "Every other sample point of the zone with its newest value, date and state. The "
+            "point that stands for the parameter is the worst of them: the highest category "
+            "of `state` (above a Grenzwert, above another value, not assessable, complies), "
+            "then the worse announced state, then the higher value; points older than the "
+            "publication cadence (`old`) stand only where no newer point does.",
+        ),
+        boolean(
+            "old",
+            "Whether this value is older than the publication cadence (every point of the "
+            "zone is: nothing newer was published).",
+            False,
         ),
         string("state", "Classification against `limit`.", "below_limit", enum=STATES),
         one("limit", "Limit", "The limit valid on `as_of`, or null.", nullable=True),

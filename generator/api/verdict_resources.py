@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from generator.api import verdicts
 from generator.api.fields import Resource, boolean, date, integer, many, number, one, string, uri
-from generator.api.qualifiers import QUALIFIERS
+from generator.api.qualifiers import QUALIFIERS, STATISTICS
 
 _QUALIFIER = "What kind of statement the published text is."
 STATES: dict[str, str] = {state: v.meaning for state, v in verdicts.STATES.items()}
@@ -99,14 +99,21 @@ COMPUTED_SUM = Resource(
 
 OTHER_POINT = Resource(
     "OtherPoint",
-    "A value of the same parameter, date and kind (sample or aggregate) at another sample "
-    "point or in another document than the one that stands for the parameter.",
+    "The standing value of the same parameter at another sample point: that point's newest "
+    "date, the value its verdict rests on, and what its values prove together.",
     (
         string(
             "sample_point",
             "Where the sample was taken, if published.",
             "Wasserwerk Süd",
             nullable=True,
+        ),
+        date("sampled_at", "Date of the point's newest values.", "2026-03-10"),
+        string(
+            "statistic",
+            "What the value is: one sample, or the minimum, mean or maximum of a period.",
+            "sample",
+            enum=STATISTICS,
         ),
         string("document_id", "The document the value is taken from.", "wk-2026"),
         string("value_text", "The value exactly as published.", "4,2"),
@@ -119,7 +126,25 @@ OTHER_POINT = Resource(
             None,
             nullable=True,
         ),
-        string("state", "Classification against the same limit.", "below_limit", enum=STATES),
+        string(
+            "state",
+            "What the point's values prove against the same limit.",
+            "below_limit",
+            enum=STATES,
+        ),
+        string(
+            "future_state",
+            "What they prove against the limit already announced, or null.",
+            None,
+            nullable=True,
+            enum=STATES,
+        ),
+        boolean(
+            "old",
+            "Whether the point's newest value is older than the publication cadence: then it "
+            "does not decide while a newer point stands beside it.",
+            False,
+        ),
     ),
 )
 

@@ -392,5 +392,10 @@ NOTES_DE = {
     "no_number": "Der veröffentlichte Text enthält keine Zahl, die sich vergleichen lässt.",
     "range_above": "Die veröffentlichte Spanne reicht über den Wert hinaus; es zählt die obere "
     "Grenze.",
-    "range_in_range": "Eine veröffentlichte Spanne lässt sich nicht mit einem Bereich vergleichen.",
+    "range_in_range": "Die veröffentlichte Spanne zeigt nicht, dass beide Grenzen des Bereichs "
+    "eingehalten sind.",
+    "range_one_end": "Der veröffentlichte Wert zeigt nur für eine Grenze des Bereichs, dass sie "
+    "eingehalten ist; für die andere fehlt ein Wert (etwa ein Minimum neben dem Maximum).",
+    "statistic_weak": "Ein Mittel- oder Minimalwert unter dem Wert zeigt nicht, dass jede Probe "
+    "ihn eingehalten hat.",
 }

@@ -15,6 +15,7 @@ import datetime as dt
 import polars as pl
 
 from generator.api import resources, verdicts
+from generator.ordinance import evidence
 from generator.output.encode import document
 from generator.values import units
 
@@ -30,8 +31,6 @@ ASSESS: dict[str, type[pl.DataType]] = {
 """Optional columns of a row to classify. Where set, `assess_value`/`assess_qualifier` replace
 the published number (a sum whose members add up to more); compliance cannot be shown when
 `assess_upper` or `assess_blocking_rl` is above the value, or `assess_incomplete` is true."""
-
-EXCEEDED = {kind: v.exceeded for kind, v in verdicts.KINDS.items() if v.exceeded}
 
 
 def _round(expr: pl.Expr) -> pl.Expr:
@@ -77,68 +76,37 @@ def _limits_for(
     return current, future
 
 
-def _classify(prefix: str) -> pl.Expr:
-    """Return the state of each row against the limit columns named `{prefix}*`."""
-    v = pl.col("_v")
-    rl = pl.col("normalized_reporting_limit")
-    q = pl.col("_q")
-    lim = pl.col(f"{prefix}value")
-    lo, hi = pl.col(f"{prefix}value_min"), pl.col(f"{prefix}value_max")
-    kind = pl.col(f"{prefix}kind")
-    above = kind.replace_strict(EXCEEDED, default=None, return_dtype=pl.String)
-    # The ordinance's wording decides whether a value equal to the limit crosses it: a
-    # Grenzwert is "überschritten" only above it, the action value "erreicht" at it.
-    reached = kind.is_in(verdicts.REACHED_KINDS)
+def _blocked(lim: pl.Expr) -> pl.Expr:
+    """Where a sum's members keep it from showing compliance with `lim`, whatever its text.
 
-    def crosses(value: pl.Expr) -> pl.Expr:
-        return pl.when(reached).then(value >= lim).otherwise(value > lim)
-
-    numeric = q == "number"
-    # Compliance of a sum is shown only when nothing about its members could lift it above.
-    unbounded = pl.col("assess_upper").is_null() & pl.col("assess_value").is_not_null()
-    cannot_show = (
+    A sum is shown to comply only when nothing about its members could lift it above: every
+    member it needs was published, none is below a reporting limit above `lim`, and its
+    largest possible value (`assess_upper`, open metabolites included) is known and within.
+    """
+    return (
         pl.col("assess_incomplete").fill_null(False)
         | (pl.col("assess_upper") > lim).fill_null(False)
-        | unbounded
+        | (pl.col("assess_upper").is_null() & pl.col("assess_value").is_not_null())
         | (pl.col("assess_blocking_rl") > lim).fill_null(False)
     )
+
+
+def _row_state(prefix: str) -> pl.Expr:
+    """Return the state a row would have alone: what it proves against `{prefix}*`."""
+    kind = pl.col(f"{prefix}kind")
+    keeps = pl.col(f"{prefix}keep_high") & pl.col(f"{prefix}keep_low")
+    unconverted = pl.col("value").is_not_null() & pl.col("_v").is_null()
     return (
         pl.when(kind.is_null())
         .then(pl.lit("no_limit"))
-        .when(pl.col(f"{prefix}unit_mismatch"))
+        .when(pl.col(f"{prefix}unit_mismatch") | unconverted)
         .then(pl.lit("unit_mismatch"))
         .when(kind == "requirement")
         .then(pl.lit("requirement"))
-        .when(q == "not_detected")
-        .then(pl.lit("not_detected"))
-        .when(kind == "range")
-        .then(
-            pl.when(numeric & (v >= lo) & (v <= hi))
-            .then(pl.lit("within_range"))
-            .when(numeric)
-            .then(pl.lit("outside_range"))
-            .otherwise(pl.lit("not_assessable"))
-        )
-        .when(numeric)
-        .then(
-            pl.when(crosses(v))
-            .then(above)
-            .when(cannot_show)
-            .then(pl.lit("not_assessable"))
-            .otherwise(pl.lit("below_limit"))
-        )
-        .when(q == "below_reporting_limit")
-        .then(
-            # `< x` with x at the limit is below a Grenzwert and below an action value alike.
-            pl.when(rl <= lim)
-            .then(pl.lit("below_reporting_limit"))
-            .otherwise(pl.lit("not_assessable"))
-        )
-        # A range is judged by its upper bound, the conservative value (values.py).
-        .when(q == "range")
-        .then(pl.when(crosses(v)).then(above).otherwise(pl.lit("below_limit")))
-        .when((q == "above") & (v >= lim))
-        .then(above)
+        .when(pl.col(f"{prefix}cross"))
+        .then(evidence.crossed_state(prefix))
+        .when(keeps & ~pl.col(f"{prefix}blocked"))
+        .then(evidence.compliant_state(prefix))
         .otherwise(pl.lit("not_assessable"))
     )
 
@@ -148,20 +116,26 @@ def _reason(prefix: str, state: str) -> pl.Expr:
     q = pl.col("_q")
     s = pl.col(state)
     lim = pl.col(f"{prefix}value")
+    rl = pl.col("_rl")
+    kind = pl.col(f"{prefix}kind")
     return (
         pl.when(s.is_in(verdicts.states_in(verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER)))
         .then(pl.when(q == "range").then(pl.lit("range_above")))
         .when(s == "not_assessable")
         .then(
-            pl.when(pl.col(f"{prefix}kind") == "range")
+            pl.when((kind == "range") & (q == "range"))
             .then(pl.lit("range_in_range"))
-            .when((q == "below_reporting_limit") & pl.col("normalized_reporting_limit").is_null())
-            .then(pl.lit("rl_missing"))
-            .when((q == "below_reporting_limit") & (pl.col("normalized_reporting_limit") > lim))
+            .when(kind == "range")
+            .then(pl.lit("range_one_end"))
+            .when(q.is_in(["below_reporting_limit", "not_detected"]) & (rl > lim))
             .then(pl.lit("rl_above"))
+            .when((q == "below_reporting_limit") & rl.is_null())
+            .then(pl.lit("rl_missing"))
             .when(q == "above")
             .then(pl.lit("above_below"))
-            .when(~q.is_in(["number", "range"]))
+            .when(q.is_in(["number", "range"]) & pl.col("statistic").is_in(["min", "mean"]))
+            .then(pl.lit("statistic_weak"))
+            .when(~q.is_in(["number", "range", "below_reporting_limit", "not_detected"]))
             .then(pl.lit("no_number"))
         )
     )
@@ -176,17 +150,25 @@ def _limit_struct(prefix: str) -> pl.Expr:
 def classify(
     values: pl.DataFrame, limits: pl.DataFrame, params: pl.DataFrame, as_of: dt.date
 ) -> pl.DataFrame:
-    """Add `state`, `limit`, `future_state`, `future_limit`, `reason` to rows of values.
+    """Add what each row of values proves against the value valid on `as_of`, and the next one.
 
-    `values` needs: parameter, qualifier, normalized_value, normalized_reporting_limit, and
-    may carry the `ASSESS` columns. The future columns are set only where a different limit
-    is already announced; `reason` is a key of `verdicts.NOTES_DE` or null.
+    `values` needs: parameter, statistic, qualifier, normalized_value,
+    normalized_reporting_limit, and may carry `normalized_low` (a range's lower end) and the
+    `ASSESS` columns. Adds the limits (`limit`, `future_limit`), the proofs of
+    `generator.ordinance.evidence.proofs` per limit (`cur_*`, `fut_*`), and the state each row
+    has alone (`_row_state`, `_row_future_state`, set only where a different limit is
+    announced). `assess` turns them into one verdict per sample point; `finish` drops them.
     """
     current, future = _limits_for(limits, params, as_of)
     cur = current.rename({c: f"cur_{c}" for c in current.columns if c != "code"})
     fut = future.rename({c: f"fut_{c}" for c in future.columns if c != "code"})
+    optional: dict[str, type[pl.DataType]] = {
+        **ASSESS,
+        "normalized_low": pl.Float64,
+        "value": pl.Float64,
+    }
     absent = [
-        pl.lit(None, dtype).alias(c) for c, dtype in ASSESS.items() if c not in values.columns
+        pl.lit(None, dtype).alias(c) for c, dtype in optional.items() if c not in values.columns
     ]
     joined = (
         values.with_columns(absent)
@@ -194,22 +176,54 @@ def classify(
         .join(fut, left_on="parameter", right_on="code", how="left")
         .with_columns(
             pl.coalesce("assess_value", "normalized_value").alias("_v"),
-            pl.coalesce("assess_qualifier", "qualifier").alias("_q"),
+            pl.coalesce("assess_qualifier", "qualifier").cast(pl.String).alias("_q"),
+            pl.when(pl.col("assess_qualifier").is_null())
+            .then(pl.col("normalized_low"))
+            .alias("_lo"),
+            pl.when(pl.col("assess_qualifier").is_null())
+            .then(pl.col("normalized_reporting_limit"))
+            .alias("_rl"),
         )
     )
-    has_future = pl.col("fut_kind").is_not_null()
-    helpers = [c for c in joined.columns if c.startswith(("cur_", "fut_"))]
-    helpers += ["_v", "_q", *ASSESS]
+    proven = []
+    for prefix in ("cur_", "fut_"):
+        proven += [e.alias(f"{prefix}{name}") for name, e in evidence.proofs(prefix).items()]
+        proven.append(_blocked(pl.col(f"{prefix}value")).alias(f"{prefix}blocked"))
     return (
-        joined.with_columns(
-            _classify("cur_").alias("state"),
+        joined.with_columns(proven)
+        .with_columns(
+            _row_state("cur_").alias("_row_state"),
+            pl.when(pl.col("fut_kind").is_not_null())
+            .then(_row_state("fut_"))
+            .alias("_row_future_state"),
             _limit_struct("cur_").alias("limit"),
-            pl.when(has_future).then(_classify("fut_")).alias("future_state"),
             _limit_struct("fut_").alias("future_limit"),
         )
-        .with_columns(_reason("cur_", "state").alias("reason"))
-        .drop(helpers)
+        .drop(*ASSESS, "normalized_low")
     )
+
+
+def finish(values: pl.DataFrame) -> pl.DataFrame:
+    """Add `reason` (a key of `verdicts.NOTES_DE` or null) and drop the working columns."""
+    helpers = [c for c in values.columns if c.startswith(("cur_", "fut_"))]
+    helpers += ["_v", "_q", "_lo", "_rl", "_row_state", "_row_future_state"]
+    return values.with_columns(_reason("cur_", "state").alias("reason")).drop(helpers, strict=False)
+
+
+def assess(
+    values: pl.DataFrame,
+    limits: pl.DataFrame,
+    params: pl.DataFrame,
+    as_of: dt.date,
+    keys: list[str] | None = None,
+) -> pl.DataFrame:
+    """Return one row per sample point of `values`: the verdict its values prove together.
+
+    `values` are each point's rows of its newest date (`evidence.newest`); the row kept is the
+    one the verdict rests on, with `state` and `future_state` of the point
+    (`evidence.points`).
+    """
+    return finish(evidence.points(classify(values, limits, params, as_of), keys))
 
 
 _SEVERITY = {

@@ -1,8 +1,8 @@
 """The value that stands for each zone and parameter, and why its state is what it is.
 
-`derive.current_values` takes the newest date's rows; here every sample point of them is
-classified, an aggregate claims no more than it shows, the worst point stands and the others
-are listed, and a German note says why where the comparison alone does not.
+`derive.current_values` takes each sample point's newest values and has each point assessed
+on what its values prove (`generator.ordinance.evidence`); here the worst point stands, the
+others are listed, and a German note says why where the comparison alone does not.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import polars as pl
 
 from generator.api import resources, verdicts
 from generator.frames import batches
-from generator.ordinance import sums
-from generator.ordinance.classify import classify, worst_order
+from generator.ordinance import evidence, staleness
+from generator.ordinance.classify import assess, severity, worst_order
 from generator.output.encode import document
 from generator.values.german import number_expr
 
@@ -64,86 +64,84 @@ def notes_de(pesticides: pl.DataFrame, limits: pl.DataFrame) -> pl.Expr:
     )
 
 
-# A verdict an aggregate can support on its own: a maximum within a limit means every sample
-# was; a minimum or mean within it does not, and no single aggregate shows a range was kept.
-_GOOD_STATES = ("below_limit", "below_reporting_limit", "not_detected", "within_range")
-
-
 def standing(
-    measurements: pl.DataFrame, limits: pl.DataFrame, parameters: pl.DataFrame, as_of: dt.date
+    measurements: pl.DataFrame,
+    limits: pl.DataFrame,
+    parameters: pl.DataFrame,
+    as_of: dt.date,
+    cadence_months: int = staleness.DEFAULT_CADENCE_MONTHS,
 ) -> pl.DataFrame:
     """Return the classified row that stands for each (zone, parameter) of `measurements`.
 
-    The same choice as the current values make (`current_values`): the newest date's rows,
-    each classified, the aggregate rule applied, and the worst sample point standing.
+    The same choice as the current values make (`derive.current_values`): each sample
+    point's newest values, what they prove together, and the worst point standing.
     """
-    keys = ["zone_id", "parameter"]
-    values = aggregate_verdicts(
-        classify(sums.newest(measurements, keys), limits, parameters, as_of)
-    )
-    return (
-        values.sort(worst_order(keys), nulls_last=False).group_by(keys, maintain_order=True).first()
-    )
+    points = assess(evidence.newest(measurements), limits, parameters, as_of)
+    return worst_point(points, as_of, cadence_months, listed=False)
 
 
-def worst_point(values: pl.DataFrame) -> pl.DataFrame:
+def worst_point(
+    values: pl.DataFrame, as_of: dt.date, cadence_months: int, listed: bool = True
+) -> pl.DataFrame:
     """Keep one row per (zone, parameter): the worst of its sample points, the others listed.
 
-    `other_points` holds the other rows of the same date (sample point, value, state), so the
-    zone resource and pages can name them.
+    `values` hold one row per sample point (`classify.assess`). A point whose newest value is
+    older than the publication cadence (`old`) does not decide while a newer point stands
+    beside it; it is listed with its date. `other_points` holds every other point (its
+    statistic, date, value, state and announced state), so the zone resource and pages can
+    name them; `announced_elsewhere` says whether a standing point other than the one shown
+    is above a value already announced. Without `listed`, only the standing rows (a caller
+    that compares states, such as the feeds, needs no list).
     """
     keys = ["zone_id", "parameter"]
-    ordered = values.sort(worst_order(keys), nulls_last=False).with_columns(
-        pl.int_range(pl.len()).over(keys).alias("_point")
+    old = evidence.old_expr(as_of, cadence_months)
+    marked = values.with_columns(old.alias("old")).with_columns(
+        (~pl.col("old") | pl.col("old").all().over(keys)).alias("_standing")
     )
+    ordered = marked.sort(
+        [*(pl.col(k) for k in keys), ~pl.col("_standing"), *worst_order([])], nulls_last=False
+    ).with_columns(pl.int_range(pl.len()).over(keys).alias("_point"))
+    if not listed:
+        return ordered.filter(pl.col("_point") == 0).drop("_point", "_standing")
+    announced = severity(pl.col("future_state")).fill_null(0) >= _ANNOUNCED
     others = (
         ordered.filter(pl.col("_point") > 0)
         .group_by(keys, maintain_order=True)
-        .agg(document(resources.OTHER_POINT).alias("other_points"))
+        .agg(
+            document(resources.OTHER_POINT).alias("other_points"),
+            (announced & pl.col("_standing")).any().alias("announced_elsewhere"),
+        )
     )
     return (
         ordered.filter(pl.col("_point") == 0)
-        .drop("_point")
+        .drop("_point", "_standing")
         .join(others, on=keys, how="left", maintain_order="left")
-        .with_columns(pl.col("other_points").fill_null([]))
+        .with_columns(
+            pl.col("other_points").fill_null([]),
+            pl.col("announced_elsewhere").fill_null(False),
+        )
     )
 
 
-def aggregate_verdicts(values: pl.DataFrame) -> pl.DataFrame:
-    """Make a verdict on an aggregate claim no more than the aggregate shows."""
-    statistic = pl.col("statistic")
-
-    def weak(limit: str) -> pl.Expr:
-        kind = pl.col(limit).struct.field("kind")
-        return statistic.is_in(["min", "mean"]) | ((statistic == "max") & (kind == "range"))
-
-    return values.with_columns(
-        pl.when(weak("limit") & pl.col("state").is_in(_GOOD_STATES))
-        .then(pl.lit("not_assessable"))
-        .otherwise(pl.col("state"))
-        .alias("state"),
-        pl.when(weak("future_limit") & pl.col("future_state").is_in(_GOOD_STATES))
-        .then(pl.lit("not_assessable"))
-        .otherwise(pl.col("future_state"))
-        .alias("future_state"),
-    )
+_ANNOUNCED = 3
+"""`severity` from which an announced state counts: above a Grenzwert or another value."""
 
 
 def newest_rows(series: pl.DataFrame, as_of: dt.date, earlier: bool = False) -> pl.Series:
-    """Return the numbers of the rows `sums.newest` chooses per zone and parameter by `as_of`.
+    """Return the numbers of the rows `evidence.newest` chooses per sample point by `as_of`.
 
-    With `earlier`, among each parameter's samples before its latest one. The rows are chosen
+    With `earlier`, among each point's values before its newest date. The rows are chosen
     on the four columns that choose them, in runs of whole zones, and only they are gathered
     by the caller: a filter of the series copies all of it, and windows over all of it held
     half a gigabyte.
     """
-    keys = ["zone_id", "parameter"]
-    rows = series.select(*keys, "sampled_at", "statistic").with_row_index("_i")
+    keys = evidence.POINT
+    rows = series.select(*keys, "sampled_at").with_row_index("_i")
 
     def chosen(run: pl.DataFrame) -> pl.DataFrame:
         run = run.filter(pl.col("sampled_at") <= as_of)
         if earlier:
             run = run.filter(pl.col("sampled_at") < pl.col("sampled_at").max().over(keys))
-        return sums.newest(run, keys).select("_i")
+        return evidence.newest(run, keys).select("_i")
 
     return batches.per_run(rows, chosen).get_column("_i")

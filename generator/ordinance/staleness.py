@@ -15,6 +15,9 @@ import polars as pl
 from generator.frames import batches
 from generator.frames.compact import as_text
 
+DEFAULT_CADENCE_MONTHS = 12
+"""TrinkwV § 46: consumers are informed at least once a year (`publication_cadence_months`)."""
+
 
 def cutoff(as_of: dt.date, months: int) -> dt.date:
     """Return the date `months` months before `as_of` (the last day of a shorter month)."""

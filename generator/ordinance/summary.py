@@ -15,7 +15,7 @@ import re
 import polars as pl
 
 from generator.api import resources, verdicts
-from generator.ordinance import sums
+from generator.ordinance import evidence, sums
 from generator.ordinance.classify import worst_order
 from generator.output.encode import document
 from generator.values import wording
@@ -44,9 +44,12 @@ def checks(
         .agg(pl.col("valid_from").min())
         .select(pl.col("code").alias("_limit_of"), pl.col("valid_from"))
     )
-    # Every sample point of the newest date; the worst of them stands (as for values).
+    # Each sample point's newest date; the worst point stands (as for values).
     latest = (
-        sums.newest(computed.filter(pl.col("sum_code").is_in(sums.CHECK_CODES)), _CHECK_KEYS)
+        evidence.newest(
+            computed.filter(pl.col("sum_code").is_in(sums.CHECK_CODES)),
+            [*_CHECK_KEYS, "sample_point"],
+        )
         .join(rules, on="sum_code")
         .join(since, on="_limit_of", how="left")
     )
@@ -119,9 +122,20 @@ def checks(
         .alias("state"),
         pl.col("proven").alias("normalized_value"),
     )
-    worst = (
+    # A point's values of one date prove together: an exceedance if any shows one, else
+    # compliance if any shows it (a maximum within the rule beside a mean that shows nothing).
+    point = [*_CHECK_KEYS, "sample_point"]
+    proof = pl.col("state").replace_strict(
+        {"exceeds_limit": 2, "below_limit": 1}, default=0, return_dtype=pl.Int8
+    )
+    per_point = (
         judged.with_columns(pl.lit(None, pl.Float64).alias("normalized_reporting_limit"))
-        .sort(worst_order(_CHECK_KEYS, future=False), nulls_last=False)
+        .sort([*point, -proof, -pl.col("normalized_value").fill_null(float("-inf"))])
+        .group_by(point, maintain_order=True)
+        .first()
+    )
+    worst = (
+        per_point.sort(worst_order(_CHECK_KEYS, future=False), nulls_last=False)
         .group_by(_CHECK_KEYS, maintain_order=True)
         .first()
     )

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from generator.api import resources
-from generator.frames.compact import as_text, like, per_text
-from generator.ordinance import sum_notes
+from generator.frames.compact import as_text, like
+from generator.ordinance import evidence, sum_notes
 from generator.output.encode import document
 from generator.values.german import number_expr
 
@@ -229,37 +229,39 @@ def current_samples(
 ) -> pl.DataFrame:
     """Return the rows of `measurements` that the current values and checks need from `computed`.
 
-    A zone's current value of a sum rests on two samples at most: the newest with members
-    (a computed sum newer than any published one, and the latest check) and the sample of
-    the newest published sum (cross-checked against its members). Every row of a zone taken
-    on one of those dates is kept; the older history is not summed (at national scale that
+    A sample point's current value of a sum rests on two dates at most: the newest with
+    members (a computed sum newer than any published one, and the latest check) and the date
+    of the newest published sum (cross-checked against its members). Every row of a point
+    taken on one of those dates is kept; the older history is not summed (at national scale that
     was 427,000 sums with their member lists, most of the build's peak of memory).
     """
     # Three columns, not the whole series: a filter copies every column it keeps.
-    upto = measurements.select("zone_id", "sampled_at", "parameter").filter(
+    point = ["zone_id", "sample_point"]
+    upto = measurements.select(*point, "sampled_at", "parameter").filter(
         pl.col("sampled_at") <= as_of
     )
     pairs = member_table.select("parameter", "sum_code").unique()
     newest_members = (
-        upto.select("zone_id", "sampled_at", "parameter")
-        .join(like(pairs, upto), on="parameter")
-        .group_by("zone_id", "sum_code")
+        upto.join(like(pairs, upto), on="parameter")
+        .group_by(*point, "sum_code")
         .agg(pl.col("sampled_at").max())
     )
     newest_published = (
         upto.filter(pl.col("parameter").is_in(pairs["sum_code"].unique().implode()))
-        .group_by("zone_id", "parameter")
+        .group_by(*point, "parameter")
         .agg(pl.col("sampled_at").max())
     )
     dates = pl.concat(
         [
-            newest_members.select("zone_id", "sampled_at"),
-            newest_published.select("zone_id", "sampled_at"),
+            newest_members.select(*point, "sampled_at"),
+            newest_published.select(*point, "sampled_at"),
         ]
     ).unique()
     del upto
     # `dates` holds only dates up to `as_of`: the semi join gathers just the rows it keeps.
-    return measurements.join(dates, on=["zone_id", "sampled_at"], how="semi", maintain_order="left")
+    return measurements.join(
+        dates, on=[*point, "sampled_at"], how="semi", maintain_order="left", nulls_equal=True
+    )
 
 
 def computed(
@@ -434,27 +436,6 @@ def _with_unit(sums: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
     return sums.filter(pl.col("sum_code").is_in(SUM_CODES)).join(units, on="sum_code", how="left")
 
 
-STATISTIC_RANK = {"min": 0, "mean": 1, "max": 2, "sample": 3}
-"""Which values of one date stand for a parameter: samples, else the maximum, else the mean,
-else the minimum (a maximum within a limit shows every sample was; the others do not)."""
-
-
-def newest(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """Return the rows of `frame` that stand for each group of `keys`.
-
-    Every row of the newest date with the best statistic of that date, whatever its sample
-    point or document.
-    Two waterworks feeding one zone, or outlet and network, publish the same parameter on the
-    same date; all of them are kept, so that an exceedance at one point cannot hide behind
-    the other (the worst of them is chosen after classification, `derive.current_values`).
-    """
-    rank = per_text(frame, "statistic", lambda s: s.replace_strict(STATISTIC_RANK, default=-1))
-    dated = frame.with_columns(rank.alias("_rank")).filter(
-        pl.col("sampled_at") == pl.col("sampled_at").max().over(keys)
-    )
-    return dated.filter(pl.col("_rank") == pl.col("_rank").max().over(keys)).drop("_rank")
-
-
 def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
     """Cross-check the latest published sums; add computed sums newer than any published.
 
@@ -550,11 +531,16 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
         pl.when(pl.col("sum_note") != "").then(pl.col("sum_note")).alias("sum_note")
     ).drop([c for c in pub.columns if c.startswith(("_s_", "_c_"))] + ["sum_unit"])
 
-    latest_sums = newest(s, ["zone_id", "sum_code"])
+    # Per sample point: a sum computed from members newer than the sum that point published.
+    point = ["zone_id", "sum_code", "sample_point"]
+    latest_sums = evidence.newest(s, point)
     published_at = latest.select(
-        "zone_id", pl.col("parameter").alias("sum_code"), pl.col("sampled_at").alias("_pub_at")
-    ).unique(["zone_id", "sum_code"])
-    newer = latest_sums.join(published_at, on=["zone_id", "sum_code"], how="left").filter(
+        "zone_id",
+        pl.col("parameter").alias("sum_code"),
+        "sample_point",
+        pl.col("sampled_at").alias("_pub_at"),
+    ).unique(point)
+    newer = latest_sums.join(published_at, on=point, how="left", nulls_equal=True).filter(
         pl.col("_pub_at").is_null() | (pl.col("sampled_at") > pl.col("_pub_at"))
     )
     # A sum whose members are all "< BG" without a number is itself below an unknown
@@ -585,8 +571,9 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
         pl.col("blocking_rl").alias("sum_blocking_rl"),
     )
     published = pub.join(
-        newer.select("zone_id", pl.col("sum_code").alias("parameter")).unique(),
-        on=["zone_id", "parameter"],
+        newer.select("zone_id", pl.col("sum_code").alias("parameter"), "sample_point").unique(),
+        on=["zone_id", "parameter", "sample_point"],
         how="anti",
+        nulls_equal=True,
     )
     return pl.concat([published, computed_rows], how="diagonal_relaxed")

@@ -174,8 +174,11 @@ def _clean(text: pl.Expr) -> pl.Expr:
     return collapsed.str.replace(_FOOTNOTES, "").str.strip_chars()
 
 
-def parse_values(frame: FrameT, column: str = "value_text") -> FrameT:
+def parse_values(frame: FrameT, column: str = "value_text", with_low: bool = False) -> FrameT:
     """Add ``value``, ``qualifier`` and ``reporting_limit`` derived from ``column``.
+
+    With ``with_low`` also ``low``: the lower end of a range published as a number of its
+    own (``7,0 - 9,7`` -> 7.0; ``< 1 - 4`` and ``n.n. - 4`` -> null), null for other values.
 
     ``column`` itself is left untouched. A null in ``column`` means nothing was published:
     its qualifier is ``not_determined`` and value and reporting limit are null. Existing
@@ -237,6 +240,10 @@ def parse_values(frame: FrameT, column: str = "value_text") -> FrameT:
         .then(low)
     )
     reporting_limit = pl.when(~overflow & (q == BELOW_REPORTING_LIMIT)).then(low)
+    # A range's lower end where it is a number of its own (not `< a` nor `n.n.`): what a
+    # range proves against a permitted range (pH) needs both ends.
+    plain_low = ~clean.str.contains(r"^(?:[<≤]|(?i:n\.\s*n\.))")
+    range_low = pl.when(~overflow & (q == RANGE) & plain_low).then(pl.min_horizontal(low, high))
     final_qualifier = pl.when(overflow).then(pl.lit(TEXT)).otherwise(q)
 
     lazy = (
@@ -255,6 +262,7 @@ def parse_values(frame: FrameT, column: str = "value_text") -> FrameT:
             value.cast(pl.Float64).alias("value"),
             final_qualifier.cast(pl.String).alias("qualifier"),
             reporting_limit.cast(pl.Float64).alias("reporting_limit"),
+            *([range_low.cast(pl.Float64).alias("low")] if with_low else []),
         )
         .drop(_WORK)
     )

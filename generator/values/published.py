@@ -14,7 +14,7 @@ from __future__ import annotations
 import polars as pl
 import polars.selectors as cs
 
-from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NUMBER, QUALIFIERS
+from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NOT_DETECTED, NUMBER, QUALIFIERS
 from generator.frames.compact import compact, mapped, packed, unpacked
 from generator.ordinance.classify import SIG_FIGS
 from generator.values import units
@@ -32,6 +32,7 @@ NUMBERS = (
     "reporting_limit",
     "normalized_value",
     "normalized_reporting_limit",
+    "normalized_low",
 )
 QUALIFIER = pl.Enum(sorted(QUALIFIERS))
 """Compact like the series' text columns (`generator.frames.compact`), over every qualifier there
@@ -76,7 +77,7 @@ def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataF
 
 def _numbers(table: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
     """Return the `NUMBERS` of each row of distinct `TEXTS` (plain text columns)."""
-    parsed = _published_limit(parse_values(table, "value_text"))
+    parsed = _published_limit(parse_values(table, "value_text", with_low=True))
     pairs = (
         table.select("unit", "parameter")
         .unique()
@@ -100,15 +101,18 @@ def _numbers(table: pl.DataFrame, parameters: pl.DataFrame) -> pl.DataFrame:
         (pl.col("reporting_limit") * factor)
         .round_sig_figs(SIG_FIGS)
         .alias("normalized_reporting_limit"),
+        (pl.col("low") * factor).round_sig_figs(SIG_FIGS).alias("normalized_low"),
     )
 
 
 def _published_limit(parsed: pl.DataFrame) -> pl.DataFrame:
-    """Give `< BG` the reporting limit its supplier printed in a column of its own.
+    """Give `< x`, `< BG` and `n.n.` the reporting limit printed in a column of its own.
 
     A value below the reporting limit without a number (`< BG`, `< NWG`) says only "less
-    than the limit in the reporting-limit column": that column's number is then its
-    reporting limit. A value with its own number (`< 0,05`) keeps it.
+    than the limit in the reporting-limit column", and `n.n.` beside such a column says the
+    method could not detect the substance at that limit: the column's number is then their
+    reporting limit. Where the cell has a number too (`< 0,05` beside 0,1), the larger
+    counts: the value is below the smaller, but the laboratory vouches only for the larger.
     """
     printed = parse_values(
         parsed.select(pl.col("reporting_limit_text").alias("value_text")), "value_text"
@@ -118,11 +122,10 @@ def _published_limit(parsed: pl.DataFrame) -> pl.DataFrame:
             pl.coalesce("value", "reporting_limit")
         )
     ).to_series()
+    q = pl.col("qualifier")
     return parsed.with_columns(
-        pl.when(
-            (pl.col("qualifier") == BELOW_REPORTING_LIMIT) & pl.col("reporting_limit").is_null()
-        )
-        .then(number)
+        pl.when(q.is_in([BELOW_REPORTING_LIMIT, NOT_DETECTED]))
+        .then(pl.max_horizontal(pl.col("reporting_limit"), number))
         .otherwise(pl.col("reporting_limit"))
         .alias("reporting_limit")
     )
