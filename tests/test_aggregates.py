@@ -1,13 +1,14 @@
-"""Which published value stands for a parameter when a zone publishes aggregates."""
+"""Which values stand for a parameter when a zone publishes aggregates: each point its newest."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 import polars as pl
+import pytest
 
-from generator.ordinance.current import aggregate_verdicts as _aggregate_verdicts
-from generator.ordinance.sums import newest
+from generator.ordinance import evidence
+from tests.verdict_zones import assess, row
 
 D1, D2 = dt.date(2026, 3, 1), dt.date(2026, 6, 30)
 
@@ -28,74 +29,61 @@ def _series(rows: list[tuple[str, dt.date, str, str | None, str]]) -> pl.DataFra
     return frame.sort("zone_id", "parameter", "sampled_at", "statistic", "sample_point")
 
 
-def _chosen(
-    rows: list[tuple[str, dt.date, str, str | None, str]],
-) -> dict[str, tuple[str, str] | list[tuple[str, str]]]:
-    """Return the rows that stand for each parameter: one as a pair, several as a list."""
-    latest = newest(_series(rows), ["zone_id", "parameter"])
-    out: dict[str, list[tuple[str, str]]] = {}
-    for p, s, v in latest.select("parameter", "statistic", "value_text").rows():
-        out.setdefault(p, []).append((s, v))
-    return {p: pairs[0] if len(pairs) == 1 else sorted(pairs) for p, pairs in out.items()}
-
-
-def test_the_latest_date_wins_and_on_it_a_sample_beats_aggregates():
-    chosen = _chosen(
-        [
-            ("nitrat", D1, "sample", None, "20"),
-            ("nitrat", D2, "max", None, "30"),
-            ("nitrat", D2, "mean", None, "25"),
-            ("nitrat", D2, "sample", "Netz", "24"),
-            ("sulfat", D1, "sample", None, "80"),
-            ("sulfat", D2, "min", None, "70"),
-            ("sulfat", D2, "mean", None, "75"),
-            ("sulfat", D2, "max", None, "79"),
-            ("chlorid", D2, "min", None, "20"),
-            ("chlorid", D2, "mean", None, "22"),
-            ("blei", D2, "max", None, "< 1"),
-            ("blei", D1, "sample", None, "2"),
-            ("kupfer", D2, "sample", "A", "0,1"),
-            ("kupfer", D2, "sample", "B", "0,2"),
-        ]
+def test_each_sample_point_stands_on_its_newest_date_with_every_statistic():
+    latest = evidence.newest(
+        _series(
+            [
+                ("nitrat", D1, "sample", None, "20"),
+                ("nitrat", D2, "max", None, "30"),
+                ("nitrat", D2, "mean", None, "25"),
+                ("nitrat", D2, "sample", "Netz", "24"),
+                ("nitrat", D1, "sample", "Brunnen", "41"),
+                ("blei", D2, "max", None, "< 1"),
+                ("blei", D1, "sample", None, "2"),
+            ]
+        )
     )
-    assert chosen == {
-        "nitrat": ("sample", "24"),  # a sample on the latest date, aggregates beside it
-        "sulfat": ("max", "79"),  # only aggregates on the latest date: the maximum
-        "chlorid": ("mean", "22"),  # no maximum: the mean
-        "blei": ("max", "< 1"),  # a later aggregate beats an older sample
-        # every sample point of the date (the worst is chosen after classification)
-        "kupfer": [("sample", "0,1"), ("sample", "0,2")],
-    }
-
-
-def test_an_aggregate_claims_no_more_than_it_shows():
-    kinds = {"grenzwert": 50.0, "range": None}
-    rows = [
-        ("max", "grenzwert", "below_limit", "below_limit"),
-        ("max", "grenzwert", "exceeds_limit", "exceeds_limit"),
-        ("mean", "grenzwert", "below_limit", "not_assessable"),
-        ("mean", "grenzwert", "exceeds_limit", "exceeds_limit"),
-        ("min", "grenzwert", "below_reporting_limit", "not_assessable"),
-        ("min", "grenzwert", "not_detected", "not_assessable"),
-        ("max", "range", "within_range", "not_assessable"),
-        ("min", "range", "outside_range", "outside_range"),
-        ("sample", "range", "within_range", "within_range"),
-        ("sample", "grenzwert", "below_limit", "below_limit"),
-        (None, None, "not_measured", "not_measured"),
+    chosen = sorted(
+        latest.select("parameter", "sample_point", "statistic", "value_text").rows(),
+        key=lambda r: tuple("" if c is None else c for c in r),
+    )
+    assert chosen == [
+        ("blei", None, "max", "< 1"),  # a later aggregate replaces an older sample there
+        ("nitrat", None, "max", "30"),  # every statistic of the point's newest date
+        ("nitrat", None, "mean", "25"),
+        ("nitrat", "Brunnen", "sample", "41"),  # an older date at another point still stands
+        ("nitrat", "Netz", "sample", "24"),
     ]
-    frame = pl.DataFrame(
-        {
-            "statistic": [r[0] for r in rows],
-            "limit": [
-                {"kind": r[1], "value": kinds.get(r[1] or "")} if r[1] else None for r in rows
-            ],
-            "state": [r[2] for r in rows],
-            "future_limit": [None] * len(rows),
-            "future_state": [None] * len(rows),
-        },
-        schema_overrides={
-            "future_limit": pl.Struct({"kind": pl.String, "value": pl.Float64}),
-            "future_state": pl.String,
-        },
-    )
-    assert _aggregate_verdicts(frame)["state"].to_list() == [r[3] for r in rows]
+
+
+@pytest.mark.parametrize(
+    ("statistic", "value", "state"),
+    [
+        ("max", "40", "below_limit"),  # every sample was at most 40
+        ("max", "60", "exceeds_limit"),
+        ("mean", "40", "not_assessable"),  # a sample may have been above 50
+        ("mean", "60", "exceeds_limit"),  # some sample was above the mean
+        ("min", "< 10", "not_assessable"),
+        ("min", "n.n.", "not_assessable"),
+        ("min", "60", "exceeds_limit"),  # every sample was above 50
+        ("sample", "40", "below_limit"),
+    ],
+)
+def test_an_aggregate_claims_no_more_than_it_shows(statistic, value, state):
+    values, _ = assess([row("nitrat", value, "mg/l", D2, statistic=statistic)])
+    assert values["nitrat"]["state"] == state
+
+
+@pytest.mark.parametrize(
+    ("rows", "state"),
+    [
+        ([("max", "8,0")], "not_assessable"),  # the lower end is open
+        ([("min", "5,9")], "outside_range"),  # some sample was below 6,5
+        ([("min", "7,0"), ("max", "8,0")], "within_range"),
+        ([("min", "7,0"), ("mean", "7,5"), ("max", "9,8")], "outside_range"),
+        ([("sample", "7,2")], "within_range"),
+    ],
+)
+def test_a_range_needs_both_ends_which_a_minimum_and_a_maximum_give_together(rows, state):
+    values, _ = assess([row("ph_wert", v, "", D2, statistic=s) for s, v in rows])
+    assert values["ph_wert"]["state"] == state

@@ -9,11 +9,23 @@ import pytest
 
 from generator.api import verdicts
 from generator.api.resources import STATES
-from generator.derive import classify, with_values
+from generator.derive import with_values
 from generator.load import load
+from generator.ordinance.classify import assess
 from tests.helpers import AS_OF, GOLDEN_INPUT
 
 D = dt.date
+
+
+def classify(values: pl.DataFrame, limits, params, as_of) -> pl.DataFrame:
+    """Assess each row as a single sample at a sample point of its own, in their order."""
+    alone = values.with_columns(
+        pl.int_range(values.height, dtype=pl.Int64).alias("zone_id"),
+        pl.lit(None, pl.String).alias("sample_point"),
+        pl.lit("sample").alias("statistic"),
+        pl.lit("d").alias("document_id"),
+    )
+    return assess(alone, limits, params, as_of).sort("zone_id")
 
 
 @pytest.fixture(scope="module")

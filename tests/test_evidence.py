@@ -15,11 +15,11 @@ import datetime as dt
 
 import pytest
 
-from generator.api import evidence
 from generator.api import docs as api_docs
+from generator.api import evidence
 from tests.verdict_zones import assess, row
 
-SEPT_3, SEPT_4 = dt.date(2026, 9, 3), dt.date(2026, 9, 4)
+JUNE_3, JUNE_4 = dt.date(2026, 6, 3), dt.date(2026, 6, 4)
 OLD = dt.date(2024, 5, 2)
 """More than the publication cadence (12 months) before the tests' as-of date."""
 
@@ -31,8 +31,8 @@ def points(value: dict) -> list[tuple]:
 def test_two_waterworks_sampled_on_different_days_both_stand():
     values, summary = assess(
         [
-            row("nitrat", "58", "mg/l", SEPT_3, "Wasserwerk A"),
-            row("nitrat", "22", "mg/l", SEPT_4, "Wasserwerk B"),
+            row("nitrat", "58", "mg/l", JUNE_3, "Wasserwerk A"),
+            row("nitrat", "22", "mg/l", JUNE_4, "Wasserwerk B"),
         ]
     )
     nitrate = values["nitrat"]
@@ -42,18 +42,18 @@ def test_two_waterworks_sampled_on_different_days_both_stand():
         "exceeds_limit",
     )
     assert points(nitrate) == [("Wasserwerk B", "22", "below_limit")]
-    assert nitrate["other_points"][0]["sampled_at"] == SEPT_4
+    assert nitrate["other_points"][0]["sampled_at"] == JUNE_4
     assert (summary["status"], summary["exceeds_limit"]) == ("exceeds_limit", ["nitrat"])
 
 
 def test_annual_maxima_at_one_works_beside_single_samples_at_another_are_not_dropped():
     values, summary = assess(
         [
-            row("nitrat", "21", "mg/l", SEPT_3, "Wasserwerk A"),
-            row("nitrat", "64", "mg/l", SEPT_3, "Wasserwerk B", statistic="max"),
-            row("nitrat", "30", "mg/l", SEPT_3, "Wasserwerk B", statistic="mean"),
-            row("pfas_summe_20", "0,03", "µg/l", SEPT_3, "Wasserwerk A"),
-            row("pfas_summe_20", "0,18", "µg/l", SEPT_3, "Wasserwerk B", statistic="max"),
+            row("nitrat", "21", "mg/l", JUNE_3, "Wasserwerk A"),
+            row("nitrat", "64", "mg/l", JUNE_3, "Wasserwerk B", statistic="max"),
+            row("nitrat", "30", "mg/l", JUNE_3, "Wasserwerk B", statistic="mean"),
+            row("pfas_summe_20", "0,03", "µg/l", JUNE_3, "Wasserwerk A"),
+            row("pfas_summe_20", "0,18", "µg/l", JUNE_3, "Wasserwerk B", statistic="max"),
         ]
     )
     for code, shown in (("nitrat", "64"), ("pfas_summe_20", "0,18")):
@@ -71,30 +71,34 @@ def test_annual_maxima_at_one_works_beside_single_samples_at_another_are_not_dro
 def test_a_minimum_above_the_limit_proves_every_sample_was_above_it():
     values, _ = assess(
         [
-            row("pfas_summe_20", "0,15", "µg/l", SEPT_3, statistic="min"),
-            row("pfas_summe_20", "< 0,4", "µg/l", SEPT_3, statistic="max"),
+            row("pfas_summe_20", "0,15", "µg/l", JUNE_3, statistic="min"),
+            row("pfas_summe_20", "< 0,4", "µg/l", JUNE_3, statistic="max"),
         ]
     )
     pfas = values["pfas_summe_20"]
-    assert (pfas["statistic"], pfas["value_text"], pfas["state"]) == ("min", "0,15", "exceeds_limit")
+    assert (pfas["statistic"], pfas["value_text"], pfas["state"]) == (
+        "min",
+        "0,15",
+        "exceeds_limit",
+    )
 
 
 def test_a_range_that_reaches_past_a_permitted_range_proves_a_deviation():
-    values, _ = assess([row("ph_wert", "7,0 - 9,7", "", SEPT_3)])
+    values, _ = assess([row("ph_wert", "7,0 - 9,7", "", JUNE_3)])
     assert values["ph_wert"]["state"] == "outside_range"
-    inside, _ = assess([row("ph_wert", "7,0 - 8,1", "", SEPT_3)])
+    inside, _ = assess([row("ph_wert", "7,0 - 8,1", "", JUNE_3)])
     assert inside["ph_wert"]["state"] == "within_range"
 
 
 def test_a_minimum_and_a_maximum_of_one_date_together_show_a_range_kept():
     values, _ = assess(
         [
-            row("ph_wert", "7,1", "", SEPT_3, statistic="min"),
-            row("ph_wert", "8,0", "", SEPT_3, statistic="max"),
+            row("ph_wert", "7,1", "", JUNE_3, statistic="min"),
+            row("ph_wert", "8,0", "", JUNE_3, statistic="max"),
         ]
     )
     assert values["ph_wert"]["state"] == "within_range"
-    alone, _ = assess([row("ph_wert", "8,0", "", SEPT_3, statistic="max")])
+    alone, _ = assess([row("ph_wert", "8,0", "", JUNE_3, statistic="max")])
     assert alone["ph_wert"]["state"] == "not_assessable"
     assert "eine Grenze" in alone["ph_wert"]["note_de"]
 
@@ -106,23 +110,21 @@ def test_a_minimum_and_a_maximum_of_one_date_together_show_a_range_kept():
 def test_no_tick_over_not_detected_with_a_reporting_limit_above_the_limit(
     code, unit, reporting_limit
 ):
-    values, summary = assess(
-        [row(code, "n.n.", unit, SEPT_3, reporting_limit=reporting_limit)]
-    )
+    values, summary = assess([row(code, "n.n.", unit, JUNE_3, reporting_limit=reporting_limit)])
     assert values[code]["state"] == "not_assessable"
     assert "Bestimmungsgrenze" in values[code]["note_de"]
     assert summary["status"] != "complies"
     # The same cell beside a reporting limit below the limit, or with none, is not detected.
-    values, _ = assess([row(code, "n.n.", unit, SEPT_3, reporting_limit="0,001")])
+    values, _ = assess([row(code, "n.n.", unit, JUNE_3, reporting_limit="0,001")])
     assert values[code]["state"] == "not_detected"
-    values, _ = assess([row(code, "n.n.", unit, SEPT_3)])
+    values, _ = assess([row(code, "n.n.", unit, JUNE_3)])
     assert values[code]["state"] == "not_detected"
 
 
 def test_below_a_reporting_limit_the_larger_of_cell_and_column_counts():
-    values, _ = assess([row("pfas_summe_20", "< 0,05", "µg/l", SEPT_3, reporting_limit="0,2")])
+    values, _ = assess([row("pfas_summe_20", "< 0,05", "µg/l", JUNE_3, reporting_limit="0,2")])
     assert values["pfas_summe_20"]["state"] == "not_assessable"
-    values, _ = assess([row("pfas_summe_20", "< 0,05", "µg/l", SEPT_3, reporting_limit="0,01")])
+    values, _ = assess([row("pfas_summe_20", "< 0,05", "µg/l", JUNE_3, reporting_limit="0,01")])
     assert values["pfas_summe_20"]["state"] == "below_reporting_limit"
 
 
@@ -131,9 +133,9 @@ def test_a_published_total_in_every_form_is_checked_against_open_metabolites(pub
     # AMPA's relevance is open: 0,6 µg/l of it could lift the total over 0,5 µg/l.
     values, summary = assess(
         [
-            row("pestizide_gesamt", published, "µg/l", SEPT_3),
-            row("glyphosat", "0,05", "µg/l", SEPT_3),
-            row("ampa", "0,6", "µg/l", SEPT_3),
+            row("pestizide_gesamt", published, "µg/l", JUNE_3),
+            row("glyphosat", "0,05", "µg/l", JUNE_3),
+            row("ampa", "0,6", "µg/l", JUNE_3),
         ]
     )
     total = values["pestizide_gesamt"]
@@ -146,7 +148,7 @@ def test_an_old_point_is_listed_with_its_date_and_does_not_decide_beside_a_new_o
     values, summary = assess(
         [
             row("nitrat", "61", "mg/l", OLD, "Brunnen 3"),
-            row("nitrat", "24", "mg/l", SEPT_3, "Wasserwerk A"),
+            row("nitrat", "24", "mg/l", JUNE_3, "Wasserwerk A"),
         ]
     )
     nitrate = values["nitrat"]
@@ -170,8 +172,8 @@ def test_the_announced_summary_considers_every_point():
     # Lead: 7 µg/l complies today (10) but not from 2028 (5); the point shown is the other.
     values, summary = assess(
         [
-            row("blei", "7", "µg/l", SEPT_3, "Netz Nord"),
-            row("blei", "12", "µg/l", SEPT_3, "Netz Süd"),
+            row("blei", "7", "µg/l", JUNE_3, "Netz Nord"),
+            row("blei", "12", "µg/l", JUNE_3, "Netz Süd"),
         ]
     )
     assert values["blei"]["state"] == "exceeds_limit"
@@ -179,8 +181,8 @@ def test_the_announced_summary_considers_every_point():
     assert "blei" in summary["exceeds_limit"]
     values, summary = assess(
         [
-            row("blei", "7", "µg/l", SEPT_3, "Netz Nord"),
-            row("blei", "< 1", "µg/l", SEPT_3, "Netz Süd"),
+            row("blei", "7", "µg/l", JUNE_3, "Netz Nord"),
+            row("blei", "< 1", "µg/l", JUNE_3, "Netz Süd"),
         ]
     )
     assert summary["announced"] == ["blei"]

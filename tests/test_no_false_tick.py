@@ -70,9 +70,9 @@ def test_the_zone_and_plz_pages_list_the_other_sample_points(golden):
     rows = value_rows(page(golden, urls.url("zone", zone_id=31)))
     lead = text_of(rows["Blei"])
     assert "Wasserwerk Süd" in lead
-    assert "Weitere Messstellen am selben Tag: Wasserwerk Nord: 3 µg/l, eingehalten" in lead
+    assert "Weitere Messstellen: Wasserwerk Nord (15.06.2026): 3 µg/l, eingehalten" in lead
     answer = text_of(page(golden, urls.url("plz", plz="39104")))
-    assert "Weitere Messstellen am selben Tag: Wasserwerk Nord: 3 µg/l, eingehalten" in answer
+    assert "Weitere Messstellen: Wasserwerk Nord (15.06.2026): 3 µg/l, eingehalten" in answer
 
 
 def test_a_sample_point_that_complies_hides_no_exceedance_whatever_its_name(tiny_data):

@@ -99,7 +99,8 @@ def other_points(values: pl.DataFrame) -> pl.DataFrame:
     """Return `zone_id`, `parameter`, `other_points_de`: the other sample points of a value.
 
     `values` are rows of `current_values`; each of its `other_points` reads as its value
-    does (`Wasserwerk Nord: 3 µg/l, eingehalten`), joined with "; ".
+    does, with its date and statistic (`Wasserwerk Nord (03.09.2026): 3 µg/l, eingehalten`;
+    an old point says `veraltet`), joined with "; ".
     """
     labels = {s: v.label_de for s, v in STATES.items()}
     points = (
@@ -112,8 +113,15 @@ def other_points(values: pl.DataFrame) -> pl.DataFrame:
         with_readings(points)
         .with_columns(
             pl.format(
-                "{}: {}, {}",
+                "{} ({}): {}, {}",
                 pl.col("sample_point").fill_null("ohne Angabe der Messstelle"),
+                pl.concat_str(
+                    date_expr(pl.col("sampled_at")),
+                    statistic_label(pl.col("statistic")),
+                    pl.when(pl.col("old")).then(pl.lit("veraltet")),
+                    separator=", ",
+                    ignore_nulls=True,
+                ),
                 pl.col(SHOWN),
                 pl.col("state").replace_strict(labels, default=""),
             ).alias("_point")
