@@ -523,11 +523,13 @@ def zone_verdicts(
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Return the zones' current values, and per zone its `summary` and `checks`.
 
-    The ordinance's rules in order: the sums computed from their members, each sample
+    The ordinance's rules in order: the values published by `as_of` (`published_by`), the
+    sums computed from their members, each sample
     point's newest values assessed on what they prove (`current_values`), the checks over
     several parameters, and each zone's verdict over all of them. `series` is the read
     series of these zones (`published.read_series`), `zones` the rows of `zones()`.
     """
+    series = published_by(series, data.documents, as_of)
     member_table = sums.members(data.pesticides, data.parameters)
     samples = with_numbers(sums.current_samples(series, member_table, as_of), readings)
     computed = sums.computed(samples, member_table, as_of)
@@ -535,10 +537,40 @@ def zone_verdicts(
     values = current_values(data, series, readings, as_of, computed, cadence_months)
     zone_checks = summary.checks(computed, data.limits, data.documents, as_of)
     check_lists = zone_checks.group_by("zone_id").agg(document(resources.CHECK).alias("checks"))
-    rows = summary.summaries(zones, values, zone_checks).join(
-        check_lists, on="zone_id", how="left"
+    rows = (
+        summary.summaries(zones, values, zone_checks)
+        .join(check_lists, on="zone_id", how="left")
+        .join(key_values_age(values), on="zone_id", how="left")
     )
     return values, rows
+
+
+def published_by(series: pl.DataFrame, documents: pl.DataFrame, as_of: dt.date) -> pl.DataFrame:
+    """Return the rows of `series` from documents published by `as_of`.
+
+    A build as of a date knows what was published by then: a document whose edition lies
+    after it counts neither for the values nor for the publication dates (the staleness
+    counts only editions up to `as_of`). Usually no document does, and nothing is copied.
+    """
+    later = documents.filter(pl.col("edition_date") > as_of).get_column("document_id")
+    if later.is_empty():
+        return series
+    return series.filter(~pl.col("document_id").cast(pl.String).is_in(later.implode()))
+
+
+def key_values_age(values: pl.DataFrame) -> pl.DataFrame:
+    """Return per zone the oldest sample date its key values rest on, where it is old.
+
+    A key value (`KEY_PARAMETERS`) whose every sample point is older than the publication
+    cadence stands on old samples (`old`): a new edition that reprints them is no newer
+    evidence. `key_values_old_since` is the oldest such date; zones without one are absent.
+    """
+    old = pl.col("parameter").is_in(list(KEY_PARAMETERS)) & pl.col("old").fill_null(False)
+    return (
+        values.filter(old)
+        .group_by("zone_id")
+        .agg(pl.col("sampled_at").min().alias("key_values_old_since"))
+    )
 
 
 def derive(

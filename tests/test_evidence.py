@@ -188,6 +188,58 @@ def test_the_announced_summary_considers_every_point():
     assert summary["announced"] == ["blei"]
 
 
+def test_a_zone_whose_key_values_rest_on_old_samples_is_marked():
+    rows = [
+        row("nitrat", "20", "mg/l", OLD, "Brunnen 3", document_id="wk-2025"),
+        row("blei", "2", "µg/l", JUNE_3),
+    ]
+    _, summary = assess(rows)
+    assert summary["_zone"]["key_values_old_since"] == OLD
+    _, summary = assess([row("nitrat", "20", "mg/l", JUNE_3), row("blei", "2", "µg/l", JUNE_3)])
+    assert summary["_zone"]["key_values_old_since"] is None
+
+
+def test_a_document_published_after_the_build_date_gives_no_value_yet():
+    rows = [
+        row("nitrat", "58", "mg/l", JUNE_3, document_id="wk-2026"),  # edition 2026-06-30
+        row("nitrat", "20", "mg/l", dt.date(2025, 12, 1), document_id="wk-2025"),
+    ]
+    values, _ = assess(rows, as_of=dt.date(2026, 6, 20))
+    assert (values["nitrat"]["value_text"], values["nitrat"]["document_id"]) == ("20", "wk-2025")
+    values, _ = assess(rows, as_of=dt.date(2026, 7, 1))
+    assert values["nitrat"]["value_text"] == "58"
+
+
+@pytest.mark.parametrize("published", ["< 1", "negativ", "0"])
+def test_a_count_with_a_limit_of_none_per_volume_reads_none_found_as_such(published):
+    values, _ = assess([row("e_coli", published, "KBE/100 ml", JUNE_3)])
+    expected = "below_limit" if published == "0" else "not_detected"
+    assert values["e_coli"]["state"] == expected
+    values, _ = assess([row("e_coli", "2", "KBE/100 ml", JUNE_3)])
+    assert values["e_coli"]["state"] == "exceeds_limit"
+
+
+def test_nitrite_at_the_works_outlet_is_compared_with_its_own_value():
+    values, _ = assess([row("nitrit", "0,2", "mg/l", JUNE_3, "Wasserwerk Nord, Ausgang")])
+    nitrite = values["nitrit"]
+    assert (nitrite["state"], nitrite["limit"]["value"]) == ("exceeds_limit", 0.1)
+    values, _ = assess([row("nitrit", "0,2", "mg/l", JUNE_3, "Netz Nord")])
+    assert (values["nitrit"]["state"], values["nitrit"]["limit"]["value"]) == ("below_limit", 0.5)
+
+
+def test_a_sum_of_members_all_below_their_reporting_limits_states_the_summing_rule():
+    from generator.ordinance.sums import PFAS_20
+
+    values, _ = assess([row(code, "< 0,01", "µg/l", JUNE_3) for code in PFAS_20])
+    pfas = values["pfas_summe_20"]
+    assert (pfas["origin"], pfas["normalized_value"], pfas["state"]) == (
+        "computed",
+        0.0,
+        "below_limit",
+    )
+    assert "bei der Summenbildung nicht berücksichtigt" in pfas["note_de"]
+
+
 def test_the_table_of_what_evidence_proves_is_the_one_in_docs():
     page = api_docs.PAGE.read_text(encoding="utf-8")
     assert evidence.table() in page

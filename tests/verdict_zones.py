@@ -104,8 +104,11 @@ def assess_many(
     out = []
     for zone_id in ids:
         own = values.filter(pl.col("zone_id") == zone_id)
-        summary = summaries.filter(pl.col("zone_id") == zone_id)["summary"][0]
-        out.append(({r["parameter"]: r for r in own.to_dicts()}, summary))
+        [zone] = summaries.filter(pl.col("zone_id") == zone_id).to_dicts()
+        # The summary, with the zone's other derived fields beside it (`_zone`).
+        out.append(
+            ({r["parameter"]: r for r in own.to_dicts()}, {**zone["summary"], "_zone": zone})
+        )
     return out
 
 

@@ -367,8 +367,21 @@ ZONE = Resource(
             "12 months before `as_of`) or there is none: newer values may exist.",
             False,
         ),
+        date(
+            "key_values_old_since",
+            "The oldest sample date a key value (PFAS-20, PFAS-4, nitrate, lead) rests on, "
+            "where every sample point of that value is older than the cadence; null otherwise. "
+            "A new edition that reprints old samples is no newer evidence.",
+            None,
+            nullable=True,
+        ),
         one("summary", "ZoneSummary", "The verdict over the current values and checks."),
-        many("current_values", "CurrentValue", "The latest value per parameter."),
+        many(
+            "current_values",
+            "CurrentValue",
+            "Per parameter the value that stands for it: the worst sample point, each on its "
+            "newest values.",
+        ),
         many("checks", "Check", "Rules over several parameters, on the latest sample with both."),
         link("measurements_url", "Every data point.", routes.url("zone_measurements", zone_id=11)),
         one(

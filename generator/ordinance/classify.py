@@ -76,6 +76,50 @@ def _limits_for(
     return current, future
 
 
+AT_OUTLET = {"nitrit": "nitrit_wasserwerksausgang"}
+"""Parameters whose value at the works outlet is compared with a value of its own: nitrite
+"am Ausgang des Wasserwerks" 0,10 mg/l (TrinkwV 2023, Anlage 2 Teil II), the register's row
+`nitrit_wasserwerksausgang`."""
+OUTLET = r"(?i)ausgang|reinwasser"
+"""A sample point that names itself the works outlet: `Wasserwerk Nord, Ausgang`,
+`WW-Ausgang`, `Reinwasser` (the treated water leaving the works)."""
+ABSENT_TEXT = r"(?i)^\s*(?:negativ|neg\.?)\s*$"
+"""A count published as a word that says nothing was found."""
+
+
+def _limit_code() -> pl.Expr:
+    """Return the register code whose limits a row is compared with (`AT_OUTLET`)."""
+    outlet = pl.col("sample_point").cast(pl.String).str.contains(OUTLET).fill_null(False)
+    parameter = pl.col("parameter").cast(pl.String)
+    return (
+        pl.when(parameter.is_in(list(AT_OUTLET)) & outlet)
+        .then(parameter.replace_strict(AT_OUTLET, default=None, return_dtype=pl.String))
+        .otherwise(parameter)
+    )
+
+
+def _counted_absent() -> list[pl.Expr]:
+    """Read "< 1" and "negativ" of a count whose limit is 0 per volume as not detected.
+
+    A Grenzwert of 0/100 ml (E. coli, enterococci, coliform bacteria) means none may be found
+    in the volume examined; "< 1" in that volume and "negativ" say none was found. A "< 1"
+    in a smaller volume (more than 1 per 100 ml once converted) says less, and stays below a
+    reporting limit above the limit.
+    """
+    counted = pl.col("cur_unit").str.starts_with("count/").fill_null(False) & (
+        pl.col("cur_value") == 0
+    ).fill_null(False)
+    q, rl = pl.col("_q"), pl.col("_rl")
+    absent = counted & (
+        ((q == "below_reporting_limit") & (rl <= 1).fill_null(False))
+        | ((q == "text") & pl.col("value_text").str.contains(ABSENT_TEXT).fill_null(False))
+    )
+    return [
+        pl.when(absent).then(pl.lit("not_detected")).otherwise(q).alias("_q"),
+        pl.when(absent).then(None).otherwise(rl).alias("_rl"),
+    ]
+
+
 def _blocked(lim: pl.Expr) -> pl.Expr:
     """Where a sum's members keep it from showing compliance with `lim`, whatever its text.
 
@@ -166,14 +210,17 @@ def classify(
         **ASSESS,
         "normalized_low": pl.Float64,
         "value": pl.Float64,
+        "value_text": pl.String,
+        "sample_point": pl.String,
     }
     absent = [
         pl.lit(None, dtype).alias(c) for c, dtype in optional.items() if c not in values.columns
     ]
     joined = (
         values.with_columns(absent)
-        .join(cur, left_on="parameter", right_on="code", how="left")
-        .join(fut, left_on="parameter", right_on="code", how="left")
+        .with_columns(_limit_code().alias("_limit_code"))
+        .join(cur, left_on="_limit_code", right_on="code", how="left")
+        .join(fut, left_on="_limit_code", right_on="code", how="left")
         .with_columns(
             pl.coalesce("assess_value", "normalized_value").alias("_v"),
             pl.coalesce("assess_qualifier", "qualifier").cast(pl.String).alias("_q"),
@@ -184,6 +231,8 @@ def classify(
             .then(pl.col("normalized_reporting_limit"))
             .alias("_rl"),
         )
+        .with_columns(_counted_absent())
+        .drop("_limit_code")
     )
     proven = []
     for prefix in ("cur_", "fut_"):
@@ -200,6 +249,7 @@ def classify(
             _limit_struct("fut_").alias("future_limit"),
         )
         .drop(*ASSESS, "normalized_low")
+        .drop([c for c in ("value_text", "sample_point") if c not in values.columns])
     )
 
 

@@ -51,9 +51,22 @@ def computed_note() -> pl.Expr:
         )
     )
     maxima = pl.col("statistic") == "max"
+    rule = (
+        pl.when((pl.col("n_added") == 0) & (pl.col("rl_unknown") == 0))
+        .then(
+            pl.lit(
+                " Messwerte unter der Bestimmungsgrenze werden nach der Verordnung bei der "
+                "Summenbildung nicht berücksichtigt (Anlage 2): Die Summe ist daher 0, auch "
+                "wenn die Bestimmungsgrenzen zusammen höher liegen."
+            )
+        )
+        .otherwise(
+            pl.lit(" Werte unter der Bestimmungsgrenze zählen nach der Verordnung nicht mit.")
+        )
+    )
     parts = [
         added,
-        pl.lit(" Werte unter der Bestimmungsgrenze zählen nach der Verordnung nicht mit."),
+        rule,
         pl.when((pl.col("n_added") > 0) & (pl.col("rl_unknown") > 0)).then(
             pl.format(
                 " Für {} Einzelstoffe unter der Bestimmungsgrenze ist diese nicht angegeben: "

@@ -181,6 +181,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "stale_since": pl.when(pl.col("publication_stale")).then(
             text.date_expr(pl.col("newest_publication"))
         ),
+        "samples_old_since": text.date_expr(pl.col("key_values_old_since")),
     }
 
 

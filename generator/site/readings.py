@@ -135,7 +135,9 @@ def share_expr(limit: pl.Expr, until: pl.Expr | None = None, value: pl.Expr = VA
     """Return the value as a share of the value in `limit` (a struct): `53 % des Grenzwerts`.
 
     Null where no share says anything: no numeric limit (or a limit of 0, as for E. coli),
-    nothing detected, a reporting limit above the limit, a text. `until` follows the words
+    nothing detected, a reporting limit above the limit, a text, a value of 0 (a computed sum
+    of members all below their reporting limits is 0 by the ordinance's rule, whatever those
+    limits add up to: its note says so, a share of 0 % would not). `until` follows the words
     (` ab 12.01.2028` for an announced limit).
     """
     kind = limit.struct.field("kind")
@@ -143,7 +145,7 @@ def share_expr(limit: pl.Expr, until: pl.Expr | None = None, value: pl.Expr = VA
     # Null unless positive: every branch is evaluated, and none may divide by zero.
     level = pl.when(given > 0).then(given)
     of = kind.replace_strict(SHARE_OF, default=None, return_dtype=pl.String)
-    usable = of.is_not_null() & level.is_not_null()
+    usable = of.is_not_null() & level.is_not_null() & (value != 0).fill_null(True)
     sign = (value - level).sign()
     measured = _percent(value / level, sign)
     # `< x` says the value is below x: below x's share (rounded up, never below the truth).
