@@ -278,8 +278,9 @@ CURRENT_VALUE = Resource(
         boolean(
             "old",
             "Whether this value is older than the publication cadence (every point of the "
-            "zone is: nothing newer was published).",
+            "zone is: nothing newer was published); null where nothing was measured.",
             False,
+            nullable=True,
         ),
         string("state", "Classification against `limit`.", "below_limit", enum=STATES),
         one("limit", "Limit", "The limit valid on `as_of`, or null.", nullable=True),

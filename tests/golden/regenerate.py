@@ -5,7 +5,6 @@ Review the diff of tests/golden/expected like code before committing it.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 import shutil
@@ -14,7 +13,7 @@ from pathlib import Path, PurePosixPath
 from generator.api import series
 from generator.build import build
 from generator.config import Config
-from generator.beside import state_dir
+from generator.output.state import state_dir
 from tests.helpers import AS_OF, GOLDEN_INPUT, tree_bytes
 
 HERE = Path(__file__).parent
