@@ -244,3 +244,26 @@ def test_the_table_of_what_evidence_proves_is_the_one_in_docs():
     page = api_docs.PAGE.read_text(encoding="utf-8")
     assert evidence.table() in page
     assert api_docs.refresh(page) == page
+
+
+def test_every_single_zone_plz_page_says_what_its_zone_resource_says(sample_build):
+    """For a PLZ with one zone, the page's headline and badge are the zone's summary."""
+    from generator.api import verdicts as verdict_words
+    from tests.helpers import tree_json
+    from tests.site_helpers import find, page, text_of
+
+    lookups = sorted((sample_build / "_data/v1/lookup").glob("*.json"))
+    checked = 0
+    for path in lookups:
+        lookup = tree_json(path)
+        zones = lookup["zones"]
+        if len(zones) != 1:
+            continue
+        zone_id = zones[0]["zone_id"]
+        summary = tree_json(sample_build / f"_data/v1/zones/{zone_id}.json")["summary"]
+        tree = page(sample_build, f"/plz/{lookup['plz']}/")
+        [verdict] = [p for p in find(tree, "p") if "verdict" in (p.get("class") or "")]
+        assert f"summary-{verdict_words.SUMMARY_TONES[summary['status']]}" in verdict.get("class")
+        assert text_of(find(verdict, "strong")[0]) == summary["title_de"], lookup["plz"]
+        checked += 1
+    assert checked > 50

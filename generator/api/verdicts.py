@@ -253,7 +253,9 @@ STATES: dict[str, State] = {
         "Zu wenig, um es genau zu messen; die Bestimmungsgrenze liegt nicht über dem Wert.",
     ),
     "not_detected": State(
-        "The laboratory did not detect the substance.",
+        "The laboratory did not detect the substance (`n.n.`, or for a count whose value is "
+        "0 per volume `< 1` or `negativ` in that volume), at a reporting limit at or below "
+        "the value of `limit`, or with none given.",
         COMPLIES,
         "nicht nachgewiesen",
         "○",
@@ -261,10 +263,10 @@ STATES: dict[str, State] = {
         "Das Labor hat den Stoff nicht gefunden.",
     ),
     "not_assessable": State(
-        "The published value cannot be compared with `limit`; `note_de` says why (e.g. "
-        "'< x' with x above the limit, '< BG' without a number, a text value, a sum "
-        "whose members do not allow a verdict, or an aggregate that cannot show the limit "
-        "was kept: a mean or minimum below it, or any single aggregate against a range).",
+        "The sample point's values prove neither a crossing nor compliance; `note_de` says "
+        "why (e.g. '< x' or 'n.n.' with a reporting limit above the limit, '< BG' without a "
+        "number, a text value, a sum whose members do not allow a verdict, a mean or "
+        "minimum below the limit, or only one end of a permitted range shown).",
         NOT_ASSESSABLE,
         "nicht bewertbar",
         "?",
