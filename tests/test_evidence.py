@@ -186,6 +186,19 @@ def test_the_announced_summary_considers_every_point():
         ]
     )
     assert summary["announced"] == ["blei"]
+    # The point shown cannot be assessed (n.n. beside 15 µg/l); the other will be above 5.
+    values, summary = assess(
+        [
+            row("blei", "7", "µg/l", JUNE_3, "Netz Nord"),
+            row("blei", "n.n.", "µg/l", JUNE_3, "Netz Süd", reporting_limit="15"),
+        ]
+    )
+    assert (values["blei"]["sample_point"], values["blei"]["state"]) == (
+        "Netz Süd",
+        "not_assessable",
+    )
+    assert values["blei"]["future_state"] == "not_assessable"
+    assert summary["announced"] == ["blei"]
 
 
 def test_a_zone_whose_key_values_rest_on_old_samples_is_marked():

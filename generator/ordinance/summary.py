@@ -199,6 +199,7 @@ def summaries(
                 kind.alias("kind"),
                 shown.alias("shown"),
                 "note_de",
+                pl.col("announced_elsewhere").fill_null(False),
             ),
             zone_checks.select(
                 "zone_id",
@@ -209,16 +210,20 @@ def summaries(
                 pl.lit("grenzwert").alias("kind"),
                 number_expr(pl.col("value").round_sig_figs(3)).alias("shown"),
                 "note_de",
+                pl.lit(False).alias("announced_elsewhere"),
             ),
         ],
         how="vertical_relaxed",
     ).with_columns(
         pl.col("state").replace_strict(state_category).alias("_category"),
-        pl.col("future_state")
-        .replace_strict(state_category, default=None)
-        .is_in([verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER])
-        .fill_null(False)
-        .alias("_announced"),
+        # Another standing sample point may be above the announced value where this is not.
+        (
+            pl.col("future_state")
+            .replace_strict(state_category, default=None)
+            .is_in([verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER])
+            .fill_null(False)
+            | pl.col("announced_elsewhere")
+        ).alias("_announced"),
     )
     reason = pl.coalesce(
         pl.col("note_de"),
