@@ -53,7 +53,13 @@ UPPER = {
     "blei": ("µg/l", Decimal("10"), ("µg/l", "mg/l")),
     "legionella": ("KBE/100 ml", Decimal("100"), ("KBE/100 ml",)),
 }
+UPPER["pestizide_gesamt"] = ("µg/l", Decimal("0.5"), ("µg/l", "ng/l"))
 RANGE = {"ph_wert": (Decimal("6.5"), Decimal("9.5"))}
+MEMBERS = {
+    "pfas_summe_20": ("pfoa", "pfos", "pfhxs"),
+    "pestizide_gesamt": ("glyphosat", "ampa", "atrazin"),
+}
+"""Members a zone may publish beside (or instead of) its sum: AMPA's relevance is open."""
 SCALE = {"mg/l": Decimal("0.001"), "µg/l": Decimal(1), "ng/l": Decimal(1000)}
 """A µg/l value times this is the same value in that unit (mass per litre)."""
 SHARES = tuple(Decimal(s) for s in ("0", "0.1", "0.5", "0.9", "1", "1.1", "2", "5"))
@@ -88,7 +94,7 @@ def evidence_text(draw: Any, limit: Decimal) -> tuple[str, str | None]:
 def zone(draw: Any, parameters: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
     """Return the rows of a zone: per parameter 1-4 points, each 1-2 dates of statistics."""
     codes = parameters or tuple(
-        draw(st.sets(st.sampled_from([*UPPER, *RANGE]), min_size=1, max_size=3))
+        draw(st.sets(st.sampled_from(sorted([*UPPER, *RANGE])), min_size=1, max_size=3))
     )
     rows = []
     for code in sorted(codes):
@@ -96,6 +102,16 @@ def zone(draw: Any, parameters: tuple[str, ...] | None = None) -> list[dict[str,
             unit, limit = "", RANGE[code][1]
         else:
             unit, limit, _ = UPPER[code]
+        members = draw(st.sets(st.sampled_from(MEMBERS.get(code, ("",))), max_size=3)) - {""}
+        for member in sorted(members):
+            # Members in the sum's unit at a sample point and date of their own choosing.
+            point = draw(st.sampled_from(POINTS))
+            date = draw(st.sampled_from(DATES))
+            text, column = draw(evidence_text(limit / 2))
+            document = draw(st.sampled_from(sorted(d for d, e in EDITIONS.items() if e >= date)))
+            rows.append(row(member, text, unit, date, point, "sample", column, document))
+        if members and draw(st.booleans()):
+            continue  # the sum itself not published: it is computed from its members
         for point in draw(st.sets(st.sampled_from(POINTS), min_size=1, max_size=4)):
             for date in draw(st.sets(st.sampled_from(DATES), min_size=1, max_size=2)):
                 statistics = draw(
@@ -231,6 +247,8 @@ def test_a_compliant_state_rests_on_evidence_that_proves_compliance_at_every_poi
         points = {value["sample_point"], *(p["sample_point"] for p in standing)}
         for point in points:
             own = [r for r in rows if r["parameter"] == code and r["sample_point"] == point]
+            if not own:
+                continue  # a sum computed from its members: no published value of its own
             newest = max(r["sampled_at"] for r in own)
             assert not any(_crosses(r, limit) for r in own if r["sampled_at"] == newest), (
                 code,
