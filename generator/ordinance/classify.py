@@ -1,11 +1,14 @@
-"""Classification: each value against the value valid on the reference date, and the next one.
+"""Classification: values against the value valid on the reference date, and the next one.
 
-The kind of the value decides what "above" means (generator/api/verdicts.py): a Grenzwert
+Each row is joined to the limits in force and announced (`_limits_for`; nitrite at the works
+outlet to its own, `AT_OUTLET`), what it proves is computed by the rules of
+`generator.ordinance.evidence`, and `assess` turns each sample point's rows into its state.
+The kind of the value decides what crossing means (generator/api/verdicts.py): a Grenzwert
 gives `exceeds_limit`, the value of an indicator parameter `exceeds_indicator`, a parameter,
 reference or guidance value `exceeds_guidance`, and the technical action value, which the
 ordinance counts as crossed when it is "erreicht", `reaches_action_value` at or above it.
-Computed sums bring three more columns (see generator/ordinance/sums.py) that keep a verdict from
-claiming compliance the members do not show. Everything is one polars expression per column.
+Computed sums bring columns (`ASSESS`, see generator/ordinance/sums.py) that keep a verdict
+from claiming compliance the members do not show. Everything is polars expressions.
 """
 
 from __future__ import annotations
