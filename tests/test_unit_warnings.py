@@ -83,11 +83,6 @@ def test_the_zone_series_holds_the_row_as_published(built):
         assert row["value"] == float(value.replace(",", "."))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="generator/ordinance/classify.py (the verdict rework of issue 51) still compares a "
-    "missing normalized number as compliant; it must give unit_mismatch",
-)
 def test_a_value_in_a_unit_that_does_not_convert_gets_no_verdict(built):
     _, out, _ = built
     zone = json.loads((out / f"_data/v1/zones/{ZONE}.json").read_text(encoding="utf-8"))

@@ -273,9 +273,9 @@ def _rules() -> str:
             "value, rule, marked `warning:`), `trinkwasser validate` and `trinkwasser build` "
             "exit with status 0, and the row is kept: the zone's series holds it as published "
             "with `normalized_value` and `normalized_reporting_limit` null, so that no limit is "
-            "compared with it (its state is to be `unit_mismatch`: the classification of the "
-            "verdict rework, issue 51, tells such rows). Every other rule is an error: the "
-            "build stops, exit status 1, and the previous tree stays as it was."
+            "compared with it, and its state is `unit_mismatch` (no verdict). Every other "
+            "rule is an error: the build stops, exit status 1, and the previous tree stays as "
+            "it was."
         ),
     ]
     return "\n".join(lines) + "\n"

@@ -34,11 +34,6 @@ NUMBERS = (
     "normalized_reporting_limit",
     "normalized_low",
 )
-UNCONVERTED = (pl.col("value").is_not_null() & pl.col("normalized_value").is_null()) | (
-    pl.col("reporting_limit").is_not_null() & pl.col("normalized_reporting_limit").is_null()
-)
-"""True for a reading with a number that its unit did not convert into the register unit:
-it is shown as published, and its state is `unit_mismatch`, never a comparison."""
 QUALIFIER = pl.Enum(sorted(QUALIFIERS))
 """Compact like the series' text columns (`generator.frames.compact`), over every qualifier there
 is, so that any qualifier compares with it."""
@@ -53,7 +48,7 @@ def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataF
     verdict compares the rounded number, as the API shows it). A unit that does not convert
     for its parameter (Karbonathärte in mmol/l; a warning of the loader, `rules.WARNINGS`)
     has no factor: both normalized numbers are null, so nothing compares the value with a
-    limit in the register unit (`UNCONVERTED` tells such a row).
+    limit in the register unit (classify gives such a row `unit_mismatch`).
 
     The contract's `reporting_limit` is the text of a reporting-limit column: in the series
     it is `reporting_limit_text`, beside the number `reporting_limit` of the readings.
