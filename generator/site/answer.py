@@ -281,8 +281,10 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
     status = pl.col("summary").struct.field("status")
     announced = (
         d.current_values.lazy()
-        .filter(pl.col("future_state").is_not_null())
-        .select("zone_id", "parameter", "name_de", "future_state", "future_limit")
+        .filter(pl.col("future_limit").is_not_null())
+        .select(
+            "zone_id", "parameter", "name_de", "future_state", "future_limit", "announced_elsewhere"
+        )
         .collect()
     )
     return (

@@ -26,14 +26,19 @@ _FUTURE_BAD = [verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER]
 def announced(cv: pl.DataFrame, words: PerValue) -> pl.DataFrame:
     """Return `zone_id` and `future_text` for every zone with a value above an announced limit.
 
-    `cv` holds current values (whole zones); `words` the limits in words
+    `cv` holds current values (whole zones), with `announced_elsewhere` (a standing sample
+    point other than the one shown is above its announced limit); `words` the limits in words
     (`value_table.limit_words`). The sentence names each such parameter in the order of the
     zone page's table ("Blei läge ab 12.01.2028 über dem neuen Wert (Grenzwert 5 µg/l)").
     """
     category = pl.col("future_state").replace_strict(
         {state: v.category for state, v in verdicts.STATES.items()}, default=None
     )
-    above = cv.filter(category.is_in(_FUTURE_BAD).fill_null(False))
+    # A value above its announced limit at the point shown, or at another standing point.
+    above = cv.filter(
+        category.is_in(_FUTURE_BAD).fill_null(False)
+        | pl.col("announced_elsewhere").fill_null(False)
+    )
     order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
     name = pl.col("name_de").fill_null(pl.col("parameter"))
     above = above.with_columns(
