@@ -59,6 +59,8 @@ class BuildResult:
     """How many suppliers had their document and page rendered; the others kept theirs."""
     sections_kept: tuple[str, ...] = ()
     """The sections whose files are the previous tree's (`generator.output.sections`), sorted."""
+    warnings: pl.DataFrame | None = None
+    """What the loader warned of (`load.Checked.warnings`); None when nothing was loaded."""
 
 
 def input_digest(data_dir: Path, as_of: dt.date, config: Config, code: str | None = None) -> str:
@@ -151,7 +153,7 @@ def _build(
     if state is not None and state.basis is not None and basis is not None:
         touched = source_prints.touched(state.basis, basis)
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
-        data = load.load(data_dir, bar.advance, kept_rows)
+        data, warnings = load.load_warned(data_dir, bar.advance, kept_rows)
     del kept_rows  # and a memo begun but not read (the series is no Parquet file now)
     mark = _stage("load", mark, timings, peaks)
     if basis != source_prints.basis(data_dir, code):
@@ -287,6 +289,7 @@ def _build(
         derived.lookups.height - len(plan.keep_plz),
         derived.suppliers.height if plan.render_suppliers is None else len(plan.render_suppliers),
         tuple(sorted(plan.sections or ())),
+        warnings,
     )
 
 

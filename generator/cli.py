@@ -102,7 +102,9 @@ max_problems_option = click.option(
     help="Derive every zone and render every file again, even if the inputs or a zone's "
     "data did not change.",
 )
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Print nothing but errors and warnings about the data."
+)
 @config_option
 @max_problems_option
 @handle_errors
@@ -138,6 +140,11 @@ def build(
         progress=StepPrinter(enabled=not quiet),
         force=force,
     )
+    if result.warnings is not None and result.warnings.height:
+        from generator.load import format_warnings
+
+        # Even with --quiet: a value left without a verdict is the operator's to know of.
+        click.echo(format_warnings(result.warnings, max_problems), err=True)
     if not quiet:
         click.echo(f"Build complete: {result.out}")
     global _at_once
@@ -156,17 +163,26 @@ def validate(data_dir: Path | None, max_problems: int) -> None:
     """Check the source tables in DATA_DIR against the data contract.
 
     Lists every problem with table, row, column, value, rule and how to fix it.
-    Exit status 0 when the data is clean, 1 when there are problems.
+    Exit status 0 when the data is clean, 1 when there are problems. Warnings (a value
+    whose unit does not convert for its parameter: it is kept as published, without a
+    verdict) are listed the same way, marked `warning:`, and do not fail the check.
     Without DATA_DIR the bundled sample is checked.
     """
     from generator.errors import SourceDataError
-    from generator.load import check, sample_data_dir
+    from generator.load import checked, format_warnings, sample_data_dir
 
     data_dir = data_dir or sample_data_dir()
-    _, problems = check(data_dir)
-    if problems.height:
+    result = checked(data_dir)
+    warnings = result.warnings
+    if warnings.height:
+        click.echo(format_warnings(warnings, max_problems), err=True)
+    if result.problems.height:
+        problems = result.problems
         raise SourceDataError(problems, f"{problems.height} problem(s) in {data_dir}")
-    click.echo(f"{data_dir}: no problems found")
+    if warnings.height:
+        click.echo(f"{data_dir}: no problems found, {warnings.height} warning(s)")
+    else:
+        click.echo(f"{data_dir}: no problems found")
 
 
 @cli.command("demo-data")

@@ -88,13 +88,26 @@ LOAD_STEPS = 2 * len(ALL_TABLES)
 """Units of progress of a load: each table read, then each checked (the `tick` calls)."""
 
 
-def check(
-    data_dir: Path, tick: Callable[[], None] | None = None, kept: Memo | None = None
-) -> tuple[SourceData | None, pl.DataFrame]:
-    """Load and check every table and `mapping.json`.
+@dataclass(frozen=True)
+class Checked:
+    """What checking a data directory found."""
 
-    Return the typed data (or None) and all problems. `kept`: where the series' row groups
-    read by the last build are kept (`generator.contract.memo`).
+    data: SourceData | None
+    """The typed tables, or None when there are errors."""
+    problems: pl.DataFrame
+    """The errors: table, row, column, value, rule, message."""
+    warnings: pl.DataFrame
+    """Breaches of the rules of `rules.WARNINGS`, in the same form: their rows are kept (a
+    unit that does not convert: the value is kept as published, without a verdict)."""
+
+
+def checked(
+    data_dir: Path, tick: Callable[[], None] | None = None, kept: Memo | None = None
+) -> Checked:
+    """Load and check every table and `mapping.json`; return the data, errors and warnings.
+
+    `kept`: where the series' row groups read by the last build are kept
+    (`generator.contract.memo`).
     """
     result = check_tables(
         Path(data_dir), ALL_TABLES, reference_dir(), tick, as_declared=True, kept=kept
@@ -103,24 +116,48 @@ def check(
     mapping = provenance.read(Path(data_dir), more) if Path(data_dir).is_dir() else None
     problems = pl.concat([result.problems, more.frame([provenance.TABLE])])
     if not result.complete(ALL_TABLES) or problems.height:
-        return None, problems
+        return Checked(None, problems, result.warnings)
     # Popped: each table is released as its frame without the row numbers is made.
     frames = {table.name: result.tables.pop(table.name).drop(ROW) for table in ALL_TABLES}
-    return SourceData(**frames, mapping=mapping), problems
+    return Checked(SourceData(**frames, mapping=mapping), problems, result.warnings)
+
+
+def check(
+    data_dir: Path, tick: Callable[[], None] | None = None, kept: Memo | None = None
+) -> tuple[SourceData | None, pl.DataFrame]:
+    """Load and check every table and `mapping.json`: the typed data (or None) and the errors.
+
+    The warnings are `checked`'s.
+    """
+    result = checked(data_dir, tick, kept)
+    return result.data, result.problems
+
+
+def load_warned(
+    data_dir: Path, tick: Callable[[], None] | None = None, kept: Memo | None = None
+) -> tuple[SourceData, pl.DataFrame]:
+    """Load and check the data directory: the data and its warnings.
+
+    Raise SourceDataError listing every error (and no warning) when there is one.
+    """
+    result = checked(data_dir, tick, kept)
+    if result.data is None:
+        raise SourceDataError(result.problems)
+    return result.data, result.warnings
 
 
 def load(
     data_dir: Path, tick: Callable[[], None] | None = None, kept: Memo | None = None
 ) -> SourceData:
-    """Load and check the data directory; raise SourceDataError listing every problem."""
-    data, problems = check(data_dir, tick, kept)
-    if data is None:
-        raise SourceDataError(problems)
-    return data
+    """Load and check the data directory; raise SourceDataError listing every error."""
+    return load_warned(data_dir, tick, kept)[0]
 
 
-def format_problems(problems: pl.DataFrame, limit: int | None = 200) -> str:
-    """Render problems as lines a person can act on, with a hint per rule."""
+def format_problems(problems: pl.DataFrame, limit: int | None = 200, label: str = "") -> str:
+    """Render problems as lines a person can act on, with a hint per rule.
+
+    `label` starts each line (`warning: ` for the warnings).
+    """
     lines: list[str] = []
     shown = problems if limit is None or limit <= 0 else problems.head(limit)
     for p in shown.iter_rows(named=True):
@@ -130,7 +167,16 @@ def format_problems(problems: pl.DataFrame, limit: int | None = 200) -> str:
         if p["column"] is not None:
             where += f", column {p['column']}"
         value = "" if p["value"] is None else f" (value: {p['value']!r})"
-        lines.append(f"{where}: {p['message']}{value} [{p['rule']}] Fix: {RULES[p['rule']]}")
+        lines.append(f"{label}{where}: {p['message']}{value} [{p['rule']}] Fix: {RULES[p['rule']]}")
     if limit and problems.height > limit:
         lines.append(f"... and {problems.height - limit} more (use --max-problems 0 to list all)")
     return terminal_safe("\n".join(lines))
+
+
+def format_warnings(warnings: pl.DataFrame, limit: int | None = 200) -> str:
+    """Render warnings as `format_problems` does, each line marked, after one line of summary."""
+    summary = (
+        f"warning: {warnings.height} value(s) kept as published, without a verdict "
+        "(the build goes on):"
+    )
+    return terminal_safe(summary) + "\n" + format_problems(warnings, limit, "warning: ")

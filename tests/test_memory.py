@@ -127,7 +127,9 @@ def test_a_compact_table_is_checked_as_its_text_would_be(tmp_path, suffix):
     assert isinstance(as_declared.tables["measurements"].schema["document_id"], pl.Enum)
     assert as_declared.problems.equals(as_text_.problems)
     assert in_file_order.problems.equals(as_text_.problems)
-    found = set(as_declared.problems["rule"])
+    assert as_declared.warnings.equals(as_text_.warnings)
+    assert in_file_order.warnings.equals(as_text_.warnings)
+    found = set(as_declared.problems["rule"]) | set(as_declared.warnings["rule"])
     assert {rule for rule, _ in BROKEN} | {"duplicate_key"} <= found
     where = set(as_declared.problems.select("column", "rule").iter_rows())
     assert {("value_text", "empty_required"), ("sample_point", "control_character")} <= where

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.load import RULES, check, load
+from generator.load import RULES, check, checked, load
 from tests.helpers import append, edit, read_rows, write_rows
 
 
@@ -365,11 +365,17 @@ def test_small_share_excess_is_tolerated(tiny_data):
     assert problems.height == 0
 
 
-def test_unit_not_convertible(tiny_data):
+def test_unit_not_convertible_is_a_warning(tiny_data):
     edit(tiny_data, "measurements", 7, unit="µS/cm")
-    found = problems_of(tiny_data)
-    p = next(p for p in found if p["rule"] == "unit_not_convertible")
-    assert (p["table"], p["row"], p["column"]) == ("measurements", 7, "unit")
+    result = checked(tiny_data)
+    assert result.data is not None and result.problems.height == 0
+    (p,) = result.warnings.to_dicts()
+    assert (p["table"], p["row"], p["column"], p["rule"]) == (
+        "measurements",
+        7,
+        "unit",
+        "unit_not_convertible",
+    )
     assert "blei" in p["message"] and "µg/l" in p["message"]
 
 

@@ -33,7 +33,7 @@ from generator.contract.model import (
     RowConstraint,
     Table,
 )
-from generator.contract.problems import Problems
+from generator.contract.problems import PROBLEM_SCHEMA, Problems
 from generator.contract.rules import Rule
 from generator.frames import parallel
 from generator.frames.compact import any_row, as_text, compact, distinct, per_row, per_text, texts
@@ -69,9 +69,18 @@ class Result:
     tables: dict[str, pl.DataFrame]
     """Typed frames, with `ROW`, of every table that could be read."""
     problems: pl.DataFrame
+    """The errors: any one of them stops a build."""
+    warnings: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=PROBLEM_SCHEMA))
+    """Breaches of the rules in `rules.WARNINGS`, in the problems' form: the rows are kept."""
 
     def complete(self, declared: tuple[Table, ...]) -> bool:
         return self.problems.height == 0 and all(t.name in self.tables for t in declared)
+
+
+def _split(problems: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Return the errors and the warnings (`rules.WARNINGS`) of a frame of problems."""
+    warning = pl.col("rule").is_in(sorted(rules.WARNINGS))
+    return problems.filter(~warning), problems.filter(warning)
 
 
 def check_tables(
@@ -118,7 +127,7 @@ def check_tables(
     finally:
         memo.settled()  # the memos written meanwhile (`memo.read`)
     tables = {name: frame if as_declared else as_text(frame) for name, frame in ctx.tables.items()}
-    return Result(tables, problems.frame(names))
+    return Result(tables, *_split(problems.frame(names)))
 
 
 # ---------------------------------------------------------------------------- files

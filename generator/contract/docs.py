@@ -264,6 +264,20 @@ def _rules() -> str:
         + ")."
     )
     lines += ["", _wrap(text)]
+    warnings = ", ".join(f"`{name}`" for name in sorted(rules.WARNINGS))
+    lines += [
+        "",
+        _wrap(
+            f"A breach of {warnings} is a warning, not an error: the value is one the build "
+            "cannot compare, not a broken row. It is listed like an error (table, row, column, "
+            "value, rule, marked `warning:`), `trinkwasser validate` and `trinkwasser build` "
+            "exit with status 0, and the row is kept: the zone's series holds it as published "
+            "with `normalized_value` and `normalized_reporting_limit` null, so that no limit is "
+            "compared with it, and its state is `unit_mismatch` (no verdict). Every other "
+            "rule is an error: the build stops, exit status 1, and the previous tree stays as "
+            "it was."
+        ),
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -113,6 +113,13 @@ INVALID_PROVENANCE = Rule(
     "then credits the map data without dates).",
 )
 
+WARNINGS: frozenset[str] = frozenset({UNIT_NOT_CONVERTIBLE.name})
+"""Rules whose breaches are warnings, not errors: the row is kept and the build goes on.
+
+A unit that does not convert for its parameter (Karbonathärte in mmol/l, conductivity at
+20 °C) is a value the build cannot compare, not a broken row: it is kept in the series as
+published, without a verdict (`normalized_value` null), and listed like an error."""
+
 ALL: tuple[Rule, ...] = tuple(v for v in list(globals().values()) if isinstance(v, Rule))
 BY_NAME: dict[str, Rule] = {r.name: r for r in ALL}
 assert len(BY_NAME) == len(ALL), "two rules share a name"

@@ -15,7 +15,8 @@ import polars as pl
 
 from generator.api import verdicts
 from generator.derive import Derived
-from generator.site import fragments, readings, text, urls
+from generator.site import fragments, notices, readings, text, urls
+from generator.site.value_table import limit_words
 from generator.values import units
 from generator.values.german import number
 
@@ -224,7 +225,10 @@ def _key_values(
 
 
 def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.DataFrame:
-    """Return `zone_id` and `answer_html`: the verdict and the key values of every zone."""
+    """Return `zone_id` and `answer_html`: the verdict, its notices, the key values of each zone.
+
+    The notices are the zone page's (`notices`): the same fragment from the same columns.
+    """
     explained = d.explanations["code"].to_list()
     order = {code: i for i, code in enumerate(KEY_VALUES)}
     keys = d.current_values.lazy().filter(pl.col("parameter").is_in(list(KEY_VALUES))).collect()
@@ -275,10 +279,30 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
         )
     )
     status = pl.col("summary").struct.field("status")
+    announced = (
+        d.current_values.lazy()
+        .filter(pl.col("future_limit").is_not_null())
+        .select(
+            "zone_id", "parameter", "name_de", "future_state", "future_limit", "announced_elsewhere"
+        )
+        .collect()
+    )
     return (
-        d.zones.select("zone_id", "summary")
+        d.zones.select(
+            "zone_id",
+            "summary",
+            "publication_stale",
+            "newest_publication",
+            "key_values_old_since",
+        )
         .join(values, on="zone_id", how="left")
         .join(hardness, on="zone_id", how="left")
+        .join(
+            notices.announced(announced, limit_words()),
+            on="zone_id",
+            how="left",
+            maintain_order="left",
+        )
         .select(
             "zone_id",
             fragments.compile_fragment(
@@ -288,6 +312,7 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
                     "icon": status.replace_strict(SUMMARY_ICONS),
                     "summary_title": pl.col("summary").struct.field("title_de"),
                     "summary_text": pl.col("summary").struct.field("text_de"),
+                    "notices": notices.notices_expr(templates),
                     "values": pl.col("values"),
                     "hardness": pl.col("hardness"),
                 },

@@ -38,6 +38,7 @@ from generator.site import (
     feeds,
     fragments,
     maps,
+    notices,
     places,
     seo,
     supplier_pages,
@@ -165,8 +166,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "summary_icon": status.replace_strict(answer.SUMMARY_ICONS),
         "summary_title": verdict("title_de"),
         "summary_text": verdict("text_de"),
-        "advice": status.is_in(["exceeds_limit", "exceeds_other"]),
-        "future_text": pl.col("future_text"),
+        "notices": notices.notices_expr(site_assets.templates_dir()),
         "checks_html": pl.col("checks_html"),
         "values_html": pl.col("values_html"),
         "sources_html": pl.col("sources_html"),
@@ -178,10 +178,6 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "measurement_count": pl.col("measurement_count"),
         "description": pl.col("description"),
         "feed_url": urls.url_expr("zone_feed", zone_id=pl.col("zone_id")),
-        "stale_since": pl.when(pl.col("publication_stale")).then(
-            text.date_expr(pl.col("newest_publication"))
-        ),
-        "samples_old_since": text.date_expr(pl.col("key_values_old_since")),
     }
 
 
@@ -233,17 +229,13 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .group_by("zone_id", maintain_order=True)
             .agg(pl.col("html").str.join("").alias("charts_html"))
         )
-        values = value_rows(
-            with_links(d.current_values.of(pl.Series(batch)), d.documents),
-            row_fragment,
-            badges,
-            source_fragment,
-            limits,
-        )
+        cv = with_links(d.current_values.of(pl.Series(batch)), d.documents)
+        values = value_rows(cv, row_fragment, badges, source_fragment, limits)
         zones = d.zones.filter(pl.col("zone_id").is_in(batch))
         filled = (
             zones.join(values, on="zone_id", how="left")
             .join(check_items(zones, badges), on="zone_id", how="left")
+            .join(notices.announced(cv, limits), on="zone_id", how="left")
             .join(figures, on="zone_id", how="left")
             .join(counts, on="zone_id", how="left")
             .join(descriptions, on="zone_id", how="left")

@@ -60,7 +60,9 @@ def value_rows(
     source_fragment: str,
     words: PerValue,
 ) -> pl.DataFrame:
-    """Return one row per zone: its current values as rows, their sources, announcements.
+    """Return one row per zone: its current values as rows, and their sources.
+
+    The announcements of stricter limits are `notices.announced`.
 
     `words`: the limits in words, of `limit_words()`, shared by the batches of a build.
     """
@@ -100,11 +102,6 @@ def value_rows(
         "doc_ref": pl.col("ref"),
         "no_doc": pl.col("ref").is_null(),
     }
-    future_bad = (
-        pl.col("future_state")
-        .replace_strict(ROW_TONES, default=None)
-        .is_in([verdicts.EXCEEDS_LIMIT, verdicts.EXCEEDS_OTHER])
-    )
     # Every row's pieces first, in one vectorised pass; the grouping only joins and counts
     # (the same expressions inside `agg` ran once per zone: minutes at national scale).
     rows = (
@@ -126,23 +123,12 @@ def value_rows(
         "zone_id",
         "_html",
         text.statistic_label(pl.col("statistic")).is_not_null().alias("_aggregate"),
-        future_bad.fill_null(False).alias("_future_bad"),
-        pl.format(
-            "{} läge ab {} über dem neuen Wert ({})",
-            name,
-            future_from,
-            pl.col("_future_limit_words"),
-        ).alias("_future_text"),
     )
     return (
         rows.group_by("zone_id", maintain_order=True)
         .agg(
             pl.col("_html").str.join("").alias("values_html"),
             pl.col("_aggregate").any().alias("aggregates"),
-            pl.col("_future_text")
-            .filter(pl.col("_future_bad"))
-            .str.join("; ")
-            .alias("future_text"),
         )
         .join(sources, on="zone_id", how="left", maintain_order="left")
     )

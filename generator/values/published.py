@@ -45,8 +45,10 @@ def read(measurements: pl.DataFrame, parameters: pl.DataFrame) -> tuple[pl.DataF
     `value`, `qualifier`, `reporting_limit` come from `generator.values.parse.parse_values`;
     `normalized_value` and `normalized_reporting_limit` are the same numbers times the unit
     factor, to `SIG_FIGS` significant figures (the unrounded product is never kept: every
-    verdict compares the rounded number, as the API shows it). The loader has checked that
-    every unit converts, so a factor is never missing for a unit of the register.
+    verdict compares the rounded number, as the API shows it). A unit that does not convert
+    for its parameter (Karbonathärte in mmol/l; a warning of the loader, `rules.WARNINGS`)
+    has no factor: both normalized numbers are null, so nothing compares the value with a
+    limit in the register unit (classify gives such a row `unit_mismatch`).
 
     The contract's `reporting_limit` is the text of a reporting-limit column: in the series
     it is `reporting_limit_text`, beside the number `reporting_limit` of the readings.

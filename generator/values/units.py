@@ -38,6 +38,10 @@ _CANONICAL: tuple[Unit, ...] = (
     Unit("µmol/l", "amount_concentration", 1e-3),
     Unit("mS/cm", "conductivity", 1000.0),
     Unit("µS/cm", "conductivity", 1.0),
+    # Measured at 20 °C: the ordinance's conductivity is at 25 °C (Anlage 3 Teil I), and
+    # the step between them depends on the water, so no factor is assumed: it converts to
+    # nothing, and a value in it is kept as published without a verdict.
+    Unit("µS/cm (20 °C)", "conductivity_20", 1.0),
     Unit("mS/m", "conductivity", 10.0),
     Unit("°C", "temperature", 1.0),
     Unit("°dH", "hardness", 1.0),
@@ -74,6 +78,11 @@ ALIASES: dict[str, str] = {
     "µs/cm (25 °c)": "µS/cm",
     "µs/cm 25 °c": "µS/cm",
     "µs/cm, 25 °c": "µS/cm",
+    "µs/cm at 20 °c": "µS/cm (20 °C)",
+    "µs/cm bei 20 °c": "µS/cm (20 °C)",
+    "µs/cm (20 °c)": "µS/cm (20 °C)",
+    "µs/cm 20 °c": "µS/cm (20 °C)",
+    "µs/cm, 20 °c": "µS/cm (20 °C)",
     "us/cm": "µS/cm",
     "grad c": "°C",
     "°c": "°C",
