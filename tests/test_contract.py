@@ -110,6 +110,7 @@ def test_unit_validity_stays_a_load_rule_and_values_are_read_in_derive(tiny_data
         "reporting_limit",
         "normalized_value",
         "normalized_reporting_limit",
+        "normalized_low",
     ]
     source = ["reporting_limit_text" if c == "reporting_limit" else c for c in MEASUREMENTS.names]
     assert read.measurements.columns == [*source, *added]
@@ -265,7 +266,7 @@ def test_the_api_describes_every_boundary_source_of_the_contract():
 
 def test_the_plz_and_code_patterns_are_declared_once():
     """`generator/api/patterns.py` is the only module that spells them out."""
-    from generator.contract import patterns
+    from generator.api import patterns
 
     root = Path(__file__).resolve().parents[1] / "generator"
     for pattern in (patterns.PLZ_PATTERN, patterns.CODE_PATTERN):
@@ -274,7 +275,7 @@ def test_the_plz_and_code_patterns_are_declared_once():
             for p in root.rglob("*.py")
             if pattern in p.read_text(encoding="utf-8")
         )
-        assert spelled == ["contract/patterns.py"], pattern
+        assert spelled == ["api/patterns.py"], pattern
     assert routes.route("lookup").param("plz").pattern == patterns.PLZ_PATTERN
 
 

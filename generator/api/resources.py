@@ -257,10 +257,8 @@ CURRENT_VALUE = Resource(
             _MEASURED[-1],
             nullable=True,
             description="What the value is: one sample, or the minimum, mean or maximum of a "
-            "period. `state` is what every value of this sample point's newest date proves "
-            "together (docs/api.md, what each kind of evidence proves); this is the one it "
-            "rests on. A mean or minimum can show only that a limit was crossed, never that "
-            "it was kept.",
+            "period. `state` is what all values of the point's newest date prove together; "
+            "this is the one it rests on.",
         ),
         string("name_de", "German name of the parameter.", "Blei"),
         string("name_en", "English name of the parameter.", "Lead"),
@@ -269,16 +267,13 @@ CURRENT_VALUE = Resource(
         many(
             "other_points",
             "OtherPoint",
-            "Every other sample point of the zone with its newest value, date and state. The "
-            "point that stands for the parameter is the worst of them: the highest category "
-            "of `state` (above a Grenzwert, above another value, not assessable, complies), "
-            "then the worse announced state, then the higher value; points older than the "
-            "publication cadence (`old`) stand only where no newer point does.",
+            "Every other sample point with its newest value. The worst point stands for the "
+            "parameter (by `state`, then announced state, then value); an `old` point only "
+            "where no newer one does.",
         ),
         boolean(
             "old",
-            "Whether this value is older than the publication cadence (every point of the "
-            "zone is: nothing newer was published); null where nothing was measured.",
+            "Older than the publication cadence (so is every point); null if not measured.",
             False,
             nullable=True,
         ),
@@ -370,9 +365,8 @@ ZONE = Resource(
         ),
         date(
             "key_values_old_since",
-            "The oldest sample date a key value (PFAS-20, PFAS-4, nitrate, lead) rests on, "
-            "where every sample point of that value is older than the cadence; null otherwise. "
-            "A new edition that reprints old samples is no newer evidence.",
+            "The oldest sample date a key value (PFAS-20, PFAS-4, nitrate, lead) rests on where "
+            "all its points are older than the cadence; else null.",
             None,
             nullable=True,
         ),
@@ -380,8 +374,7 @@ ZONE = Resource(
         many(
             "current_values",
             "CurrentValue",
-            "Per parameter the value that stands for it: the worst sample point, each on its "
-            "newest values.",
+            "Per parameter the worst sample point's newest value.",
         ),
         many("checks", "Check", "Rules over several parameters, on the latest sample with both."),
         link("measurements_url", "Every data point.", routes.url("zone_measurements", zone_id=11)),

@@ -99,8 +99,7 @@ COMPUTED_SUM = Resource(
 
 OTHER_POINT = Resource(
     "OtherPoint",
-    "The standing value of the same parameter at another sample point: that point's newest "
-    "date, the value its verdict rests on, and what its values prove together.",
+    "Another sample point of the parameter: its newest value and what its values prove.",
     (
         string(
             "sample_point",
@@ -141,8 +140,7 @@ OTHER_POINT = Resource(
         ),
         boolean(
             "old",
-            "Whether the point's newest value is older than the publication cadence: then it "
-            "does not decide while a newer point stands beside it.",
+            "Older than the publication cadence: it decides only where no newer point stands.",
             False,
         ),
     ),

@@ -253,9 +253,8 @@ STATES: dict[str, State] = {
         "Zu wenig, um es genau zu messen; die Bestimmungsgrenze liegt nicht über dem Wert.",
     ),
     "not_detected": State(
-        "The laboratory did not detect the substance (`n.n.`, or for a count whose value is "
-        "0 per volume `< 1` or `negativ` in that volume), at a reporting limit at or below "
-        "the value of `limit`, or with none given.",
+        "Not detected (`n.n.`; a count limited to 0 per volume also `< 1`, `negativ`) at a "
+        "reporting limit not above `limit`, or none given.",
         COMPLIES,
         "nicht nachgewiesen",
         "○",
@@ -263,10 +262,8 @@ STATES: dict[str, State] = {
         "Das Labor hat den Stoff nicht gefunden.",
     ),
     "not_assessable": State(
-        "The sample point's values prove neither a crossing nor compliance; `note_de` says "
-        "why (e.g. '< x' or 'n.n.' with a reporting limit above the limit, '< BG' without a "
-        "number, a text value, a sum whose members do not allow a verdict, a mean or "
-        "minimum below the limit, or only one end of a permitted range shown).",
+        "The sample point's values prove neither a crossing nor compliance (docs/api.md: "
+        "what each kind of evidence proves); `note_de` says why.",
         NOT_ASSESSABLE,
         "nicht bewertbar",
         "?",
