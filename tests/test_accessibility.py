@@ -56,6 +56,7 @@ PAGE_TYPES = (
     PageType("places-letter", lambda b: urls.url("places_letter", letter="l")),
     PageType("map", lambda b: urls.url("map")),
     PageType("map-hardness", lambda b: urls.url("map_layer", layer="haerte")),
+    PageType("map-land", lambda b: urls.url("map_land", land="sn")),
     PageType("access", lambda b: urls.url("access")),
     PageType("downloads", lambda b: urls.url("downloads")),
     PageType("api", lambda b: urls.url("api")),
