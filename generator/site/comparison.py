@@ -15,8 +15,8 @@ from typing import Any
 import polars as pl
 
 from generator import compare
-from generator.values.german import number
 from generator.site import text
+from generator.values.german import number
 
 # The strip: all comparable zones from the lowest value to the highest.
 W, H = 240, 30
