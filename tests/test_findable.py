@@ -452,3 +452,19 @@ def test_shape_paths_keep_tiny_areas_and_close_rings():
     # East 0.5 degrees, then north 0.5 degrees (up: y falls), closed by `z`.
     assert re.fullmatch(r"M\d+ \d+l\d+ 0 0-\d+z", paths["00001"])
     assert paths["00002"].endswith("h2v2h-2z")  # smaller than the grid: the smallest square
+
+
+def test_every_map_area_links_to_a_page_that_exists(sample_build, golden_site):
+    for build in (sample_build, golden_site):
+        maps = [
+            build / urls.file_path("map"),
+            *sorted((build / "karte" / "land").glob("*/index.html")),
+        ]
+        hrefs = set()
+        for path in maps:
+            svg = re.search(r"<svg class=\"map[^\"]*\".*?</svg>", path.read_text(), re.S)
+            assert svg is not None, path
+            hrefs |= set(re.findall(r'<a href="([^"]+)"', svg.group(0)))
+        assert any(h.startswith("/plz/") for h in hrefs)
+        for href in hrefs:
+            assert (build / urls.file_path_for_url(href)).is_file(), f"{href} in {build}"
