@@ -211,8 +211,10 @@ def gzip_size(root: Path) -> int:
 def people_files(root: Path) -> list[tuple[str, str]]:
     """Measure the pages whose weight grows with the country.
 
-    The map's views and the index the search loads on first use (raw / gzip level 6), beside
-    the largest PLZ page.
+    The map's views (and the largest view of a Land), the index the search loads on first
+    use (raw / gzip level 6), the nitrate page with its national distribution, beside the
+    largest PLZ page. The zones' comparisons (`generator.compare`) are computed in derive
+    and timed with it, in the full build and the daily update alike.
     """
     paths = [
         "karte/index.html",
@@ -221,6 +223,11 @@ def people_files(root: Path) -> list[tuple[str, str]]:
         "suchindex.json",
         "orte/index.html",
     ]
+    # The largest view of a Land, and a parameter page with its national distribution.
+    land_views = list((root / "karte" / "land").glob("*/index.html"))
+    if land_views:
+        paths.append(str(max(land_views, key=lambda p: p.stat().st_size).relative_to(root)))
+    paths.append("parameter/nitrat/index.html")
     plz_pages = list((root / "plz").glob("*/index.html"))
     if plz_pages:
         paths.append(str(max(plz_pages, key=lambda p: p.stat().st_size).relative_to(root)))

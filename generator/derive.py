@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from generator import compare
 from generator.api import resources, routes, verdicts
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
@@ -99,6 +100,10 @@ class Derived:
         )
     )
     """The PLZ areas for the national map (no rows without a plz_shapes table)."""
+    standings: pl.DataFrame = field(default_factory=compare.empty)
+    """Where each zone's compared values stand among all zones' (`generator.compare`)."""
+    distributions: pl.DataFrame = field(default_factory=compare.empty_distributions)
+    """The national distribution of each compared parameter (`generator.compare`)."""
 
 
 def _round(expr: pl.Expr) -> pl.Expr:
@@ -659,4 +664,6 @@ def derive(
         hardness_ranges=hardness_ranges,
         streets=street_rows,
         sources=sources,
+        standings=compare.standings(current.national()),
+        distributions=compare.distributions(current.national(), limits),
     )

@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from generator import API_VERSION, site
+from generator import API_VERSION, compare, site
 from generator.api import fields, http, openapi, resources, routes, series
 from generator.api.license_resources import odbl_attribution
 from generator.config import Config
@@ -88,9 +88,9 @@ def zone_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
     # Grouped and encoded in batches of zones: the current values of all zones as nested
     # structs at once were the build's peak of memory (about a gigabyte at national scale).
     def render(zones: pl.DataFrame) -> list[tuple[str, bytes]]:
-        values = with_links(
-            d.current_values.of(zones.get_column("zone_id")),
-            d.documents,
+        values = compare.with_comparison(
+            with_links(d.current_values.of(zones.get_column("zone_id")), d.documents),
+            d.standings,
         )
         per_zone = values.group_by("zone_id", maintain_order=True).agg(value)
         batch = zones.join(per_zone, on="zone_id", how="left", maintain_order="left")

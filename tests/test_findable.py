@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import shutil
 import urllib.robotparser
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -21,7 +22,7 @@ from rdflib.namespace import DCAT, DCTERMS, FOAF, RDF
 from generator.api import routes
 from generator.config import Config
 from generator.site import feeds, seo, urls
-from tests.helpers import GOLDEN_INPUT, read_rows
+from tests.helpers import AS_OF, GOLDEN_INPUT, read_rows
 
 BASE = Config().base_url
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -372,10 +373,66 @@ def test_the_map_draws_every_plz_that_has_a_shape(golden_site):
     assert "die Grenzen der Länder" in html
 
 
-def test_the_map_falls_back_to_points_without_shapes(sample_build):
-    html = (sample_build / urls.file_path("map")).read_text()
+def test_the_map_falls_back_to_points_without_shapes(tmp_path):
+    from generator.build import build
+    from generator.config import Config
+    from generator.load import sample_data_dir
+
+    data = tmp_path / "data"
+    shutil.copytree(sample_data_dir(), data)
+    (data / "plz_shapes.csv").unlink()
+    out = tmp_path / "build"
+    build(data, out, AS_OF, Config())
+    html = (out / urls.file_path("map")).read_text()
     assert '<svg class="map"' in html and "map-areas" not in html
     assert 'href="/gebiete/' in html and "Jeder Punkt ist eine Postleitzahl" in html
+    # Germany and its Länder under the dots, and each zone's link names its verdict.
+    assert html.count('<path class="land"') == 16
+    assert "<title>Beispielstadt Hochzone Ost: " in html
+    assert not (out / "karte" / "land").exists()  # no Land views without Länder on areas
+
+
+def test_the_sample_map_shows_germany_areas_and_land_views(sample_build):
+    html = (sample_build / urls.file_path("map")).read_text()
+    svg = re.search(r'<svg class="map map-areas".*?</svg>', html, re.S)
+    assert svg is not None
+    # All 16 Länder from Natural Earth are drawn first; those with areas link to their view.
+    lands = re.search(r'<g class="lands">(.*?)</g>', svg.group(0), re.S)
+    assert lands is not None and svg.group(0).index('<g class="lands">') < svg.group(0).index(
+        '<a href="/plz/'
+    )
+    views = re.findall(r'<a href="(/karte/land/[a-z]{2}/)" class="land"', lands.group(1))
+    assert sorted(views) == [
+        "/karte/land/bw/", "/karte/land/by/", "/karte/land/nw/", "/karte/land/sn/"
+    ]  # fmt: skip
+    assert len(re.findall(r"<path", lands.group(1))) == 16
+    assert "Natural Earth</a> (gemeinfrei)" in html
+    # Every area names PLZ, place and verdict; the caption says the colour is the verdict.
+    titles = dict(
+        re.findall(
+            r'<a href="/plz/(\d{5})/" class="p. n. h." tabindex="-1"><title>([^<]+)</title>',
+            svg.group(0),
+        )
+    )
+    assert titles["04103"] == "04103 Leipzig: " + verdict_title(sample_build, "04103")
+    assert (
+        "Ihre Farbe ist die Bewertung" in html and "gefärbt nach dem Versorgungsgebiet" not in html
+    )
+    # A Land's view holds that Land's areas only, in a box around them.
+    sachsen = (sample_build / urls.file_path("map_land", land="sn")).read_text()
+    linked = set(re.findall(r'<a href="/plz/(\d{5})/"', sachsen))
+    assert linked and all(p.startswith("04") for p in linked)
+    box = re.search(r'<svg class="map map-areas" viewBox="(-?\d+) (-?\d+) (\d+) (\d+)"', sachsen)
+    assert box is not None and int(box.group(3)) < 600  # about 40 km, not all of Germany
+    assert 'aria-current="page">Sachsen</a>' in sachsen
+
+
+def verdict_title(build: Path, plz: str) -> str:
+    lookup = json.loads((build / "_data" / "v1" / "lookup" / f"{plz}.json").read_text())
+    zone = lookup["zones"][0]["zone_id"]
+    return json.loads((build / "_data" / "v1" / "zones" / f"{zone}.json").read_text())["summary"][
+        "title_de"
+    ]
 
 
 def test_shape_paths_keep_tiny_areas_and_close_rings():
@@ -395,3 +452,19 @@ def test_shape_paths_keep_tiny_areas_and_close_rings():
     # East 0.5 degrees, then north 0.5 degrees (up: y falls), closed by `z`.
     assert re.fullmatch(r"M\d+ \d+l\d+ 0 0-\d+z", paths["00001"])
     assert paths["00002"].endswith("h2v2h-2z")  # smaller than the grid: the smallest square
+
+
+def test_every_map_area_links_to_a_page_that_exists(sample_build, golden_site):
+    for build in (sample_build, golden_site):
+        maps = [
+            build / urls.file_path("map"),
+            *sorted((build / "karte" / "land").glob("*/index.html")),
+        ]
+        hrefs = set()
+        for path in maps:
+            svg = re.search(r"<svg class=\"map[^\"]*\".*?</svg>", path.read_text(), re.S)
+            assert svg is not None, path
+            hrefs |= set(re.findall(r'<a href="([^"]+)"', svg.group(0)))
+        assert any(h.startswith("/plz/") for h in hrefs)
+        for href in hrefs:
+            assert (build / urls.file_path_for_url(href)).is_file(), f"{href} in {build}"

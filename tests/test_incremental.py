@@ -237,7 +237,9 @@ def test_an_empty_feed_of_a_kept_zone_follows_the_newest_entry(base: Path, tmp_p
     with (tmp_path / "data" / "documents.csv").open("a", encoding="utf-8") as fh:
         fh.write("wk-neu,1,Nachtrag,https://example.org/nachtrag.pdf,2026-11-20,2026-11-21\n")
     with (tmp_path / "data" / "measurements.csv").open("a", encoding="utf-8") as fh:
-        fh.write('11,nitrat,2026-11-10,"12",mg/l,wk-neu,Netz,\n')
+        # Sulphate: no value compared across zones (`generator.compare`), so no other
+        # zone's standing moves with it.
+        fh.write('11,sulfat,2026-11-10,"12",mg/l,wk-neu,Netz,\n')
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
 
     assert result.zones_rendered == 1
@@ -444,7 +446,7 @@ def test_a_file_lost_from_the_tree_and_held_beside_it_is_kept_from_there(
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "lost", ["parameter/nitrat/index.html", "v1/openapi.json", "api/index.html"]
+    "lost", ["parameter/sulfat/index.html", "v1/openapi.json", "api/index.html"]
 )
 def test_a_lost_file_of_a_kept_section_renders_the_section_again(
     base: Path, tmp_path: Path, lost: str
@@ -458,7 +460,8 @@ def test_a_lost_file_of_a_kept_section_renders_the_section_again(
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
 
     section = {
-        "parameter/nitrat/index.html": "parameter_pages",
+        # nitrate compares zones, its page is rendered every time: a page of the section
+        "parameter/sulfat/index.html": "parameter_pages",
         "v1/openapi.json": "openapi",
         "api/index.html": "api_page",
     }
@@ -728,3 +731,31 @@ def test_a_missing_run_takes_nothing_from_the_previous_build(tmp_path: Path) -> 
     first = sorted((state_dir(tmp_path) / reuse.VALUES).glob("*.arrow"))[0]
     first.unlink()
     assert reuse.readable_runs(tmp_path) is None
+
+
+def test_a_value_that_moves_other_zones_standing_renders_them_too(
+    base: Path, tmp_path: Path
+) -> None:
+    """Render again the zones whose standing a new value in another zone moved.
+
+    Nitrate is compared across zones: a new high value in one zone lowers the share of
+    zones above every other zone's value, so their pages and documents change too.
+    """
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    before = tree_files(tmp_path / "build")
+    with (tmp_path / "data" / "measurements.csv").open("a", encoding="utf-8") as fh:
+        fh.write('11,nitrat,2026-06-20,"49",mg/l,wk-2026,Netz Süd,\n')
+    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
+
+    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
+    assert result.zones_derived == 1 and result.zones_rendered is not None
+    assert result.zones_rendered > 1
+    after = tree_files(tmp_path / "build")
+    moved = [
+        z
+        for z in _csv(INPUT / "zones.csv")["zone_id"].to_list()
+        if z != 11 and before[incremental.zone_paths(z)[0]] != after[incremental.zone_paths(z)[0]]
+    ]
+    assert moved  # another zone's document changed: its standing did

@@ -243,6 +243,39 @@ MEASUREMENT = Resource(
 _NOT_MEASURED = ("sampled_at", "value_text", "qualifier", "statistic")
 """Fields of a data point that a current value without any published value has as null."""
 
+COMPARISON = Resource(
+    "Comparison",
+    "Where a current value stands among the current values of all zones with a comparable "
+    "one: a published number, or a value below a reporting limit (counted as a band of "
+    "its own, never as zero). A value below a reporting limit x is lower than every measured "
+    "value of at least x; a measured value v is higher than every value below a reporting "
+    "limit of at most v. A share counts only zones of which this is certain, over all "
+    "comparable zones, rounded down to a whole percent. Given for PFAS-20, PFAS-4, nitrate, "
+    "lead, uranium and total hardness, when at least 5 zones are comparable.",
+    (
+        integer("zones", "How many zones have a comparable current value.", 1234),
+        integer(
+            "lower_than_percent",
+            "Percent of those zones whose value is certainly higher than this one (the value "
+            "is lower than in this share of zones); null when nothing is certain.",
+            80,
+            nullable=True,
+        ),
+        integer(
+            "higher_than_percent",
+            "Percent of those zones whose value is certainly lower than this one; null for a "
+            "value below a reporting limit.",
+            12,
+            nullable=True,
+        ),
+        integer(
+            "below_reporting_limit_percent",
+            "Percent of those zones whose value is below a reporting limit or not detected.",
+            30,
+        ),
+    ),
+)
+
 ORIGINS = {
     "published": "the value was published by the supplier",
     "computed": "the value is a sum computed from its published members (see `computed`)",
@@ -311,6 +344,13 @@ CURRENT_VALUE = Resource(
             "Why the state is what it is, in German, where the comparison alone does not say "
             "it (sums, metabolites, values that cannot be assessed); null otherwise.",
             None,
+            nullable=True,
+        ),
+        one(
+            "comparison",
+            "Comparison",
+            "Where this value stands among all zones' current values; null for parameters "
+            "not compared or too few comparable zones.",
             nullable=True,
         ),
         link(
@@ -590,6 +630,7 @@ RESOURCES: dict[str, Resource] = {
         SUM_MEMBER,
         COMPUTED_SUM,
         OTHER_POINT,
+        COMPARISON,
         CURRENT_VALUE,
         CHECK,
         ZONE_SUMMARY,

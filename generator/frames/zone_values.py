@@ -50,8 +50,12 @@ NATIONAL_PARAMETERS = (
     "gesamthaerte",
     "haertebereich",
     "summe_erdalkalien",
+    "pfas_summe_4",
+    "blei",
+    "uran",
 )
-"""The parameters the map draws (`site.maps`) and reads its hardness from (`site.answer`)."""
+"""The parameters the map draws (`site.maps`) and reads its hardness from (`site.answer`),
+and those every zone is compared in (`generator.compare.COMPARED`)."""
 NATIONAL_ROWS = pl.col("parameter").is_in(NATIONAL_PARAMETERS) | (pl.col("state") == EXCEEDS_LIMIT)
 """The rows those pieces read: the map's parameters', and every exceedance of a Grenzwert
 (the national feed's). Nationally one row in seventeen: a daily update reads them from a

@@ -2,7 +2,8 @@
 
 A zone's four files (its document, its series, its page, its feed) are a function of the zone's own
 derived rows (its row in `zones`, its current values, its measurements and the documents
-they cite) and of what every zone file shares: the code and templates, the settings, the
+they cite, and where its values stand among every zone's, `Derived.standings`) and of
+what every zone file shares: the code and templates, the settings, the
 date of the build, the limits and the register, the map sources and the search index whose
 versioned URL every page carries. The first is fingerprinted per zone, the second once (the
 render key). A build renders the zones whose fingerprint differs from the previous build's,
@@ -132,13 +133,19 @@ def fingerprints(
     hashed = per_zone(values, "values")
     if known is not None:
         hashed = pl.concat([known.select(hashed.columns).cast(hashed.schema), hashed])
+    # Where a zone's values stand among all zones' (`generator.compare`) moves with other
+    # zones' values: a zone whose standing moved is rendered again.
     frame = (
         per_zone(d.zones, "_zone")
         .join(hashed, on="zone_id", how="left", maintain_order="left")
         .join(sources, on="zone_id", how="left", maintain_order="left")
+        .join(per_zone(d.standings, "_standing"), on="zone_id", how="left", maintain_order="left")
     )
     return frame.select(
-        "zone_id", joined(["_zone", "values", "source"]).alias("fingerprint"), "source", "values"
+        "zone_id",
+        joined(["_zone", "values", "source", "_standing"]).alias("fingerprint"),
+        "source",
+        "values",
     )
 
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import polars as pl
 
+from generator import compare
 from generator.api import verdicts
 from generator.derive import Derived
-from generator.site import fragments, notices, readings, text, urls
+from generator.site import comparison, fragments, notices, readings, text, urls
 from generator.site.value_table import limit_words
 from generator.values import units
 from generator.values.german import number
@@ -219,6 +220,7 @@ def _key_values(
             "future_limit": text.limit_expr(pl.col("future_limit")),
             "future_from": text.date_expr(pl.col("future_limit").struct.field("valid_from")),
             "future_share": readings.current_share_expr(pl.col("future_limit")),
+            "compare": pl.col("_compare"),
         },
         "html",
     )
@@ -232,6 +234,7 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
     explained = d.explanations["code"].to_list()
     order = {code: i for i, code in enumerate(KEY_VALUES)}
     keys = d.current_values.lazy().filter(pl.col("parameter").is_in(list(KEY_VALUES))).collect()
+    keys = comparison.with_comparison_html(compare.with_comparison(keys, d.standings))
     rows = (
         readings.with_readings(keys)
         .join(

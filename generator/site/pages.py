@@ -20,7 +20,7 @@ from typing import Any, cast
 import jinja2
 import polars as pl
 
-from generator import API_VERSION, __version__
+from generator import API_VERSION, __version__, compare
 from generator.api import odbl, openapi, routes, verdicts
 from generator.api.license_resources import odbl_attribution
 from generator.api.settings import GateSettings
@@ -34,6 +34,7 @@ from generator.site import (
     api_reference,
     catalog,
     charts,
+    comparison,
     compiled,
     feeds,
     fragments,
@@ -230,7 +231,13 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             .agg(pl.col("html").str.join("").alias("charts_html"))
         )
         cv = with_links(d.current_values.of(pl.Series(batch)), d.documents)
-        values = value_rows(cv, row_fragment, badges, source_fragment, limits)
+        values = value_rows(
+            comparison.with_comparison_html(compare.with_comparison(cv, d.standings)),
+            row_fragment,
+            badges,
+            source_fragment,
+            limits,
+        )
         zones = d.zones.filter(pl.col("zone_id").is_in(batch))
         filled = (
             zones.join(values, on="zone_id", how="left")
@@ -266,20 +273,32 @@ def _limit_rows(d: Derived) -> dict[str, list[dict[str, Any]]]:
 
 
 def parameter_pages(
-    d: Derived, env: jinja2.Environment, as_of: dt.date
+    d: Derived, env: jinja2.Environment, as_of: dt.date, compared: bool = False
 ) -> Iterator[tuple[str, bytes]]:
+    """Yield the register's page and the parameters' pages, or the compared ones alone.
+
+    With `compared`, the pages of the parameters compared across zones
+    (`compare.COMPARED`): those show the national distribution of the zones' values,
+    which follows from the series, so they are rendered every time, not kept with the
+    register's section.
+    """
     params = d.parameters.sort("group", "name_de").to_dicts()
     names = dict(zip(d.parameters["code"], d.parameters["name_de"], strict=True))
     limits = _limit_rows(d)
     explained = {r["code"]: r for r in d.explanations.iter_rows(named=True)}
     ranges = answer.hardness_rows(d.hardness_ranges)
     groups = sorted({p["group"] for p in params}, key=lambda g: text.GROUPS.get(g, g))
-    yield (
-        urls.file_path("parameters"),
-        _html(env.get_template("parameters.html").render(parameters=params, group_codes=groups)),
-    )
+    if not compared:
+        yield (
+            urls.file_path("parameters"),
+            _html(
+                env.get_template("parameters.html").render(parameters=params, group_codes=groups)
+            ),
+        )
     template = env.get_template("parameter.html")
     for p in params:
+        if (p["code"] in compare.COMPARED) != compared:
+            continue
         rows = limits.get(p["code"], [])
         for r in rows:
             until = r["valid_until"]
@@ -305,6 +324,11 @@ def parameter_pages(
                     explanation=explained.get(p["code"]),
                     explain_questions=answer.QUESTIONS,
                     hardness_ranges=ranges if p["code"] in answer.HARDNESS_CODES else [],
+                    distribution=comparison.distribution_chart(
+                        d.distributions, d.limits, p["code"], text.unit(p["unit"])
+                    )
+                    if compared
+                    else None,
                 )
             ),
         )
@@ -577,6 +601,7 @@ def _pages_and_assets(
     yield _MAP_AT
     yield from simple_pages(d, env, config, sections)
     yield from sections.files("parameter_pages", lambda: parameter_pages(d, env, as_of))
+    yield from parameter_pages(d, env, as_of, compared=True)
     yield _PLZ_AT
     yield from plz_pages(chosen, env, _badges(env), seo.plz_descriptions(chosen))
     yield from supplier_pages.pages(d, env, suppliers)

@@ -37,6 +37,7 @@ PAGES: dict[str, str] = {
     "places_letter": "/orte/{letter}/",
     "map": "/karte/",
     "map_layer": "/karte/{layer}/",
+    "map_land": "/karte/land/{land}/",
     "search_index": "/suchindex.json",
     "feed": "/feeds/neuigkeiten.atom",
     "zone_feed": "/feeds/gebiete/{zone_id}.atom",

@@ -99,6 +99,7 @@ def value_rows(
         "badge": pl.col("state").replace_strict(badges),
         "future_badge": pl.col("future_state").replace_strict(badges, default=None),
         "note": pl.col("note_de"),
+        "compare": pl.col("_compare"),
         "doc_ref": pl.col("ref"),
         "no_doc": pl.col("ref").is_null(),
     }
