@@ -279,4 +279,4 @@ def test_every_single_zone_plz_page_says_what_its_zone_resource_says(sample_buil
         assert f"summary-{verdict_words.SUMMARY_TONES[summary['status']]}" in verdict.get("class")
         assert text_of(find(verdict, "strong")[0]) == summary["title_de"], lookup["plz"]
         checked += 1
-    assert checked > 50
+    assert checked > 20
