@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import polars as pl
 
-from generator import API_VERSION, __version__, derive, load, render, site
+from generator import API_VERSION, __version__, derive, load, render
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
 from generator.config import Config
@@ -25,9 +25,10 @@ from generator.contract.tables import MEASUREMENTS
 from generator.frames import parallel
 from generator.incremental import render_plan, reuse, source_prints
 from generator.incremental.code_digest import code_digest, hash_files
+from generator.output import state as build_state
 from generator.output.atomic import Prepared, atomic_write
 from generator.output.sections import Sections
-from generator.output.state import Basis, state_dir
+from generator.output.state import Basis
 from generator.output.tree import (
     TreeWriter,
     WriteReport,
@@ -37,6 +38,7 @@ from generator.output.tree import (
 )
 from generator.progress import StepPrinter
 from generator.site import compiled, places
+from generator.site import pages as site
 
 API_PREFIXES = routes.api_dirs()
 """Rendered files under these count as the API in the timings, all others as the site."""
@@ -131,7 +133,7 @@ def _build(
         return BuildResult(out, None)
 
     # The series as the last build read it, read on a thread of its own from now on.
-    kept_rows = Memo(state_dir(out) / "read", code, not force)
+    kept_rows = Memo(build_state.READ.path(out), code, not force)
     kept_rows.begin(MEASUREMENTS.name)
     # Which files of the previous tree can be kept, from the staging tree beside it or from
     # the tree: asked on a thread of its own, at a lower priority, while the data loads (a
@@ -209,7 +211,7 @@ def _build(
         if plan.full
         else parallel.meanwhile(parallel.yielding(encoding))
     )
-    compiled.keep_compiled_templates(state_dir(out) / compiled.FOLDER)
+    compiled.keep_compiled_templates(build_state.TEMPLATES.path(out))
     with (
         beside as state_files,
         TreeWriter(out, previous, staged, staging) as writer,

@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from generator import API_VERSION, site
+from generator import API_VERSION
 from generator.api import fields, http, openapi, resources, routes, series
 from generator.api.license_resources import odbl_attribution
 from generator.config import Config
@@ -39,6 +39,7 @@ from generator.output.encode import (
 )
 from generator.output.sections import Sections, chosen_rows, in_order
 from generator.site import catalog
+from generator.site import pages as site
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
 

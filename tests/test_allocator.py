@@ -115,7 +115,8 @@ def test_the_build_command_chooses_before_loading_polars() -> None:
     """What the command asks before importing the build imports no polars."""
     script = (
         "import sys, datetime\n"
-        "from generator import cli, allocator\n"
+        "from generator import cli\n"
+        "from generator.incremental import allocator\n"
         "from generator.incremental.code_digest import code_digest\n"
         "from generator.config import load_config\n"
         "from pathlib import Path\n"

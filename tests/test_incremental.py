@@ -27,6 +27,7 @@ from generator.frames.zone_values import NATIONAL, ZoneValues
 from generator.incremental import render_plan as incremental
 from generator.incremental import reuse, source_prints
 from generator.load import load, reference_dir
+from generator.output import state as build_state
 from generator.output.state import state_dir
 from generator.output.tree import read_manifest
 from tests.helpers import tree_files
@@ -318,7 +319,7 @@ def test_kept_values_unreadable_after_all_derive_every_zone(
     """A run of the kept current values that is damaged fails no build: all is derived."""
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    runs = sorted((state_dir(tmp_path / "build") / reuse.VALUES).glob("*.arrow"))
+    runs = sorted(build_state.CURRENT_VALUES.path(tmp_path / "build").glob("*.arrow"))
     assert runs
     _damaged(runs[0], how)
     assert reuse.readable_runs(tmp_path / "build") is None
@@ -327,22 +328,24 @@ def test_kept_values_unreadable_after_all_derive_every_zone(
     assert _stored_values(tmp_path / "build") is not None
 
 
-@pytest.mark.parametrize("name", [reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS, reuse.NATIONAL_ROWS])
+@pytest.mark.parametrize(
+    "file", [build_state.ZONE_ROWS, build_state.ZONE_DOCUMENTS, build_state.NATIONAL_ROWS]
+)
 def test_a_state_file_that_reads_but_was_changed_is_not_taken(
-    base: Path, tmp_path: Path, name: str
+    base: Path, tmp_path: Path, file: build_state.StateFile
 ) -> None:
     """A kept zones' summaries, documents or national rows not as written derive all."""
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    path = state_dir(tmp_path / "build") / name
-    assert reuse.intact(tmp_path / "build", name)
+    path = file.path(tmp_path / "build")
+    assert reuse.intact(tmp_path / "build", file)
     if path.suffix == ".arrow":
         pl.read_ipc(path).slice(1).write_ipc(path)  # reads well, one row short
     else:
         pl.read_parquet(path).slice(1).write_parquet(path)  # reads well, one zone's row short
-    assert not reuse.intact(tmp_path / "build", name)
+    assert not reuse.intact(tmp_path / "build", file)
     _derives_every_zone_as_a_full_build(tmp_path)
-    assert reuse.intact(tmp_path / "build", name)  # written again, whole
+    assert reuse.intact(tmp_path / "build", file)  # written again, whole
 
 
 def test_an_index_of_runs_changed_since_it_was_written_takes_nothing(
@@ -351,7 +354,7 @@ def test_an_index_of_runs_changed_since_it_was_written_takes_nothing(
     """A run's zones named otherwise (valid JSON, found by a review) read and kept other rows."""
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    path = state_dir(tmp_path / "build") / reuse.VALUES / reuse.VALUES_INDEX
+    path = build_state.CURRENT_VALUES.member(tmp_path / "build", build_state.VALUES_INDEX)
     digest, _, text = path.read_bytes().partition(b"\n")
     index = json.loads(text)
     first, _last, rows, name = index["runs"][0]
@@ -578,9 +581,9 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
     kept = Kept(
         ids,
         tuple(runs),
-        pl.scan_parquet(state / reuse.ZONE_ROWS).filter(chosen),
-        pl.scan_parquet(state / reuse.ZONE_DOCUMENTS).filter(chosen),
-        pl.scan_ipc(state / reuse.NATIONAL_ROWS),
+        pl.scan_parquet(state / build_state.ZONE_ROWS.name).filter(chosen),
+        pl.scan_parquet(state / build_state.ZONE_DOCUMENTS.name).filter(chosen),
+        pl.scan_ipc(state / build_state.NATIONAL_ROWS.name),
     )
     part = derive(data, AS_OF, kept=kept)
     values, every_value = part.current_values, whole.current_values.all()
@@ -675,7 +678,7 @@ def _national(values: pl.DataFrame) -> pl.DataFrame:
 
 
 def _value_runs(out: Path) -> list[str]:
-    return sorted(p.name for p in (state_dir(out) / reuse.VALUES).glob("*.arrow"))
+    return sorted(p.name for p in build_state.CURRENT_VALUES.path(out).glob("*.arrow"))
 
 
 def test_a_daily_update_encodes_again_only_the_runs_of_zones_it_derived(
@@ -690,7 +693,7 @@ def test_a_daily_update_encodes_again_only_the_runs_of_zones_it_derived(
     now = _values({5: 2.0})
     kept = pl.Series("zone_id", [z for z in range(1, 11) if z != 5], dtype=pl.Int64)
     files = reuse.encoded(_updated(now, tmp_path, kept))
-    written = [name for name, _ in files if name.startswith(reuse.VALUES)]
+    written = [name for name, _ in files if name.startswith(build_state.CURRENT_VALUES.name)]
     assert [name.split("/")[1].split("-")[:2] for name in written[:-1]] == [["4", "6"]]
     reuse.write(tmp_path, files)
     after = _value_runs(tmp_path)
@@ -701,7 +704,10 @@ def test_a_daily_update_encodes_again_only_the_runs_of_zones_it_derived(
     assert read.equals(now)
     # Nothing taken from the previous build: every run is encoded again, laid out anew.
     files = reuse.encoded(_with_values(now))
-    assert len([name for name, _ in files if name.startswith(f"{reuse.VALUES}/")]) == 5
+    assert (
+        len([name for name, _ in files if name.startswith(f"{build_state.CURRENT_VALUES.name}/")])
+        == 5
+    )
 
 
 def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
@@ -712,7 +718,10 @@ def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
     now = _values(zones=12)
     kept = pl.Series("zone_id", range(1, 11), dtype=pl.Int64)
     files = reuse.encoded(_updated(now, tmp_path, kept))
-    assert len([name for name, _ in files if name.startswith(f"{reuse.VALUES}/")]) == 5
+    assert (
+        len([name for name, _ in files if name.startswith(f"{build_state.CURRENT_VALUES.name}/")])
+        == 5
+    )
     reuse.write(tmp_path, files)
     assert [name.split("-")[:2] for name in _value_runs(tmp_path)] == [
         ["1", "3"], ["10", "12"], ["4", "6"], ["7", "9"]
@@ -725,6 +734,6 @@ def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
 def test_a_missing_run_takes_nothing_from_the_previous_build(tmp_path: Path) -> None:
     reuse.write(tmp_path, reuse.encoded(_with_values(_values())))
     assert reuse.readable_runs(tmp_path) is not None
-    first = sorted((state_dir(tmp_path) / reuse.VALUES).glob("*.arrow"))[0]
+    first = sorted(build_state.CURRENT_VALUES.path(tmp_path).glob("*.arrow"))[0]
     first.unlink()
     assert reuse.readable_runs(tmp_path) is None

@@ -9,9 +9,6 @@ import jinja2
 
 from generator.output.atomic import atomic_write
 
-FOLDER = "templates"
-"""Where in a build's state folder (`build-state/`) the compiled templates are kept."""
-
 
 class _CompiledTemplates(jinja2.BytecodeCache):
     """Compiled templates kept in memory for the life of the process, and in a folder.
