@@ -62,7 +62,7 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
 
 TEMPLATES = _CompiledTemplates()
-"""The one cache of every environment of the process (`generator.site.pages.environment`)."""
+"""The one cache of every environment of the process (`generator.site.environment.environment`)."""
 
 
 def keep_compiled_templates(folder: Path | None) -> None:
