@@ -21,7 +21,7 @@ from rdflib.namespace import DCAT, DCTERMS, FOAF, RDF
 from generator.api import routes
 from generator.config import Config
 from generator.site import feeds, seo, urls
-from tests.helpers import GOLDEN_INPUT, read_rows
+from tests.helpers import AS_OF, GOLDEN_INPUT, read_rows
 
 BASE = Config().base_url
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -274,9 +274,9 @@ def test_the_feeds_cap_their_entries(golden_site, monkeypatch):
     from generator.derive import derive
     from generator.load import load
 
-    d = derive(load(GOLDEN_INPUT), dt.date(2026, 11, 23))
+    d = derive(load(GOLDEN_INPUT), AS_OF)
     monkeypatch.setattr(feeds, "MAX_ENTRIES", 1)
-    entries = feeds.zone_entries(d, dt.date(2026, 11, 23))
+    entries = feeds.zone_entries(d, AS_OF)
     assert entries.group_by("zone_id").len()["len"].max() == 1
     newest = entries.filter(entries["zone_id"] == 11)["day"][0]
     assert newest == dt.date(2026, 6, 30)

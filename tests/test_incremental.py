@@ -30,10 +30,8 @@ from generator.load import load, reference_dir
 from generator.output import state as build_state
 from generator.output.state import state_dir
 from generator.output.tree import read_manifest
-from tests.helpers import tree_files
+from tests.helpers import AS_OF, GOLDEN_INPUT, tree_files
 
-INPUT = Path(__file__).parent / "golden" / "input"
-AS_OF = dt.date(2026, 11, 23)
 SECTIONS = ("api_page", "export", "openapi", "parameter_pages", "parameters", "places")
 """Every section of `generator.output.sections`, sorted: all kept when only the series changes."""
 SPELLINGS = ["0,05", "< 0,01", "n.n.", "12", "0,2", "1,5", "< 0,1"]
@@ -53,7 +51,7 @@ def _copy_build(src: Path, dst: Path) -> None:
 def base(tmp_path_factory: pytest.TempPathFactory, golden_site: Path) -> Path:
     """Return the golden input and its full build with state (the session's, copied)."""
     root = tmp_path_factory.mktemp("base")
-    shutil.copytree(INPUT, root / "data")
+    shutil.copytree(GOLDEN_INPUT, root / "data")
     _copy_build(golden_site, root / "build")
     return root
 
@@ -64,7 +62,7 @@ def base(tmp_path_factory: pytest.TempPathFactory, golden_site: Path) -> Path:
 @st.composite
 def change_sets(draw: st.DrawFn) -> list[tuple[str, int, str]]:
     """Draw a few edits of the source tables: (kind, row, new text)."""
-    measurements = _csv(INPUT / "measurements.csv").height
+    measurements = _csv(GOLDEN_INPUT / "measurements.csv").height
     kinds = st.sampled_from(["value", "drop", "append", "title", "zone_name", "plz", "point"])
     edit = st.tuples(
         kinds, st.integers(0, measurements - 1), st.sampled_from([*SPELLINGS, "Neu", "X"])
@@ -267,7 +265,7 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
 
     assert result.zones_rendered == 1
-    assert result.zones_kept == _csv(INPUT / "zones.csv").height - 1
+    assert result.zones_kept == _csv(GOLDEN_INPUT / "zones.csv").height - 1
     assert result.zones_derived == 1
     # Nothing of the register, the exports or the places follows from the series, nor
     # anything a supplier's document and page show.
@@ -283,7 +281,7 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
     changed = {p for p in after if before.get(p) != after[p]}
     assert incremental.zone_paths(int(zone))[1] in changed  # its series
     # the files of the other zones are the previous tree's, hard-linked
-    other = incremental.zone_paths(int(_csv(INPUT / "zones.csv")["zone_id"][-1]))
+    other = incremental.zone_paths(int(_csv(GOLDEN_INPUT / "zones.csv")["zone_id"][-1]))
     for rel in other:
         assert rel not in changed
         assert (tmp_path / "build" / rel).stat().st_nlink >= 1
@@ -294,7 +292,7 @@ def _derives_every_zone_as_a_full_build(tmp_path: Path) -> None:
     _apply(tmp_path / "data", [("value", 3, "0,02")])
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
 
-    assert result.zones_derived == _csv(INPUT / "zones.csv").height
+    assert result.zones_derived == _csv(GOLDEN_INPUT / "zones.csv").height
     build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
     assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
 
@@ -394,7 +392,7 @@ def test_a_change_everything_shares_renders_every_zone(
         force = True
     result = build(tmp_path / "data", tmp_path / "build", as_of, config, force=force)
 
-    assert result.zones_rendered == _csv(INPUT / "zones.csv").height
+    assert result.zones_rendered == _csv(GOLDEN_INPUT / "zones.csv").height
     assert result.zones_kept == 0
     assert result.sections_kept == ()
     if force:  # the inputs are unchanged: the full build of them is the base's
@@ -408,7 +406,7 @@ def test_a_change_everything_shares_renders_every_zone(
 def test_a_lost_file_of_an_unchanged_zone_is_rendered_again(base: Path, tmp_path: Path) -> None:
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    zone = int(_csv(INPUT / "zones.csv")["zone_id"][0])
+    zone = int(_csv(GOLDEN_INPUT / "zones.csv")["zone_id"][0])
     page = tmp_path / "build" / incremental.zone_paths(zone)[2]
     expected = page.read_bytes()
     page.unlink()
@@ -433,7 +431,7 @@ def test_a_file_lost_from_the_tree_and_held_beside_it_is_kept_from_there(
                 f"neu-{n},1,Neues Dokument,https://example.org/{n}.pdf,2026-01-01,2026-01-02\n"
             )
         build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
-    zone = int(_csv(INPUT / "zones.csv")["zone_id"][0])
+    zone = int(_csv(GOLDEN_INPUT / "zones.csv")["zone_id"][0])
     page = tmp_path / "build" / incremental.zone_paths(zone)[2]
     expected = page.read_bytes()
     page.unlink()
@@ -506,7 +504,8 @@ def test_fingerprints_do_not_depend_on_the_hashing_batches(
     whole = _prints(base / "data")
     monkeypatch.setattr(batches, "ROWS", 3)
     assert _prints(base / "data").equals(whole)
-    assert whole["zone_id"].to_list() == sorted(_csv(INPUT / "zones.csv")["zone_id"].cast(int))
+    zones = _csv(GOLDEN_INPUT / "zones.csv")["zone_id"].cast(int)
+    assert whole["zone_id"].to_list() == sorted(zones)
 
 
 def test_a_measurement_changes_the_fingerprint_of_its_zone_only(base: Path, tmp_path: Path) -> None:
@@ -567,7 +566,7 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
     whole, for some zones (by binary search or by a filter) or some columns of every zone.
     """
     monkeypatch.setattr(slices_module, "FEW_KEYS", slices)
-    data = load(INPUT)
+    data = load(GOLDEN_INPUT)
     whole = derive(data, AS_OF)
     ids = whole.zones["zone_id"].gather_every(every)
     chosen = pl.col("zone_id").is_in(ids.implode())
@@ -657,7 +656,7 @@ def _stored_values(out: Path) -> pl.DataFrame | None:
 
 @functools.cache
 def _golden_derived() -> Derived:
-    return derive(load(INPUT), AS_OF)
+    return derive(load(GOLDEN_INPUT), AS_OF)
 
 
 def _values(changed: dict[int, float] | None = None, zones: int = 10) -> pl.DataFrame:
