@@ -18,13 +18,13 @@ import time
 from collections.abc import Callable
 
 import polars as pl
-from generator.values.parse.published import with_numbers
 
 from generator import derive, load
 from generator.api import verdicts
 from generator.frames.compact import as_text
 from generator.site import assets, charts, fragments, text, value_table
-from generator.values.parse import german
+from generator.values import german
+from generator.values.published import with_numbers
 
 AS_OF = dt.date(2026, 11, 23)
 REPEAT = 7
