@@ -6,7 +6,7 @@ simplification (`generator.mapping.shapes`) and the site's drawing (`generator.s
 every PLZ linked with classes as the site writes them, and reports the raw and gzipped
 bytes of the SVG and of a map page around it. Needs the demo and geo extras.
 
-    .venv/bin/python -m benchmarks.map_areas [--tolerance METRES]
+    .venv/bin/python -m benchmarks.map_areas [--tolerance METRES] [--scale small]
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE)
     parser.add_argument("--seed", type=int, default=20260112)
+    parser.add_argument("--scale", choices=sorted(SCALES), default="germany")
     args = parser.parse_args()
     start = time.perf_counter()
-    spec = SCALES["germany"]
+    spec = SCALES[args.scale]
     plz, lat, lon = plz_in_curve_order(spec.plz_count)
     geo = draw_geography(np.random.default_rng(args.seed), plz, lat, lon, spec)
     areas = draw_areas(np.random.default_rng([args.seed, 15]), plz, lat, lon, geo.plz_zones)

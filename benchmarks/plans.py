@@ -2,7 +2,7 @@
 
     python benchmarks/plans.py
 
-The zone pages are filled in batches of zones (`generator.site.pages.ZONE_BATCH`), and
+The zone pages are filled in batches of zones (`generator.site.zone_pages.ZONE_BATCH`), and
 polars plans each batch's expressions anew: a German number, a limit in words, a value
 row, a chart. With no rows the time is all planning, so the figures are the fixed cost
 of each batch (the national build has some 120 of them, on two threads). The frames come

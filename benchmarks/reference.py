@@ -80,7 +80,8 @@ def load_database(data_dir: Path, db: Path) -> None:
             "value",
             "qualifier",
             "reporting_limit",
-            "value_std",
+            # The value in the register's unit: the loader calls it `normalized_value`.
+            pl.col("normalized_value").alias("value_std"),
             "document_id",
             "sample_point",
         ),  # fmt: skip

@@ -24,11 +24,11 @@ from typing import Any
 
 PAGE_STEPS = [
     ("generator.site.charts", "chart_frame"),
-    ("generator.site.pages", "value_rows"),
-    ("generator.site.pages", "as_text"),
-    ("generator.site.pages", "with_links"),
-    ("generator.site.pages", "with_numbers"),
-    ("generator.site.pages", "check_items"),
+    ("generator.site.zone_pages", "value_rows"),
+    ("generator.site.zone_pages", "as_text"),
+    ("generator.site.zone_pages", "with_links"),
+    ("generator.site.zone_pages", "with_numbers"),
+    ("generator.site.zone_pages", "check_items"),
 ]
 SERIES_STEPS = [
     ("generator.render", "_series_texts"),
@@ -82,7 +82,7 @@ def main() -> None:
     from generator import build, derive, load, render
     from generator.config import Config
     from generator.frames import parallel
-    from generator.site import pages
+    from generator.site import pages, zone_pages
 
     with pl.Config(engine_affinity=build.ENGINE):
         d = derive.derive(load.load(args.data), args.as_of)
@@ -96,7 +96,7 @@ def main() -> None:
         n = sum(
             1
             for _ in itertools.islice(
-                pages.zone_pages(d, env, args.as_of), args.batches * pages.ZONE_BATCH
+                zone_pages.zone_pages(d, env, args.as_of), args.batches * zone_pages.ZONE_BATCH
             )
         )
         _report("zone pages", n, zones, time.process_time() - start, spent)
@@ -105,7 +105,9 @@ def main() -> None:
         start = time.process_time()
         n = sum(
             1
-            for _ in itertools.islice(render.measurement_files(d), args.batches * pages.ZONE_BATCH)
+            for _ in itertools.islice(
+                render.measurement_files(d), args.batches * zone_pages.ZONE_BATCH
+            )
         )
         _report("series files", n, zones, time.process_time() - start, spent)
 

@@ -9,13 +9,13 @@ import hashlib
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 import polars as pl
 
-from generator import API_VERSION, __version__, derive, load, render, site
+from generator import API_VERSION, __version__, derive, load, render
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
 from generator.config import Config
@@ -25,9 +25,10 @@ from generator.contract.tables import MEASUREMENTS
 from generator.frames import parallel
 from generator.incremental import render_plan, reuse, source_prints
 from generator.incremental.code_digest import code_digest, hash_files
+from generator.output import state as build_state
 from generator.output.atomic import Prepared, atomic_write
 from generator.output.sections import Sections
-from generator.output.state import Basis, state_dir
+from generator.output.state import Basis
 from generator.output.tree import (
     TreeWriter,
     WriteReport,
@@ -37,6 +38,8 @@ from generator.output.tree import (
 )
 from generator.progress import StepPrinter
 from generator.site import compiled, places
+from generator.site import pages as site
+from generator.site.feeds import ZoneFeeds
 
 API_PREFIXES = routes.api_dirs()
 """Rendered files under these count as the API in the timings, all others as the site."""
@@ -121,28 +124,129 @@ def _build(
     progress: StepPrinter | None,
     force: bool,
 ) -> BuildResult:
+    """Build in three steps: plan, render and write, publish the state for the next build."""
     progress = progress or StepPrinter(enabled=False)
     out = Path(out)
     code = code_digest(as_of, config)
     digest = input_digest(data_dir, as_of, config, code)
     previous = read_manifest(out)
-    files = previous.get("files", {})
     if not force and previous.get("input_digest") == digest and _tree_intact(out, previous):
         progress("Inputs unchanged since the last build: nothing to do.")
         write_gate_dir(out, config)  # cheap, and restores it if it was deleted
         return BuildResult(out, None)
+    clock = _Clock()
+    planned = _plan(data_dir, out, as_of, config, progress, force, code, previous, clock)
+    meta = {
+        "input_digest": digest,
+        "as_of": as_of.isoformat(),
+        "version": __version__,
+        "api_version": API_VERSION,
+    }
+    written = _render_and_write(planned, out, as_of, config, progress, previous, meta, clock)
+    _publish_state(out, planned, written)
+    clock.charge("write")  # the manifest and the swap
+    clock.peaks["render"] = _peak_mib()
+    # The gates' inputs (routes.json) go beside the published tree, never into it.
+    write_gate_dir(out, config)
+    report, plan = written.report, planned.plan
+    progress(clock.summary())
+    progress(
+        f"Wrote {len(report.written)} file(s), kept {report.unchanged} unchanged, "
+        f"removed {len(report.deleted)} stale; {report.files} files in {out}"
+    )
+    d = planned.derived
+    return BuildResult(
+        out,
+        report,
+        clock.timings,
+        planned.zones.zones.height,
+        len(plan.keep),
+        d.zones.height - planned.zones_kept,
+        d.lookups.height - len(plan.keep_plz),
+        d.suppliers.height if plan.render_suppliers is None else len(plan.render_suppliers),
+        tuple(sorted(plan.sections or ())),
+        planned.warnings,
+    )
 
+
+@dataclass
+class _Clock:
+    """A build's time per stage and its peak of memory after each: its closing line."""
+
+    timings: dict[str, float] = field(default_factory=dict)
+    peaks: dict[str, float] = field(default_factory=dict)
+    mark: float = field(default_factory=time.perf_counter)
+
+    def stage(self, name: str) -> None:
+        """Close stage `name`: the time since the last mark, and the peak of memory so far."""
+        now = time.perf_counter()
+        self.timings[name] = now - self.mark
+        self.peaks[name] = _peak_mib()
+        self.mark = now
+
+    def charge(self, name: str) -> None:
+        """Add the time since the last mark to `name`, and mark now."""
+        now = time.perf_counter()
+        self.timings[name] = self.timings.get(name, 0.0) + now - self.mark
+        self.mark = now
+
+    def summary(self) -> str:
+        t, p = self.timings, self.peaks
+        return (
+            f"Time: load {t['load']:.1f} s, derive {t['derive']:.1f} s, render the API "
+            f"{t['api']:.1f} s and the site {t['site']:.1f} s, write "
+            f"{t['write']:.1f} s; peak memory after load {p['load']:,.0f} MiB, derive "
+            f"{p['derive']:,.0f} MiB, render and write {p['render']:,.0f} MiB"
+        )
+
+
+@dataclass
+class _Planned:
+    """What the first step decided: the derived frames, and which files to render."""
+
+    derived: derive.Derived
+    plan: render_plan.Plan
+    zones: derive.Derived
+    """The zones whose files are rendered, with their series."""
+    zone_feeds: ZoneFeeds
+    index: bytes
+    """The search index."""
+    begun: site.Begun | None
+    """The pieces over every zone a daily update began beside its planning."""
+    derive_key: str
+    basis: Basis | None
+    zones_kept: int
+    """How many zones took their current values from the previous build."""
+    staged: frozenset[str]
+    """The previous tree's files the staging tree holds as published."""
+    staging: dict[str, Any]
+    """The staging tree's manifest."""
+    warnings: pl.DataFrame
+    """What the loader warned of (`load.Checked.warnings`): rows kept, listed for the operator."""
+
+
+def _plan(
+    data_dir: Path,
+    out: Path,
+    as_of: dt.date,
+    config: Config,
+    progress: StepPrinter,
+    force: bool,
+    code: str,
+    previous: dict[str, Any],
+    clock: _Clock,
+) -> _Planned:
+    """Load, derive what changed, and plan which files to render (the steps "load", "derive")."""
+    files = previous.get("files", {})
     # The series as the last build read it, read on a thread of its own from now on.
-    kept_rows = Memo(state_dir(out) / "read", code, not force)
+    kept_rows = Memo(build_state.READ.path(out), code, not force)
     kept_rows.begin(MEASUREMENTS.name)
     # Which files of the previous tree can be kept, from the staging tree beside it or from
     # the tree: asked on a thread of its own, at a lower priority, while the data loads (a
     # stat per file, 90,000 nationally). The staging tree's manifest read there is the writer's.
     kept_files = files if isinstance(files, dict) else {}
     presence = parallel.started(parallel.yielding(lambda: _available(out, kept_files)))
-    timings: dict[str, float] = {}
-    peaks: dict[str, float] = {}
-    mark = time.perf_counter()
+    clock.mark = time.perf_counter()
     # The row groups the zones' source prints are made of, and the zones with rows in new
     # ones, asked before the load and trusted only when the file is the same after it: a
     # file that changed meanwhile may not be the one loaded, so nothing is noted of it and
@@ -155,7 +259,7 @@ def _build(
     with progress.bar("Loading and checking source data", load.LOAD_STEPS, "tables") as bar:
         data, warnings = load.load_warned(data_dir, bar.advance, kept_rows)
     del kept_rows  # and a memo begun but not read (the series is no Parquet file now)
-    mark = _stage("load", mark, timings, peaks)
+    clock.stage("load")
     if basis != source_prints.basis(data_dir, code):
         basis = touched = None
     shared = reuse.derive_key(data, code)
@@ -194,8 +298,52 @@ def _build(
         )
     zones = render_plan.restrict(derived, plan.render)
     zone_feeds, plan = render_plan.zone_feeds(derived, zones, as_of, plan)
-    mark = _stage("derive", mark, timings, peaks)
-    timings.update(api=0.0, site=0.0, write=0.0)
+    clock.stage("derive")
+    return _Planned(
+        derived,
+        plan,
+        zones,
+        zone_feeds,
+        index,
+        begun,
+        shared,
+        basis,
+        kept,
+        staged,
+        staging,
+        warnings,
+    )
+
+
+@dataclass
+class _Written:
+    """What the second step left: the tree swapped in, and the state to publish beside it."""
+
+    report: WriteReport
+    sections: dict[str, list[str]]
+    """The files of each section of the tree (`generator.output.sections`)."""
+    rows: Prepared
+    """The derived rows kept for the next build (`reuse`), under temporary names."""
+    fingerprints: Prepared
+    """The fingerprints of zones, PLZ and suppliers (`render_plan`), under temporary names."""
+
+
+def _render_and_write(
+    p: _Planned,
+    out: Path,
+    as_of: dt.date,
+    config: Config,
+    progress: StepPrinter,
+    previous: dict[str, Any],
+    meta: dict[str, str],
+    clock: _Clock,
+) -> _Written:
+    """Render the planned files, write them, keep the others, and swap the tree in.
+
+    The steps "api", "site" and "write" of the closing line.
+    """
+    derived, plan = p.derived, p.plan
+    clock.timings.update(api=0.0, site=0.0, write=0.0)
     planned = (
         _planned_files(derived)
         - len(render_plan.zone_paths(0)) * len(plan.keep)
@@ -205,92 +353,70 @@ def _build(
     # it once the tree is swapped in) on a thread of their own, at a lower priority, beside
     # a daily update's little rendering; beside a full build's they would raise its peak of
     # memory.
-    encoding = functools.partial(_encoded, out, derived, plan, shared, basis)
+    encoding = functools.partial(_encoded, out, derived, plan, p.derive_key, p.basis)
     beside = (
         contextlib.nullcontext(encoding)
         if plan.full
         else parallel.meanwhile(parallel.yielding(encoding))
     )
-    compiled.keep_compiled_templates(state_dir(out) / compiled.FOLDER)
+    compiled.keep_compiled_templates(build_state.TEMPLATES.path(out))
     with (
         beside as state_files,
-        TreeWriter(out, previous, staged, staging) as writer,
+        TreeWriter(out, previous, p.staged, p.staging) as writer,
         progress.bar("Rendering and writing files", planned, "files") as bar,
     ):
-        # Rendering is lazy, so the time between two yields is the time spent rendering
-        # the file just yielded; it is charged to the API or the site by its path.
         sections = Sections(plan.sections)
         rendering = render.render_all(
             derived,
             as_of,
             config,
-            zones,
-            zone_feeds,
+            p.zones,
+            p.zone_feeds,
             plan.render_plz,
             sections,
-            index,
+            p.index,
             plan.render_suppliers,
-            begun,
+            p.begun,
         )
         unrendered: list[str] = []  # the sections and suppliers kept
         for path, payload in rendering:
-            rendered = time.perf_counter()
-            timings["api" if path.startswith(API_PREFIXES) else "site"] += rendered - mark
+            # Rendering is lazy, so the time between two yields is the time spent rendering
+            # the file just yielded; it is charged to the API or the site by its path.
+            clock.charge("api" if path.startswith(API_PREFIXES) else "site")
             if payload is None:
                 unrendered.append(path)
             else:
                 writer.write(path, payload)
             bar.advance()
-            mark = time.perf_counter()
-            timings["write"] += mark - rendered
+            clock.charge("write")
         writer.keep_all(unrendered)
-        kept_zones = pl.Series("zone_id", plan.keep, dtype=pl.Int64)
-        feed_again = kept_zones.is_in(zone_feeds.zones["zone_id"].cast(pl.Int64).implode())
-        writer.keep_all(render_plan.paths_of(kept_zones.filter(feed_again), feeds=False))
-        writer.keep_all(render_plan.paths_of(kept_zones.filter(~feed_again)))
-        writer.keep_all(render_plan.paths_of(pl.Series("plz", plan.keep_plz, dtype=pl.String)))
+        _keep_unchanged(writer, plan, p.zone_feeds)
         render_plan.forget_state(out)
-        report = writer.commit(
-            {
-                "input_digest": digest,
-                "as_of": as_of.isoformat(),
-                "version": __version__,
-                "api_version": API_VERSION,
-            }
-        )
+        report = writer.commit(meta)
     rows, fingerprints = state_files()
+    return _Written(report, sections.paths, rows, fingerprints)
+
+
+def _keep_unchanged(writer: TreeWriter, plan: render_plan.Plan, zone_feeds: ZoneFeeds) -> None:
+    """Keep the files of the zones and PLZ the plan did not render (a kept feed rendered again)."""
+    kept_zones = pl.Series("zone_id", plan.keep, dtype=pl.Int64)
+    feed_again = kept_zones.is_in(zone_feeds.zones["zone_id"].cast(pl.Int64).implode())
+    writer.keep_all(render_plan.paths_of(kept_zones.filter(feed_again), feeds=False))
+    writer.keep_all(render_plan.paths_of(kept_zones.filter(~feed_again)))
+    writer.keep_all(render_plan.paths_of(pl.Series("plz", plan.keep_plz, dtype=pl.String)))
+
+
+def _publish_state(out: Path, p: _Planned, w: _Written) -> None:
+    """Rename the state for the next build into place, the zones' fingerprints last.
+
+    Only now, with the tree swapped in: the state never describes a tree not published.
+    """
     try:
-        rows.publish()
-        render_plan.write_state(out, plan, shared, sections.paths, basis, fingerprints)
+        w.rows.publish()
+        render_plan.write_state(out, p.plan, p.derive_key, w.sections, p.basis, w.fingerprints)
     finally:
-        fingerprints.discard()  # when the rows could not be renamed
+        w.fingerprints.discard()  # when the rows could not be renamed
     reuse.prune(out)
-    timings["write"] += time.perf_counter() - mark  # the manifest and the swap
-    peaks["render"] = _peak_mib()
-    # The gates' inputs (routes.json) go beside the published tree, never into it.
-    write_gate_dir(out, config)
-    progress(
-        f"Time: load {timings['load']:.1f} s, derive {timings['derive']:.1f} s, render the API "
-        f"{timings['api']:.1f} s and the site {timings['site']:.1f} s, write "
-        f"{timings['write']:.1f} s; peak memory after load {peaks['load']:,.0f} MiB, derive "
-        f"{peaks['derive']:,.0f} MiB, render and write {peaks['render']:,.0f} MiB"
-    )
-    progress(
-        f"Wrote {len(report.written)} file(s), kept {report.unchanged} unchanged, "
-        f"removed {len(report.deleted)} stale; {report.files} files in {out}"
-    )
-    return BuildResult(
-        out,
-        report,
-        timings,
-        zones.zones.height,
-        len(plan.keep),
-        derived.zones.height - kept,
-        derived.lookups.height - len(plan.keep_plz),
-        derived.suppliers.height if plan.render_suppliers is None else len(plan.render_suppliers),
-        tuple(sorted(plan.sections or ())),
-        warnings,
-    )
 
 
 def _hashed(
@@ -354,13 +480,6 @@ def write_gate_dir(out: Path, config: Config) -> Path:
     text = routes_json(GateSettings.from_config(config), codes)
     atomic_write(target / "routes.json", text.encode("utf-8"))
     return target
-
-
-def _stage(name: str, start: float, timings: dict[str, float], peaks: dict[str, float]) -> float:
-    now = time.perf_counter()
-    timings[name] = now - start
-    peaks[name] = _peak_mib()
-    return now
 
 
 def _peak_mib() -> float:

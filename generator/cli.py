@@ -14,7 +14,13 @@ from typing import Any
 import click
 
 from generator import __version__
-from generator.cli_options import config_option, handle_errors, verbose_option
+from generator.cli_options import (
+    config_option,
+    data_option,
+    handle_errors,
+    quiet_option,
+    verbose_option,
+)
 from generator.errors import terminal_safe
 from generator.incremental import allocator
 from generator.mapping import options as mapping_options
@@ -65,12 +71,8 @@ def cli() -> None:
     """Trinkwasserdaten: build and serve a static open-data API about drinking water."""
 
 
-data_option = click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Directory with the source tables (default: the bundled synthetic sample).",
+source_data_option = data_option(
+    "Directory with the source tables (default: the bundled synthetic sample)."
 )
 max_problems_option = click.option(
     "--max-problems",
@@ -82,7 +84,7 @@ max_problems_option = click.option(
 
 
 @cli.command()
-@data_option
+@source_data_option
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -102,9 +104,7 @@ max_problems_option = click.option(
     help="Derive every zone and render every file again, even if the inputs or a zone's "
     "data did not change.",
 )
-@click.option(
-    "-q", "--quiet", is_flag=True, help="Print nothing but errors and warnings about the data."
-)
+@quiet_option("Print nothing but errors and warnings about the data.")
 @config_option
 @max_problems_option
 @handle_errors
@@ -205,7 +205,7 @@ def validate(data_dir: Path | None, max_problems: int) -> None:
     is_flag=True,
     help="Also write map data for `trinkwasser mapping` into OUT/geo (needs the geo extra).",
 )
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@quiet_option()
 @handle_errors
 def demo_data(out: Path, scale: str, seed: int, geometries: bool, quiet: bool) -> None:
     """Write a deterministic synthetic dataset (for benchmarks and trials).
@@ -246,7 +246,7 @@ def demo_data(out: Path, scale: str, seed: int, geometries: bool, quiet: bool) -
 
 @cli.command()
 @mapping_options.click_params
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing but the summary and errors.")
+@quiet_option("Print nothing but the summary and errors.")
 @handle_errors
 def mapping(quiet: bool, **values: Any) -> None:
     """Compute the plz_zones table from PLZ areas and zone areas.
@@ -282,13 +282,7 @@ def parameters() -> None:
 
 @parameters.command("match")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Use this data directory's own parameter register (default: the packaged one).",
-)
+@data_option("Use this data directory's own parameter register (default: the packaged one).")
 @click.option(
     "--encoding",
     default="utf-8",
@@ -327,12 +321,8 @@ def parameters_match(file: Path, data_dir: Path | None, encoding: str) -> None:
     help="The table to import: its number in --list-tables, or a part of its heading "
     "(any case). Not needed when the document has one data table.",
 )
-@click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    default=None,
-    help="Data directory to append to (its zones and documents must hold the target).",
+@data_option(
+    "Data directory to append to (its zones and documents must hold the target).", exists=True
 )
 @click.option("--zone", "zone_id", type=int, default=None, help="Zone the values are for.")
 @click.option("--document", "document_id", default=None, help="Document they are taken from.")

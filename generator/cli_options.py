@@ -1,7 +1,8 @@
-"""What every `trinkwasser` command shares: the error handling, `--verbose` and `--config`.
+"""What the `trinkwasser` commands share: errors, `--verbose`, `--config`, `--data`, `--quiet`.
 
-Defined once here and imported by `generator/cli.py` and `generator/gate/commands.py`, so
-every command reports errors the same way and reads its configuration the same way.
+Defined once here and imported by `generator/cli.py` and the commands of `generator/gate/`
+and `generator/fetch/`, so every command reports errors the same way, reads its
+configuration the same way, and names its data directory and its silence alike.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import functools
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import click
 
@@ -18,6 +19,7 @@ _VERBOSE = "trinkwasser.verbose"
 
 P = ParamSpec("P")
 R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _remember_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
@@ -47,6 +49,26 @@ config_option = click.option(
     default=None,
     help="Configuration file (default: ./trinkwasser.toml if present, else built-in defaults).",
 )
+
+
+def data_option(help: str, *, required: bool = False, exists: bool = False) -> Callable[[F], F]:
+    """Add `--data DIR` (the parameter `data_dir`): the data directory a command reads.
+
+    Each command says in `help` what it reads there, and whether a default stands in.
+    """
+    return click.option(
+        "--data",
+        "data_dir",
+        type=click.Path(file_okay=False, exists=exists, path_type=Path),
+        required=required,
+        default=None,
+        help=help,
+    )
+
+
+def quiet_option(help: str = "Print nothing but errors.") -> Callable[[F], F]:
+    """Add `-q/--quiet` (the parameter `quiet`); `help` says what a command still prints."""
+    return click.option("-q", "--quiet", is_flag=True, help=help)
 
 
 def handle_errors(func: Callable[P, R]) -> Callable[P, R]:

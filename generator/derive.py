@@ -23,7 +23,7 @@ from generator.frames.slices import rows_of, side_by_side
 from generator.frames.zone_values import Run, ZoneValues
 from generator.load import SourceData
 from generator.ordinance import staleness, summary, sums
-from generator.ordinance.classify import SIG_FIGS, assess
+from generator.ordinance.classify import assess
 from generator.ordinance.current import (
     newest_rows,
     notes_de,
@@ -34,6 +34,7 @@ from generator.output.encode import document
 from generator.values import published
 from generator.values.parse import parse_limit_values
 from generator.values.published import with_numbers
+from generator.values.units import SIG_FIGS
 
 __all__ = [
     "KEY_PARAMETERS",

@@ -10,15 +10,15 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import io
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import polars as pl
 
-from generator import API_VERSION, compare, site
+from generator import API_VERSION, compare
 from generator.api import fields, http, openapi, resources, routes, series
 from generator.api.license_resources import odbl_attribution
+from generator.api.templates import template_pieces
 from generator.config import Config
 from generator.contract import provenance
 from generator.contract.provenance import MapSource
@@ -39,6 +39,7 @@ from generator.output.encode import (
 )
 from generator.output.sections import Sections, chosen_rows, in_order
 from generator.site import catalog
+from generator.site import pages as site
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
 
@@ -102,12 +103,6 @@ def zone_files(d: Derived, as_of: dt.date, config: Config) -> Iterator[tuple[str
         yield from files
 
 
-def _filled(template: str, **values: pl.Expr) -> list[pl.Expr]:
-    """Return a `messages.fill` template as pieces of `pl.concat_str`, one per row."""
-    pieces = re.split(r"\{(\w+)\}", template)
-    return [values[p] if i % 2 else pl.lit(p) for i, p in enumerate(pieces) if p or i % 2]
-
-
 def _series_texts(rows: pl.DataFrame, docs: pl.DataFrame) -> pl.DataFrame:
     """Return each zone's series file (`generator.api.series` layout) from its encoded rows."""
     grouped = rows.group_by("zone_id", maintain_order=True).agg(
@@ -133,13 +128,13 @@ def _series_texts(rows: pl.DataFrame, docs: pl.DataFrame) -> pl.DataFrame:
     # A zone with rows cites at least one document: neither list is empty here.
     text = pl.concat_str(
         [
-            *_filled(series.HEAD, **members),
+            *template_pieces(series.HEAD, members),
             pl.lit("\n"),
             pl.col("documents"),
             pl.lit("\n" + series.MIDDLE + "\n"),
             pl.col("rows"),
             pl.lit("\n"),
-            *_filled(series.TAIL, **members),
+            *template_pieces(series.TAIL, members),
             pl.lit("\n"),
         ]
     )

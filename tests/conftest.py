@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.helpers import AS_OF, GOLDEN_INPUT
+
+# Hypothesis without deadlines: a property test asserts behaviour, never time, and on a busy
+# machine one example may take seconds (tests/test_zone_values.py hit the default 200 ms).
+# HYPOTHESIS_PROFILE=deep runs ten times the examples of every test that does not set its own
+# number, for an occasional longer look (docs/operations.md, "Testing on a busy machine").
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.register_profile("deep", settings.get_profile("default"), max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # The browser tests load the harness as a plugin after importing from it: rewrite its asserts.
 pytest.register_assert_rewrite("tests.browser_harness")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import subprocess
 import sys
 from pathlib import Path
@@ -16,9 +15,7 @@ from generator.config import Config
 from generator.contract.tables import MEASUREMENTS
 from generator.incremental import allocator
 from generator.incremental.code_digest import code_digest
-from tests.helpers import GOLDEN_INPUT, golden_data_in_row_groups, golden_series
-
-AS_OF = dt.date(2026, 11, 23)
+from tests.helpers import AS_OF, GOLDEN_INPUT, golden_data_in_row_groups, golden_series
 
 
 @pytest.fixture(scope="module")

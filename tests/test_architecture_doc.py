@@ -24,9 +24,19 @@ def test_every_path_it_names_exists():
     assert not missing
 
 
-def test_it_maps_every_module_of_the_contract_and_the_gate():
+def test_it_maps_every_module_of_every_package_and_the_top_level():
     named = _named_paths()
-    for package in ("api", "gate"):
+    top = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "generator").glob("*.py")
+        if p.name not in ("__init__.py", "__main__.py")
+    }
+    assert not sorted(top - named), "top level"
+    packages = sorted(
+        p.name for p in (ROOT / "generator").iterdir() if (p / "__init__.py").is_file()
+    )
+    assert "incremental" in packages and "ordinance" in packages
+    for package in packages:
         modules = {
             p.relative_to(ROOT).as_posix()
             for p in (ROOT / "generator" / package).glob("*.py")

@@ -1,21 +1,27 @@
-"""The benchmark scripts still name the code they measure, and what they check holds.
+"""The benchmark scripts run, still name the code they measure, and what they check holds.
 
-They are not run by the test suite on the national data (they take minutes), so a
-renamed function would only show when someone next measures: `memory_steps.py` and
-`zone_pages.py` wrap the steps they time by name, and a name that no longer exists stopped
-`memory_steps.py` at its start. `suppliers.py` also checks the output, so it runs here on
-the small demo dataset.
+They are not run by the test suite on the national data (they take minutes): each runs
+here at its smallest scale instead (the small demo dataset or the golden input, in a
+temporary folder), so a script that no longer runs fails the suite rather than the next
+measurement. `memory_steps.py` and `zone_pages.py` also wrap the steps they time by name,
+checked below without running them.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import runpy
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from generator.build import build
+from generator.config import Config
+from tests.helpers import AS_OF, GOLDEN_INPUT
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -105,3 +111,81 @@ def test_an_update_after_three_publications_is_the_full_build_of_its_data(tmp_pa
     assert "3 supplier(s) whose data changed" in planned and "unchanged zone(s)" in planned
     compared = next(line for line in lines if line.startswith("files compared byte for byte"))
     assert compared.endswith(" 0 differ") and int(compared.split()[5].rstrip(",")) > 900
+
+
+# Every script runs at its smallest scale, in a temporary folder: a script that no longer
+# runs fails here, not on the day someone next measures. The figures are not checked (no
+# timed assertions); what a script checks itself (the shares, the bytes of two trees) is.
+
+
+def _small_runs(work: Path) -> dict[str, list[str]]:
+    """Return the arguments of each script's smallest run, its scratch files in `work`."""
+    data, out = str(GOLDEN_INPUT), str(work / "golden-build")
+    shared = ["--scale", "small", "--work", str(work)]
+    return {
+        "build.py": [*shared, "--no-gzip", "--forget", "0"],
+        "daily.py": [*shared, "--runs", "1"],
+        "map_areas.py": ["--scale", "small"],
+        "mapping.py": shared,
+        "memory_steps.py": [data, "--build", out],
+        "plans.py": [],
+        "reference.py": ["load", "--data", data, "--db", str(work / "reference.sqlite3")],
+        "serve.py": [*shared, "--requests", "40", "--connections", "2"],
+        "tree_bytes.py": [out],
+        "zone_pages.py": [data, "--batches", "1"],
+    }
+
+
+RUN_BY_OWN_TESTS = {
+    "suppliers.py": "test_an_update_after_three_publications_is_the_full_build_of_its_data",
+    "threads.py": "test_threads_measures_a_command_and_its_threads",
+    "test_subset.py": "test_the_subset_plugin_runs_only_the_listed_tests",
+}
+"""Scripts whose small run is a test above or below, which checks what they print."""
+
+
+def test_every_benchmark_script_has_a_small_run(tmp_path):
+    scripts = {p.name for p in BENCHMARKS.glob("*.py")}
+    assert set(_small_runs(tmp_path)) | set(RUN_BY_OWN_TESTS) == scripts
+    assert all(callable(globals().get(test)) for test in RUN_BY_OWN_TESTS.values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", sorted(_small_runs(Path("."))))
+def test_a_benchmark_script_runs_at_its_small_scale(script, tmp_path):
+    args = _small_runs(tmp_path)[script]
+    if script == "tree_bytes.py":  # it reads a built tree
+        build(GOLDEN_INPUT, tmp_path / "golden-build", AS_OF, Config())
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        cwd=BENCHMARKS.parent,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    if script == "reference.py":  # it loads the database serve.py queries, and says nothing
+        with sqlite3.connect(tmp_path / "reference.sqlite3") as db:
+            rows, values = db.execute(
+                "SELECT count(*), count(value_std) FROM measurements"
+            ).fetchone()
+        assert rows > values > 0  # every row; a value in the register's unit where it has one
+    else:
+        assert done.stdout.strip(), done.stderr  # each prints its figures
+
+
+def test_the_subset_plugin_runs_only_the_listed_tests(tmp_path):
+    chosen = "tests/test_import_graph.py::test_the_cycle_finder_finds_a_circle"
+    listed = tmp_path / "subset.txt"
+    listed.write_text(chosen + "\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "benchmarks.test_subset", "-n", "0", "-q"]
+        + ["-p", "no:cacheprovider", "tests/test_import_graph.py"],
+        capture_output=True,
+        text=True,
+        cwd=BENCHMARKS.parent,
+        env={**os.environ, "TEST_SUBSET": str(listed)},
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout and "deselected" in done.stdout, done.stdout

@@ -15,9 +15,10 @@ from generator.api.license_resources import odbl_attribution
 from generator.build import build
 from generator.config import Config
 from generator.errors import BuildError
-from generator.incremental import reuse
+from generator.output import state
+from generator.output import state as build_state
 from generator.output.state import state_dir
-from generator.output.tree import MANIFEST, TreeWriter, manifest_path, read_manifest
+from generator.output.tree import TreeWriter, manifest_path, read_manifest
 from tests.helpers import AS_OF, GOLDEN_INPUT, edit, series_path, tree_bytes, tree_json
 
 
@@ -59,8 +60,8 @@ def test_unchanged_rebuild_rewrites_nothing(tiny_data, tmp_path):
 
 def test_the_manifest_is_kept_beside_the_tree_not_published(tiny_data, golden_build_copy, tmp_path):
     out = golden_build_copy
-    assert not (out / MANIFEST).exists()
-    assert manifest_path(out) == tmp_path / "build-state" / MANIFEST
+    assert not (out / state.MANIFEST.name).exists()
+    assert manifest_path(out) == tmp_path / "build-state" / state.MANIFEST.name
     files = read_manifest(out)["files"]
     assert set(files) == set(tree(out))  # every file, the keyed ones too: so not published
     assert any(p.startswith("_data/") for p in files)
@@ -142,9 +143,9 @@ def test_failure_while_writing_leaves_previous_tree(
 
     monkeypatch.setattr(render, "render_all", broken)
     edit(tiny_data, "measurements", 1, value_text="0,07")
-    names = (reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS, reuse.NATIONAL_ROWS)
-    kept = [state_dir(out) / name for name in names]
-    kept.append(state_dir(out) / reuse.VALUES / reuse.VALUES_INDEX)
+    files = (build_state.ZONE_ROWS, build_state.ZONE_DOCUMENTS, build_state.NATIONAL_ROWS)
+    kept = [file.path(out) for file in files]
+    kept.append(build_state.CURRENT_VALUES.member(out, build_state.VALUES_INDEX))
     rows = [path.read_bytes() for path in kept]
     with pytest.raises(OSError, match="disk full"):
         run(tiny_data, out)

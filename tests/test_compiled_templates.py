@@ -8,6 +8,7 @@ from typing import Any
 import jinja2
 import pytest
 
+from generator.output import state as build_state
 from generator.site import compiled
 
 
@@ -56,6 +57,5 @@ def test_without_a_folder_nothing_is_written(tmp_path: Path) -> None:
 
 
 def test_a_build_keeps_its_compiled_templates_in_its_state(golden_site: Path) -> None:
-    from generator.output.state import state_dir
 
-    assert list((state_dir(golden_site) / compiled.FOLDER).glob("*.jinja"))
+    assert list(build_state.TEMPLATES.path(golden_site).glob("*.jinja"))

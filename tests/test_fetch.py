@@ -28,10 +28,12 @@ from generator.config import Config
 from generator.errors import SourceDataError
 from generator.fetch.archive import Archive
 from generator.fetch.edition import edition_date
-from generator.fetch.polite import Politeness, retry_after, user_agent
+from generator.fetch.polite import user_agent
+from generator.fetch.politeness import Politeness
 from generator.fetch.report import format_run
 from generator.fetch.run import run
 from generator.load import check
+from generator.retries import retry_after
 from tests.helpers import GOLDEN_INPUT
 
 CONFIG = Config(operator="Wasserdaten Prüfbetrieb", contact="abruf@pruef.example")

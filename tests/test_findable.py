@@ -275,9 +275,9 @@ def test_the_feeds_cap_their_entries(golden_site, monkeypatch):
     from generator.derive import derive
     from generator.load import load
 
-    d = derive(load(GOLDEN_INPUT), dt.date(2026, 11, 23))
+    d = derive(load(GOLDEN_INPUT), AS_OF)
     monkeypatch.setattr(feeds, "MAX_ENTRIES", 1)
-    entries = feeds.zone_entries(d, dt.date(2026, 11, 23))
+    entries = feeds.zone_entries(d, AS_OF)
     assert entries.group_by("zone_id").len()["len"].max() == 1
     newest = entries.filter(entries["zone_id"] == 11)["day"][0]
     assert newest == dt.date(2026, 6, 30)

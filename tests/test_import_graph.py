@@ -118,3 +118,64 @@ def test_no_test_module_imports_another_test_module():
                 if name.rpartition(".")[2].startswith("test_"):
                     offenders.append(f"{path.relative_to(tests)} imports {name}")
     assert offenders == []
+
+
+def package_of(module: str) -> str:
+    """Return the package a module belongs to: a subpackage of `generator`, or itself.
+
+    `generator.api.routes` -> `generator.api`; a top-level module such as `generator.build`
+    is a package of its own.
+    """
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Return package -> the other packages its modules import."""
+    packages: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        mine = package_of(module)
+        packages.setdefault(mine, set()).update(
+            package_of(other) for other in imported if package_of(other) != mine
+        )
+    return packages
+
+
+def test_package_graph_folds_modules_into_their_packages():
+    graph = {
+        "generator.values.published": {"generator.ordinance.classify", "generator.values.units"},
+        "generator.ordinance.classify": {"generator.values.units"},
+        "generator.build": {"generator.derive"},
+        "generator.derive": set(),
+        "generator.values.units": set(),
+    }
+    packages = package_graph(graph)
+    assert packages["generator.values"] == {"generator.ordinance"}
+    assert packages["generator.ordinance"] == {"generator.values"}
+    assert packages["generator.build"] == {"generator.derive"}
+    # Two modules that import each other's packages make a circle of packages.
+    assert cycles(packages) == [["generator.ordinance", "generator.values"]]
+
+
+def test_generator_has_no_package_circle():
+    """The packages stand in layers: none imports a package that imports it back.
+
+    A circle of packages, even of modules that do not import each other, means the
+    stages are not where the layout says: one piece of one package belongs in the other.
+    """
+    assert cycles(package_graph(import_graph())) == []
+
+
+INCREMENTAL = "generator.incremental"
+INCREMENTAL_USERS = {"generator.build", "generator.cli"}
+"""What may import the incremental state: the driver and the CLI (which sets the allocator)."""
+
+
+def test_only_the_driver_and_the_cli_import_the_incremental_package():
+    users = {
+        module
+        for module, imported in import_graph().items()
+        if package_of(module) != INCREMENTAL and any(package_of(m) == INCREMENTAL for m in imported)
+    }
+    assert users <= INCREMENTAL_USERS, sorted(users - INCREMENTAL_USERS)
+    assert users, "the driver no longer uses the incremental package: the test has gone stale"

@@ -27,12 +27,11 @@ from generator.frames.zone_values import NATIONAL, ZoneValues
 from generator.incremental import render_plan as incremental
 from generator.incremental import reuse, source_prints
 from generator.load import load, reference_dir
+from generator.output import state as build_state
 from generator.output.state import state_dir
 from generator.output.tree import read_manifest
-from tests.helpers import tree_files
+from tests.helpers import AS_OF, GOLDEN_INPUT, tree_files
 
-INPUT = Path(__file__).parent / "golden" / "input"
-AS_OF = dt.date(2026, 11, 23)
 SECTIONS = ("api_page", "export", "openapi", "parameter_pages", "parameters", "places")
 """Every section of `generator.output.sections`, sorted: all kept when only the series changes."""
 SPELLINGS = ["0,05", "< 0,01", "n.n.", "12", "0,2", "1,5", "< 0,1"]
@@ -52,7 +51,7 @@ def _copy_build(src: Path, dst: Path) -> None:
 def base(tmp_path_factory: pytest.TempPathFactory, golden_site: Path) -> Path:
     """Return the golden input and its full build with state (the session's, copied)."""
     root = tmp_path_factory.mktemp("base")
-    shutil.copytree(INPUT, root / "data")
+    shutil.copytree(GOLDEN_INPUT, root / "data")
     _copy_build(golden_site, root / "build")
     return root
 
@@ -63,7 +62,7 @@ def base(tmp_path_factory: pytest.TempPathFactory, golden_site: Path) -> Path:
 @st.composite
 def change_sets(draw: st.DrawFn) -> list[tuple[str, int, str]]:
     """Draw a few edits of the source tables: (kind, row, new text)."""
-    measurements = _csv(INPUT / "measurements.csv").height
+    measurements = _csv(GOLDEN_INPUT / "measurements.csv").height
     kinds = st.sampled_from(["value", "drop", "append", "title", "zone_name", "plz", "point"])
     edit = st.tuples(
         kinds, st.integers(0, measurements - 1), st.sampled_from([*SPELLINGS, "Neu", "X"])
@@ -268,7 +267,7 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
 
     assert result.zones_rendered == 1
-    assert result.zones_kept == _csv(INPUT / "zones.csv").height - 1
+    assert result.zones_kept == _csv(GOLDEN_INPUT / "zones.csv").height - 1
     assert result.zones_derived == 1
     # Nothing of the register, the exports or the places follows from the series, nor
     # anything a supplier's document and page show.
@@ -284,7 +283,7 @@ def test_one_zone_changed_renders_that_zone_only(base: Path, tmp_path: Path) -> 
     changed = {p for p in after if before.get(p) != after[p]}
     assert incremental.zone_paths(int(zone))[1] in changed  # its series
     # the files of the other zones are the previous tree's, hard-linked
-    other = incremental.zone_paths(int(_csv(INPUT / "zones.csv")["zone_id"][-1]))
+    other = incremental.zone_paths(int(_csv(GOLDEN_INPUT / "zones.csv")["zone_id"][-1]))
     for rel in other:
         assert rel not in changed
         assert (tmp_path / "build" / rel).stat().st_nlink >= 1
@@ -295,7 +294,7 @@ def _derives_every_zone_as_a_full_build(tmp_path: Path) -> None:
     _apply(tmp_path / "data", [("value", 3, "0,02")])
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
 
-    assert result.zones_derived == _csv(INPUT / "zones.csv").height
+    assert result.zones_derived == _csv(GOLDEN_INPUT / "zones.csv").height
     build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
     assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
 
@@ -320,7 +319,7 @@ def test_kept_values_unreadable_after_all_derive_every_zone(
     """A run of the kept current values that is damaged fails no build: all is derived."""
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    runs = sorted((state_dir(tmp_path / "build") / reuse.VALUES).glob("*.arrow"))
+    runs = sorted(build_state.CURRENT_VALUES.path(tmp_path / "build").glob("*.arrow"))
     assert runs
     _damaged(runs[0], how)
     assert reuse.readable_runs(tmp_path / "build") is None
@@ -329,22 +328,24 @@ def test_kept_values_unreadable_after_all_derive_every_zone(
     assert _stored_values(tmp_path / "build") is not None
 
 
-@pytest.mark.parametrize("name", [reuse.ZONE_ROWS, reuse.ZONE_DOCUMENTS, reuse.NATIONAL_ROWS])
+@pytest.mark.parametrize(
+    "file", [build_state.ZONE_ROWS, build_state.ZONE_DOCUMENTS, build_state.NATIONAL_ROWS]
+)
 def test_a_state_file_that_reads_but_was_changed_is_not_taken(
-    base: Path, tmp_path: Path, name: str
+    base: Path, tmp_path: Path, file: build_state.StateFile
 ) -> None:
     """A kept zones' summaries, documents or national rows not as written derive all."""
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    path = state_dir(tmp_path / "build") / name
-    assert reuse.intact(tmp_path / "build", name)
+    path = file.path(tmp_path / "build")
+    assert reuse.intact(tmp_path / "build", file)
     if path.suffix == ".arrow":
         pl.read_ipc(path).slice(1).write_ipc(path)  # reads well, one row short
     else:
         pl.read_parquet(path).slice(1).write_parquet(path)  # reads well, one zone's row short
-    assert not reuse.intact(tmp_path / "build", name)
+    assert not reuse.intact(tmp_path / "build", file)
     _derives_every_zone_as_a_full_build(tmp_path)
-    assert reuse.intact(tmp_path / "build", name)  # written again, whole
+    assert reuse.intact(tmp_path / "build", file)  # written again, whole
 
 
 def test_an_index_of_runs_changed_since_it_was_written_takes_nothing(
@@ -353,7 +354,7 @@ def test_an_index_of_runs_changed_since_it_was_written_takes_nothing(
     """A run's zones named otherwise (valid JSON, found by a review) read and kept other rows."""
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    path = state_dir(tmp_path / "build") / reuse.VALUES / reuse.VALUES_INDEX
+    path = build_state.CURRENT_VALUES.member(tmp_path / "build", build_state.VALUES_INDEX)
     digest, _, text = path.read_bytes().partition(b"\n")
     index = json.loads(text)
     first, _last, rows, name = index["runs"][0]
@@ -393,7 +394,7 @@ def test_a_change_everything_shares_renders_every_zone(
         force = True
     result = build(tmp_path / "data", tmp_path / "build", as_of, config, force=force)
 
-    assert result.zones_rendered == _csv(INPUT / "zones.csv").height
+    assert result.zones_rendered == _csv(GOLDEN_INPUT / "zones.csv").height
     assert result.zones_kept == 0
     assert result.sections_kept == ()
     if force:  # the inputs are unchanged: the full build of them is the base's
@@ -407,7 +408,7 @@ def test_a_change_everything_shares_renders_every_zone(
 def test_a_lost_file_of_an_unchanged_zone_is_rendered_again(base: Path, tmp_path: Path) -> None:
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    zone = int(_csv(INPUT / "zones.csv")["zone_id"][0])
+    zone = int(_csv(GOLDEN_INPUT / "zones.csv")["zone_id"][0])
     page = tmp_path / "build" / incremental.zone_paths(zone)[2]
     expected = page.read_bytes()
     page.unlink()
@@ -432,7 +433,7 @@ def test_a_file_lost_from_the_tree_and_held_beside_it_is_kept_from_there(
                 f"neu-{n},1,Neues Dokument,https://example.org/{n}.pdf,2026-01-01,2026-01-02\n"
             )
         build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
-    zone = int(_csv(INPUT / "zones.csv")["zone_id"][0])
+    zone = int(_csv(GOLDEN_INPUT / "zones.csv")["zone_id"][0])
     page = tmp_path / "build" / incremental.zone_paths(zone)[2]
     expected = page.read_bytes()
     page.unlink()
@@ -506,7 +507,8 @@ def test_fingerprints_do_not_depend_on_the_hashing_batches(
     whole = _prints(base / "data")
     monkeypatch.setattr(batches, "ROWS", 3)
     assert _prints(base / "data").equals(whole)
-    assert whole["zone_id"].to_list() == sorted(_csv(INPUT / "zones.csv")["zone_id"].cast(int))
+    zones = _csv(GOLDEN_INPUT / "zones.csv")["zone_id"].cast(int)
+    assert whole["zone_id"].to_list() == sorted(zones)
 
 
 def test_a_measurement_changes_the_fingerprint_of_its_zone_only(base: Path, tmp_path: Path) -> None:
@@ -567,7 +569,7 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
     whole, for some zones (by binary search or by a filter) or some columns of every zone.
     """
     monkeypatch.setattr(slices_module, "FEW_KEYS", slices)
-    data = load(INPUT)
+    data = load(GOLDEN_INPUT)
     whole = derive(data, AS_OF)
     ids = whole.zones["zone_id"].gather_every(every)
     chosen = pl.col("zone_id").is_in(ids.implode())
@@ -581,9 +583,9 @@ def test_rows_taken_from_the_state_are_the_rows_derived(
     kept = Kept(
         ids,
         tuple(runs),
-        pl.scan_parquet(state / reuse.ZONE_ROWS).filter(chosen),
-        pl.scan_parquet(state / reuse.ZONE_DOCUMENTS).filter(chosen),
-        pl.scan_ipc(state / reuse.NATIONAL_ROWS),
+        pl.scan_parquet(state / build_state.ZONE_ROWS.name).filter(chosen),
+        pl.scan_parquet(state / build_state.ZONE_DOCUMENTS.name).filter(chosen),
+        pl.scan_ipc(state / build_state.NATIONAL_ROWS.name),
     )
     part = derive(data, AS_OF, kept=kept)
     values, every_value = part.current_values, whole.current_values.all()
@@ -657,7 +659,7 @@ def _stored_values(out: Path) -> pl.DataFrame | None:
 
 @functools.cache
 def _golden_derived() -> Derived:
-    return derive(load(INPUT), AS_OF)
+    return derive(load(GOLDEN_INPUT), AS_OF)
 
 
 def _values(changed: dict[int, float] | None = None, zones: int = 10) -> pl.DataFrame:
@@ -678,7 +680,7 @@ def _national(values: pl.DataFrame) -> pl.DataFrame:
 
 
 def _value_runs(out: Path) -> list[str]:
-    return sorted(p.name for p in (state_dir(out) / reuse.VALUES).glob("*.arrow"))
+    return sorted(p.name for p in build_state.CURRENT_VALUES.path(out).glob("*.arrow"))
 
 
 def test_a_daily_update_encodes_again_only_the_runs_of_zones_it_derived(
@@ -693,7 +695,7 @@ def test_a_daily_update_encodes_again_only_the_runs_of_zones_it_derived(
     now = _values({5: 2.0})
     kept = pl.Series("zone_id", [z for z in range(1, 11) if z != 5], dtype=pl.Int64)
     files = reuse.encoded(_updated(now, tmp_path, kept))
-    written = [name for name, _ in files if name.startswith(reuse.VALUES)]
+    written = [name for name, _ in files if name.startswith(build_state.CURRENT_VALUES.name)]
     assert [name.split("/")[1].split("-")[:2] for name in written[:-1]] == [["4", "6"]]
     reuse.write(tmp_path, files)
     after = _value_runs(tmp_path)
@@ -704,7 +706,10 @@ def test_a_daily_update_encodes_again_only_the_runs_of_zones_it_derived(
     assert read.equals(now)
     # Nothing taken from the previous build: every run is encoded again, laid out anew.
     files = reuse.encoded(_with_values(now))
-    assert len([name for name, _ in files if name.startswith(f"{reuse.VALUES}/")]) == 5
+    assert (
+        len([name for name, _ in files if name.startswith(f"{build_state.CURRENT_VALUES.name}/")])
+        == 5
+    )
 
 
 def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
@@ -715,7 +720,10 @@ def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
     now = _values(zones=12)
     kept = pl.Series("zone_id", range(1, 11), dtype=pl.Int64)
     files = reuse.encoded(_updated(now, tmp_path, kept))
-    assert len([name for name, _ in files if name.startswith(f"{reuse.VALUES}/")]) == 5
+    assert (
+        len([name for name, _ in files if name.startswith(f"{build_state.CURRENT_VALUES.name}/")])
+        == 5
+    )
     reuse.write(tmp_path, files)
     assert [name.split("-")[:2] for name in _value_runs(tmp_path)] == [
         ["1", "3"], ["10", "12"], ["4", "6"], ["7", "9"]
@@ -728,7 +736,7 @@ def test_a_zone_outside_the_runs_lays_the_runs_out_anew(
 def test_a_missing_run_takes_nothing_from_the_previous_build(tmp_path: Path) -> None:
     reuse.write(tmp_path, reuse.encoded(_with_values(_values())))
     assert reuse.readable_runs(tmp_path) is not None
-    first = sorted((state_dir(tmp_path) / reuse.VALUES).glob("*.arrow"))[0]
+    first = sorted(build_state.CURRENT_VALUES.path(tmp_path).glob("*.arrow"))[0]
     first.unlink()
     assert reuse.readable_runs(tmp_path) is None
 
@@ -755,7 +763,7 @@ def test_a_value_that_moves_other_zones_standing_renders_them_too(
     after = tree_files(tmp_path / "build")
     moved = [
         z
-        for z in _csv(INPUT / "zones.csv")["zone_id"].to_list()
+        for z in _csv(GOLDEN_INPUT / "zones.csv")["zone_id"].to_list()
         if z != 11 and before[incremental.zone_paths(z)[0]] != after[incremental.zone_paths(z)[0]]
     ]
     assert moved  # another zone's document changed: its standing did

@@ -15,7 +15,8 @@ from generator.api.routes import ROUTES
 from generator.api.settings import GateSettings, routes_document
 from generator.config import Config
 from generator.gate.validation import validate
-from generator.output.tree import MANIFEST, read_manifest
+from generator.output import state
+from generator.output.tree import read_manifest
 from tests.helpers import tree_json
 
 NOT_ROUTED = set(routes.OPEN_FILES.values())
@@ -207,5 +208,5 @@ def test_routes_json_is_written_beside_the_published_tree(built):
     assert document["settings"]["daily_quota"] == 1000
     assert document["settings"]["key_header"] == "X-Api-Key"
     assert not list(built.rglob("routes.json"))
-    assert not list(built.rglob(MANIFEST))  # kept beside the tree, never in it
+    assert not list(built.rglob(state.MANIFEST.name))  # kept beside the tree, never in it
     assert not [f for f in read_manifest(built)["files"] if "routes" in f]

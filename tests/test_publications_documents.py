@@ -16,13 +16,12 @@ from generator.load import check
 from generator.publications import documents
 from generator.publications.importer import Target, import_publication
 from tests import publications_documents as docs
-from tests.helpers import series_path, tree_json
+from tests.helpers import AS_OF, GOLDEN_INPUT, series_path, tree_json
 
 pytest.importorskip("lxml")
 pytest.importorskip("pdfplumber")
 pytest.importorskip("reportlab")
 
-GOLDEN_INPUT = Path(__file__).parent / "golden" / "input"
 SAMPLED = "2026-06-01"
 
 
@@ -146,7 +145,7 @@ def test_the_reporting_limit_reaches_the_series_and_gives_less_than_bg_its_numbe
     result = _import(page, data, "--table", "Nord", "--sample-point", "Wasserwerk Nord")
     assert result.exit_code == 0, result.output
     out = tmp_path / "build"
-    build(data, out, dt.date(2026, 11, 23), Config(), force=True)
+    build(data, out, AS_OF, Config(), force=True)
     series = tree_json(series_path(out, 12))
     lead = [
         m for m in series["measurements"] if m["parameter"] == "blei" and m["sampled_at"] == SAMPLED

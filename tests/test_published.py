@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from generator import load
 from generator.frames.compact import as_text, compact
-from generator.ordinance.classify import SIG_FIGS
 from generator.values import published, units
 from generator.values.parse import parse_values
+from generator.values.units import SIG_FIGS
 
 PARAMETERS = load.load(load.sample_data_dir()).parameters
 VALUES = ["0,05", "< 0,01", "< BG", "n.n.", "12", "0,050", "1-3", "> 5", "", None]

@@ -7,7 +7,6 @@ memo lacks are read from the file.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import shutil
@@ -30,10 +29,8 @@ from generator.contract.problems import Problems
 from generator.contract.tables import MEASUREMENTS
 from generator.output.state import state_dir
 from generator.publications import importer
-from tests.helpers import tree_files, write_row_groups
+from tests.helpers import AS_OF, GOLDEN_INPUT, tree_files, write_row_groups
 
-INPUT = Path(__file__).parent / "golden" / "input"
-AS_OF = dt.date(2026, 11, 23)
 TEXTS = ["a", "b", "c", " d", "Ä", "< 0,1", "0,05"]
 
 cells = st.one_of(st.none(), st.sampled_from(TEXTS))
@@ -249,7 +246,7 @@ def test_the_importer_keeps_the_row_groups_of_the_file_it_appends_to(tmp_path: P
     A file another writer made is new bytes once; from the second import on, the row
     groups of the file imported into are those of the file written.
     """
-    series = pl.read_csv(INPUT / "measurements.csv", infer_schema=False)
+    series = pl.read_csv(GOLDEN_INPUT / "measurements.csv", infer_schema=False)
     series = series.select(
         pl.col(name) if name in series.columns else pl.lit(None, pl.String).alias(name)
         for name in MEASUREMENTS.names
@@ -271,7 +268,7 @@ def test_the_importer_keeps_the_row_groups_of_the_file_it_appends_to(tmp_path: P
 def test_a_build_after_rows_were_appended_equals_a_full_build(tmp_path: Path) -> None:
     """The national case in small: the series as Parquet, a publication's rows appended."""
     data = tmp_path / "data"
-    shutil.copytree(INPUT, data)
+    shutil.copytree(GOLDEN_INPUT, data)
     series = pl.read_csv(data / "measurements.csv", infer_schema=False)
     (data / "measurements.csv").unlink()
     old, new = series.head(series.height - 10), series.tail(10)

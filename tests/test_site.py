@@ -20,7 +20,7 @@ import pytest
 from generator.api import resources, routes
 from generator.api.license_resources import odbl_attribution
 from generator.config import Config
-from generator.site import assets, pages, text, urls
+from generator.site import assets, pages, static_assets, text, urls
 from tests.helpers import AS_OF
 from tests.site_helpers import NS, SVG, by_id, find, html_files, page, parse, text_of, value_rows
 
@@ -583,7 +583,7 @@ def test_every_state_has_a_german_badge_with_a_shape():
 
 def test_own_stylesheet_is_minified_but_keeps_every_rule():
     source = (assets.static_dir() / "site.css").read_text(encoding="utf-8")
-    small = pages.minify_css(source)
+    small = static_assets.minify_css(source)
     assert "/*" not in small and len(small) < len(source)
     assert small.count("{") == small.count("}") == source.count("{")
     assert 'content:"Wert"' in small and "@media (max-width:44rem){" in small

@@ -8,7 +8,6 @@ still there in order.
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +25,15 @@ from generator.incremental.source_prints import Known
 from generator.load import load
 from generator.ordinance import staleness
 from generator.output.state import Basis
-from tests.helpers import golden_data_in_row_groups, golden_series, tree_files, write_row_groups
+from tests.helpers import (
+    AS_OF,
+    GOLDEN_INPUT,
+    golden_data_in_row_groups,
+    golden_series,
+    tree_files,
+    write_row_groups,
+)
 
-INPUT = Path(__file__).parent / "golden" / "input"
-AS_OF = dt.date(2026, 11, 23)
 CODE = "code"
 
 
@@ -121,7 +125,7 @@ def test_other_code_hashes_every_zone(tmp_path: Path) -> None:
 
 
 def test_a_series_as_csv_has_no_basis(tmp_path: Path) -> None:
-    assert source_prints.basis(INPUT, CODE) is None
+    assert source_prints.basis(GOLDEN_INPUT, CODE) is None
 
 
 @pytest.mark.slow

@@ -13,12 +13,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+"""A `{name}` in a template: `fill` fills it for one value, `generator.api.templates` per row."""
 
 
 def placeholders(template: str) -> list[str]:
     """Return the placeholder names of a template, in order."""
-    return _PLACEHOLDER.findall(template)
+    return PLACEHOLDER.findall(template)
 
 
 def fill(template: str, values: Mapping[str, object], *, partial: bool = False) -> str:
@@ -32,7 +33,7 @@ def fill(template: str, values: Mapping[str, object], *, partial: bool = False) 
             return match.group(0)
         raise KeyError(f"no value for {{{name}}} in {template!r}")
 
-    return _PLACEHOLDER.sub(one, template)
+    return PLACEHOLDER.sub(one, template)
 
 
 @dataclass(frozen=True)

@@ -439,13 +439,16 @@ def file_paths(operation_id: str, keys: pl.Series) -> list[str]:
     """
     import polars as pl  # here, not at the top: the gates read this table without polars
 
+    from generator.api.templates import template_expr  # polars too
+
     if not keys.dtype.is_integer():
         raise TypeError(f"{keys.name}: whole numbers only, not {keys.dtype}")
     stand_in = "918273645"
     template = file_path(operation_id, **{keys.name: stand_in})
     if template.count(stand_in) != 1 or "{" in template or "}" in template:
         raise ValueError(f"{operation_id}: {template} does not hold its key once")
-    placed = pl.format(template.replace(stand_in, "{}"), pl.col(keys.name))
+    slot = "{" + keys.name + "}"
+    placed = template_expr(template.replace(stand_in, slot), {keys.name: pl.col(keys.name)})
     return keys.to_frame().select(placed).to_series().to_list()
 
 
@@ -472,21 +475,17 @@ def url_expr(operation_id: str, **columns: pl.Expr) -> pl.Expr:
     gives `/v1/zones/11/measurements?parameter=blei`, as `url` does for one value. Like
     `url`, values are not percent-encoded: ids, codes and PLZs never need it.
     """
-    import polars as pl  # here, not at the top: the gates read this table without polars
+    # Here, not at the top: the gates read this table without polars.
+    from generator.api.templates import template_expr
 
     r = route(operation_id)
     unknown = set(columns) - {p.name for p in r.params}
     if unknown:
         raise KeyError(f"{operation_id} has no parameter {', '.join(sorted(unknown))}")
-    template, values, query = r.path, list[pl.Expr](), list[str]()
-    for name in re.findall(r"\{(\w+)\}", r.path):
-        values.append(columns[name])
-    template = re.sub(r"\{\w+\}", "{}", template)
-    for p in r.params:
-        if p.location == "query" and p.name in columns:
-            query.append(f"{p.name}={{}}")
-            values.append(columns[p.name])
-    return pl.format(template + ("?" + "&".join(query) if query else ""), *values)
+    query = [
+        f"{p.name}={{{p.name}}}" for p in r.params if p.location == "query" and p.name in columns
+    ]
+    return template_expr(r.path + ("?" + "&".join(query) if query else ""), columns)
 
 
 OPEN_FILES: dict[str, str] = {

@@ -35,9 +35,7 @@ from generator.contract.footer import read_footer
 from generator.frames import parallel
 from generator.output.atomic import atomic_write, sealed, unsealed
 from generator.output.encode import file_digest
-
-FORMAT = 3
-"""Bumped when what a memo holds changes (3: the digest of its frame's file)."""
+from generator.output.state import READ
 
 Groups = list[tuple[str, int]]
 """A file's row groups in order: the digest of each one's bytes, and its rows."""
@@ -215,7 +213,7 @@ def _recall(memo: Memo, table: str) -> _Known | None:
         meta = unsealed(about.read_bytes())  # its texts name the codes' texts
         if not isinstance(meta, dict):
             return None
-        if [meta.get("format"), meta.get("key")] != [FORMAT, memo.key]:
+        if [meta.get("format"), meta.get("key")] != [READ.version, memo.key]:
             return None
         schema = str(meta["schema"])
         groups = [(str(digest), int(n)) for digest, n in meta["groups"]]
@@ -239,7 +237,7 @@ def _keep(memo: Memo, table: str, schema: str, groups: Groups, frame: pl.DataFra
     about, codes = _paths(memo, table)
     enums = {n: d for n, d in frame.schema.items() if isinstance(d, pl.Enum)}
     meta = {
-        "format": FORMAT,
+        "format": READ.version,
         "key": memo.key,
         "schema": schema,
         "groups": groups,

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from generator.cli_options import config_option, handle_errors
+from generator.cli_options import config_option, data_option, handle_errors
 from generator.errors import terminal_safe
+from generator.fetch import options
 
 
 @click.command()
-@click.option(
-    "--data",
-    "data_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    required=True,
-    help="Data directory with the register of publications (sources.csv).",
-)
+@data_option("Data directory with the register of publications (sources.csv).", required=True)
 @click.option(
     "--archive",
     "archive_dir",
@@ -31,61 +27,15 @@ from generator.errors import terminal_safe
     is_flag=True,
     help="Import every new version into documents and measurements (as `trinkwasser import`).",
 )
-@click.option(
-    "--delay",
-    type=click.FloatRange(min=0),
-    default=5.0,
-    show_default=True,
-    help="Seconds between two requests to the same host.",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.1),
-    default=60.0,
-    show_default=True,
-    help="Seconds one request may take, the whole body included.",
-)
-@click.option(
-    "--max-size",
-    type=click.FloatRange(min=0.001),
-    default=50.0,
-    show_default=True,
-    help="Largest document read, in MB (1,000,000 bytes); a larger one fails.",
-)
-@click.option(
-    "--retries",
-    type=click.IntRange(0, 10),
-    default=3,
-    show_default=True,
-    help="Retries of a 429 or 5xx answer (after Retry-After, else a doubling pause).",
-)
-@click.option(
-    "--max-redirects",
-    type=click.IntRange(0, 20),
-    default=5,
-    show_default=True,
-    help="Redirects followed for one document (each checked against robots.txt).",
-)
-@click.option(
-    "--max-retry-wait",
-    type=click.FloatRange(min=0),
-    default=600.0,
-    show_default=True,
-    help="Longest Retry-After waited for, in seconds; a longer one fails the source.",
-)
+@options.click_params
 @config_option
 @handle_errors
 def fetch(
     data_dir: Path,
     archive_dir: Path,
     import_: bool,
-    delay: float,
-    timeout: float,
-    max_size: float,
-    retries: int,
-    max_redirects: int,
-    max_retry_wait: float,
     config_path: Path | None,
+    **rules: Any,
 ) -> None:
     """Fetch every publication of the register (sources), archive it, report what changed.
 
@@ -102,21 +52,12 @@ def fetch(
             "fetch needs the fetch extra: pip install 'trinkwasserdaten[fetch]'"
         ) from None
     from generator.config import load_config
-    from generator.fetch.polite import Politeness
     from generator.fetch.report import format_run
     from generator.fetch.run import run
 
     config = load_config(config_path)
-    rules = Politeness(
-        delay=delay,
-        timeout=timeout,
-        max_bytes=int(max_size * 1_000_000),
-        max_redirects=max_redirects,
-        retries=retries,
-        max_retry_wait=max_retry_wait,
-    )
     try:
-        result = run(data_dir, archive_dir, config, rules, import_=import_)
+        result = run(data_dir, archive_dir, config, options.politeness(rules), import_=import_)
     except OSError as exc:
         raise click.ClickException(f"cannot write: {exc}") from None
     click.echo(terminal_safe(format_run(result)))  # titles and names come from the web

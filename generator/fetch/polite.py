@@ -19,8 +19,6 @@
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
-import email.utils
 import time
 import urllib.robotparser
 from collections.abc import Awaitable, Callable
@@ -31,9 +29,10 @@ import httpx
 
 from generator import __version__
 from generator.config import Config
+from generator.fetch.politeness import Politeness
+from generator.retries import RetryPolicy, WaitTooLong
 
 ROBOT_NAME = "Trinkwasserdaten"
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 PERMANENT_REDIRECTS = frozenset({301, 308})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
@@ -55,19 +54,6 @@ def user_agent(config: Config) -> str:
     """
     about = f"+{config.base_url}; {_ascii(config.operator)}; {config.contact}"
     return f"{ROBOT_NAME}/{__version__} ({about})"
-
-
-@dataclass(frozen=True)
-class Politeness:
-    delay: float = 5.0
-    """Seconds between two requests to the same host."""
-    timeout: float = 60.0
-    """Seconds one exchange (connect, send, read the whole body) may take."""
-    max_bytes: int = 50 * 1024 * 1024
-    max_redirects: int = 5
-    retries: int = 3
-    max_retry_wait: float = 600.0
-    """A Retry-After longer than this gives up instead of waiting."""
 
 
 @dataclass(frozen=True)
@@ -139,23 +125,6 @@ class Pacer:
 def _host(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def retry_after(value: str | None, now: dt.datetime | None = None) -> float | None:
-    """Seconds a Retry-After header asks for (a number of seconds or an HTTP date)."""
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    now = now or dt.datetime.now(dt.UTC)
-    return max((when - now).total_seconds(), 0.0)
 
 
 class PoliteClient:
@@ -318,19 +287,18 @@ class PoliteClient:
     async def _with_retries(
         self, answer: Answer, url: str, headers: dict[str, str]
     ) -> tuple[httpx.Response, bytes]:
-        for attempt in range(self.rules.retries + 1):
+        policy = RetryPolicy(self.rules.retries, self.rules.delay, self.rules.max_retry_wait)
+        for attempt in range(policy.retries + 1):
             answer.attempts += 1
             response, body = await self._exchange(url, headers, self.rules.max_bytes)
-            if response.status_code not in RETRY_STATUSES or attempt == self.rules.retries:
+            if not policy.retries_after(response.status_code, attempt):
                 return response, body
-            asked = retry_after(response.headers.get("Retry-After"))
-            if asked is not None and asked > self.rules.max_retry_wait:
+            try:
+                wait = policy.wait(attempt, response.headers.get("Retry-After"))
+            except WaitTooLong as exc:
                 raise _Refused(
-                    f"HTTP {response.status_code}, asks to wait {asked:g} s (Retry-After), "
-                    f"more than {self.rules.max_retry_wait:g} s",
-                    status=response.status_code,
-                )
-            wait = asked if asked is not None else self.rules.delay * 2**attempt
+                    f"HTTP {response.status_code}, {exc}", status=response.status_code
+                ) from None
             # The pause counts for the whole host, not only for this document.
             self.pacer.done(_host(url), wait)
         raise AssertionError("unreachable")  # pragma: no cover

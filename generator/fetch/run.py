@@ -33,7 +33,8 @@ from generator.contract.tables import DOCUMENTS, SOURCES, SUPPLIERS, ZONES
 from generator.errors import SourceDataError
 from generator.fetch import documents as document_files
 from generator.fetch.archive import IMPORTED, PENDING, SUPERSEDED, Archive, Version
-from generator.fetch.polite import Answer, PoliteClient, Politeness, Validators
+from generator.fetch.polite import Answer, PoliteClient, Validators
+from generator.fetch.politeness import Politeness
 from generator.fetch.reimport import Recipe, import_version
 from generator.load import reference_dir
 from generator.ordinance import staleness

@@ -27,8 +27,8 @@ import anyio
 
 from generator.api.http import HIDDEN_DIR
 from generator.api.settings import GateSettings
-from generator.gate.api import ApiGate
 from generator.gate.files import CHUNK, FileServer
+from generator.gate.handler import ApiGate
 from generator.gate.responses import Manners, Response, header, split_path
 from generator.gate.sqlite_state import SqliteState
 from generator.gate.static import StaticSite

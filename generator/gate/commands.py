@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from generator.api import routes
-from generator.cli_options import config_option, handle_errors, verbose_option
+from generator.cli_options import config_option, handle_errors, quiet_option, verbose_option
 from generator.errors import terminal_safe
 
 if TYPE_CHECKING:
@@ -430,7 +430,7 @@ def _check_email(_ctx: click.Context, _param: click.Parameter, value: str) -> st
 @keys.command()
 @click.option("--email", required=True, callback=_check_email, help="Whom the key is for.")
 @click.option("--note", default="", help="What the key is for (shown in `keys list`).")
-@click.option("-q", "--quiet", is_flag=True, help="Print only the key (for scripts).")
+@quiet_option("Print only the key (for scripts).")
 @_source_option
 @_state_option
 @config_option

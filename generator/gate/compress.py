@@ -11,9 +11,9 @@ keyed like the ETags by the file's identity, so a file is compressed once, not p
 from __future__ import annotations
 
 import gzip
-from collections import OrderedDict
 
 import brotli
+from cachetools import LRUCache
 
 from generator.api import http
 
@@ -81,21 +81,24 @@ class Cache:
 
     def __init__(self, budget: int = CACHE_BYTES):
         self.budget = budget
-        self.size = 0
-        self._items: OrderedDict[tuple[object, str], bytes] = OrderedDict()
+        # Weighed by their bytes: `budget` bounds the bytes held, not the count.
+        self._items: LRUCache[tuple[object, str], bytes] = LRUCache(budget, getsizeof=len)
+
+    @property
+    def size(self) -> int:
+        """The bytes held."""
+        return int(self._items.currsize)
 
     def get(self, key: object, encoding: str, data: bytes) -> bytes:
-        """Return `data` encoded, from the cache if this file was encoded before."""
+        """Return `data` encoded, from the cache if this file was encoded before.
+
+        An answer larger than an eighth of the budget is not kept: it would push out many.
+        """
         entry = (key, encoding)
         found = self._items.get(entry)
         if found is not None:
-            self._items.move_to_end(entry)
             return found
         encoded = encode(data, encoding)
         if len(encoded) <= self.budget // 8:
             self._items[entry] = encoded
-            self.size += len(encoded)
-            while self.size > self.budget:
-                _, dropped = self._items.popitem(last=False)
-                self.size -= len(dropped)
         return encoded

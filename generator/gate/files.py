@@ -12,10 +12,11 @@ import errno
 import hashlib
 import os
 import stat
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import BinaryIO
+
+from cachetools import FIFOCache
 
 from generator.api import http
 from generator.api.messages import fill
@@ -47,7 +48,9 @@ class FileServer:
         self.root = Path(root).resolve()
         self._root = str(self.root)
         self.manners = manners
-        self._etags: OrderedDict[tuple[str, int, int, int], str] = OrderedDict()
+        # Keyed by the file's identity (path, inode, time of change, size): a changed file
+        # has another key, so no entry is ever stale. The oldest go first.
+        self._etags: FIFOCache[tuple[str, int, int, int], str] = FIFOCache(ETAG_CACHE_SIZE)
         self._compressed = compress.Cache()
 
     def inside(self, rel: str) -> Path | None:
@@ -170,8 +173,6 @@ class FileServer:
             content.seek(0)
         etag = _etag(digest)
         self._etags[cache_key] = etag
-        if len(self._etags) > ETAG_CACHE_SIZE:
-            self._etags.popitem(last=False)
         return etag
 
 

@@ -53,13 +53,17 @@ from generator.gate.model import (
     timestamp,
     undecidable,
 )
+from generator.retries import RetryPolicy, WaitTooLong
 
 DEFAULT_API_URL = "https://api.netlify.com"
 STORES = BLOB_STORES
 Record = dict[str, Any]
 """A stored access request or key: one JSON blob."""
 SIGNED_URL = "application/json;type=signed-url"
-_RETRY_STATUS = (429, 500, 502, 503, 504)
+RETRIES = RetryPolicy(retries=3, pause=1.0, max_wait=60.0)
+"""Rate limits and server errors are tried again (after Retry-After, else 1, 2, 4 s); an
+operator waits at the terminal, so a server that asks for more than a minute fails the
+command instead."""
 
 
 class BlobsError(StateError):
@@ -80,12 +84,19 @@ class BlobsClient:
     """
 
     def __init__(
-        self, site_id: str, token: str, api_url: str = DEFAULT_API_URL, timeout: float = 30.0
+        self,
+        site_id: str,
+        token: str,
+        api_url: str = DEFAULT_API_URL,
+        timeout: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
     ):
         self.site_id = site_id
         self.token = token
         self.api_url = api_url.rstrip("/")
         self.timeout = timeout
+        self.sleep = sleep
+        """How the client waits between tries (tests record the waits instead)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> BlobsClient:
@@ -109,8 +120,8 @@ class BlobsClient:
     def _send(
         self, method: str, url: str, headers: dict[str, str], body: bytes | None = None
     ) -> tuple[int, Mapping[str, str], bytes]:
-        """Send one request; retry briefly on rate limits and server errors."""
-        for attempt in range(4):
+        """Send one request; retry rate limits and server errors as `RETRIES` says."""
+        for attempt in range(RETRIES.retries + 1):
             request = urllib.request.Request(url, data=body, method=method, headers=headers)
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
@@ -118,14 +129,16 @@ class BlobsClient:
             except urllib.error.HTTPError as exc:
                 status, got, data = exc.code, exc.headers, exc.read()
             except urllib.error.URLError as exc:
-                if attempt == 3:
+                if attempt == RETRIES.retries:
                     raise BlobsError(f"cannot reach the Netlify Blobs API at {url}: {exc}") from exc
-                time.sleep(2**attempt)
+                self.sleep(RETRIES.wait(attempt))
                 continue
-            if status in _RETRY_STATUS and attempt < 3:
-                time.sleep(2**attempt)
-                continue
-            return status, got, data
+            if not RETRIES.retries_after(status, attempt):
+                return status, got, data
+            try:
+                self.sleep(RETRIES.wait(attempt, got.get("Retry-After")))
+            except WaitTooLong as exc:
+                raise BlobsError(f"the Netlify Blobs API answered {status} and {exc}") from None
         raise AssertionError("unreachable")
 
     def _api(self, store: str, key: str = "") -> str:

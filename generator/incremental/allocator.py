@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 
 from generator.contract.footer import FooterError, read_footer
-from generator.output.state import ZONES_STATE, Basis, state_dir
+from generator.output import state as build_state
+from generator.output.state import Basis
 
 VARIABLE = "_RJEM_MALLOC_CONF"
 """The environment variable polars' jemalloc reads its setting from."""
@@ -60,7 +61,7 @@ def likely_update(out: Path, data_dir: Path, code: str) -> bool:
     `generator.incremental.render_plan`).
     """
     try:
-        state = read_footer(state_dir(out) / ZONES_STATE).metadata
+        state = read_footer(build_state.ZONES.path(out)).metadata
         series = read_footer(Path(data_dir) / SERIES_FILE)
     except (OSError, FooterError):
         return False

@@ -43,19 +43,13 @@ from generator.api import routes
 from generator.derive import Derived
 from generator.frames.zone_values import ZoneValues
 from generator.incremental.hashes import frame_digest, grouped, joined, per_zone, row_hash
+from generator.output import state as build_state
 from generator.output.atomic import Content, Prepared, atomic_write, prepare_again
-from generator.output.state import ZONES_STATE, Basis, state_dir
+from generator.output.state import Basis
 from generator.site import feeds
 from generator.site import urls as site_urls
 from generator.site.feeds import ZoneFeeds
 
-SECTIONS_STATE = "sections.json"
-"""Per section (`generator.output.sections`) its files, beside the zones' state (written
-before it)."""
-SUPPLIER_STATE = "suppliers.parquet"
-"""Per supplier its fingerprint, beside the zones' state (written before it)."""
-PLZ_STATE = "plz.parquet"
-"""Per PLZ its fingerprint, beside the zones' state (written before it)."""
 FEED_DAY = "feed_day"
 STATE_COLUMNS = ["zone_id", "fingerprint", "source", "values", FEED_DAY]
 
@@ -371,7 +365,7 @@ def restrict(d: Derived, zone_ids: frozenset[int] | None) -> Derived:
 
 
 def state_path(out: Path) -> Path:
-    return state_dir(out) / ZONES_STATE
+    return build_state.ZONES.path(out)
 
 
 def read_state(out: Path) -> State | None:
@@ -379,9 +373,9 @@ def read_state(out: Path) -> State | None:
     try:
         frame = pl.read_parquet(state_path(out))
         meta = pl.read_parquet_metadata(state_path(out))
-        plz = pl.read_parquet(state_dir(out) / PLZ_STATE)
-        sections = json.loads((state_dir(out) / SECTIONS_STATE).read_text(encoding="utf-8"))
-        suppliers = pl.read_parquet(state_dir(out) / SUPPLIER_STATE)
+        plz = pl.read_parquet(build_state.PLZ.path(out))
+        sections = json.loads(build_state.SECTIONS.path(out).read_text(encoding="utf-8"))
+        suppliers = pl.read_parquet(build_state.SUPPLIERS.path(out))
     except (OSError, ValueError, pl.exceptions.PolarsError):
         return None
     if not {"render_key", "derive_key"} <= set(meta) or frame.columns != STATE_COLUMNS:
@@ -417,7 +411,7 @@ def write_state(
     says the rest of `build-state/` is whole.
     """
     text = json.dumps(sections or {}, ensure_ascii=False, sort_keys=True) + "\n"
-    atomic_write(state_dir(out) / SECTIONS_STATE, text.encode())
+    atomic_write(build_state.SECTIONS.path(out), text.encode())
     (prepare_state(out, p, derive_key, basis) if prepared is None else prepared).publish()
 
 
@@ -428,8 +422,11 @@ def prepare_state(out: Path, p: Plan, derive_key: str, basis: Basis | None = Non
     render.
     """
     files: list[tuple[Path, Content]] = [
-        (state_dir(out) / name, frame.write_parquet)
-        for name, frame in ((PLZ_STATE, p.plz_prints), (SUPPLIER_STATE, p.supplier_prints))
+        (file.path(out), frame.write_parquet)
+        for file, frame in (
+            (build_state.PLZ, p.plz_prints),
+            (build_state.SUPPLIERS, p.supplier_prints),
+        )
         if frame is not None
     ]
     zones = p.fingerprints.select(STATE_COLUMNS)

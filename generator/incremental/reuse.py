@@ -31,30 +31,21 @@ from generator.incremental.render_plan import State
 from generator.incremental.source_prints import Known
 from generator.load import SourceData
 from generator.output.atomic import Prepared, prepare_again, sealed, unsealed
-from generator.output.state import state_dir
+from generator.output.state import (
+    CURRENT_VALUES,
+    NATIONAL_ROWS,
+    VALUES_INDEX,
+    ZONE_DOCUMENTS,
+    ZONE_ROWS,
+    StateFile,
+    state_path,
+)
 
-VALUES = "current_values"
-"""A folder of runs of zones' current values, in zone order, and `VALUES_INDEX` naming them.
-
-Each run is an Arrow IPC file, zstd (a million rows of nested limits read in half the time
-Parquet takes), named by its zones and a digest of its bytes. A daily update reads of them
-only what it asks for (`generator.frames.zone_values`) and encodes again only the runs with a zone
-it derived: the others are the same rows, so the same file."""
-VALUES_INDEX = "index.json"
-INDEX_FORMAT = 3
-"""2: the index names the digests of `ZONE_ROWS` and `ZONE_DOCUMENTS` too, and is `sealed`:
-a damaged number of a run's zones or rows would read the wrong rows and keep them. 3: and
-of `NATIONAL_ROWS`."""
 RUN_ZONES = 100
 """Zones per run of current values, as a build that derives every zone lays them out.
 
 A daily update reads a run whole for a zone it renders, and encodes one again for a zone it
 derived: a run of 100 zones is read in milliseconds (of 1,000, in tens of them)."""
-ZONE_ROWS = "zone_rows.parquet"
-ZONE_DOCUMENTS = "zone_documents.parquet"
-NATIONAL_ROWS = "national_rows.arrow"
-"""Every zone's rows of `ZoneValues.national`: what a daily update's map, national feed and
-hardness read of the zones it keeps (60,000 rows nationally, not the runs' million)."""
 ZONE_COLUMNS = ["zone_id", "summary", "checks"]
 """The columns of `Derived.zones` that follow from the zone's own data."""
 SHARED = [t.name for t in ALL_TABLES if t not in (MEASUREMENTS, DOCUMENTS)]
@@ -103,7 +94,7 @@ def check_state(out: Path) -> Checked:
     own while it hashes the zones (`reused` waits for both).
     """
     try:
-        rows = list(pl.read_parquet_schema(state_dir(out) / ZONE_ROWS)) == ZONE_COLUMNS and intact(
+        rows = list(pl.read_parquet_schema(ZONE_ROWS.path(out))) == ZONE_COLUMNS and intact(
             out, ZONE_ROWS, ZONE_DOCUMENTS, NATIONAL_ROWS
         )
     except (OSError, pl.exceptions.PolarsError):
@@ -133,15 +124,14 @@ def reused(
         pl.col("source").eq_missing(pl.col("_now"))
     )
     ids = same.get_column("zone_id").sort()
-    folder = state_dir(out)
     runs, rows_intact = check_state(out) if checked is None else checked
     if runs is None or not rows_intact:
         return None
     rows, documents = (
-        pl.scan_parquet(folder / name).filter(pl.col("zone_id").is_in(ids.implode()))
-        for name in (ZONE_ROWS, ZONE_DOCUMENTS)
+        pl.scan_parquet(file.path(out)).filter(pl.col("zone_id").is_in(ids.implode()))
+        for file in (ZONE_ROWS, ZONE_DOCUMENTS)
     )
-    kept = Kept(ids, tuple(runs), rows, documents, pl.scan_ipc(folder / NATIONAL_ROWS))
+    kept = Kept(ids, tuple(runs), rows, documents, pl.scan_ipc(NATIONAL_ROWS.path(out)))
     return Reused(kept, same.select("zone_id", "values"))
 
 
@@ -178,7 +168,7 @@ def _digest(data: bytes) -> str:
 
 def stored(out: Path) -> list[Run] | None:
     """Return the runs of current values the previous build kept, in zone order."""
-    folder = state_dir(out) / VALUES
+    folder = CURRENT_VALUES.path(out)
     index = _read_index(out)
     try:
         runs = [Run(int(a), int(b), int(n), folder / str(name)) for a, b, n, name in index["runs"]]
@@ -189,8 +179,8 @@ def stored(out: Path) -> list[Run] | None:
     return runs
 
 
-def intact(out: Path, *names: str) -> bool:
-    """Whether each of the state's files `names` holds the bytes the index digested.
+def intact(out: Path, *files: StateFile) -> bool:
+    """Whether each of the state's `files` holds the bytes the index digested.
 
     For `ZONE_ROWS`, `ZONE_DOCUMENTS` and `NATIONAL_ROWS`, which a daily update takes rows
     of (their summaries and checks, the documents they cite, the rows the map and the
@@ -200,9 +190,7 @@ def intact(out: Path, *names: str) -> bool:
     if not isinstance(digests, dict):
         return False
     try:
-        return all(
-            digests.get(name) == _digest((state_dir(out) / name).read_bytes()) for name in names
-        )
+        return all(digests.get(file.name) == _digest(file.path(out).read_bytes()) for file in files)
     except OSError:
         return False
 
@@ -210,10 +198,12 @@ def intact(out: Path, *names: str) -> bool:
 def _read_index(out: Path) -> dict[str, Any]:
     """Return the index of the runs and the digests of the state's files; empty if unknown."""
     try:
-        index = unsealed((state_dir(out) / VALUES / VALUES_INDEX).read_bytes())
+        index = unsealed(CURRENT_VALUES.member(out, VALUES_INDEX).read_bytes())
     except OSError:
         return {}
-    return index if isinstance(index, dict) and index.get("format") == INDEX_FORMAT else {}
+    return (
+        index if isinstance(index, dict) and index.get("format") == CURRENT_VALUES.version else {}
+    )
 
 
 def known(out: Path, touched: pl.Series | None, state: State | None) -> Known | None:
@@ -222,7 +212,7 @@ def known(out: Path, touched: pl.Series | None, state: State | None) -> Known | 
     `touched` are the zones to hash again (`generator.incremental.source_prints.touched`),
     None: all.
     """
-    pairs = state_dir(out) / ZONE_DOCUMENTS
+    pairs = ZONE_DOCUMENTS.path(out)
     if touched is None or state is None or not intact(out, ZONE_DOCUMENTS):
         return None
     return Known(touched, state.zones.select("zone_id", "source"), pl.scan_parquet(pairs))
@@ -235,9 +225,9 @@ def encoded(d: Derived) -> list[tuple[str, bytes]]:
     (`generator.frames.zone_values`) are that build's files, not encoded again.
     """
     frames = [
-        (ZONE_ROWS, _parquet(d.zones.select(ZONE_COLUMNS))),
-        (ZONE_DOCUMENTS, _parquet(d.zone_documents)),
-        (NATIONAL_ROWS, _ipc(d.current_values.national().collect())),
+        (ZONE_ROWS.name, _parquet(d.zones.select(ZONE_COLUMNS))),
+        (ZONE_DOCUMENTS.name, _parquet(d.zone_documents)),
+        (NATIONAL_ROWS.name, _ipc(d.current_values.national().collect())),
     ]
     digests = {name: _digest(data) for name, data in frames}
     return _value_files(d.current_values, d.zones.get_column("zone_id"), digests) + frames
@@ -294,13 +284,13 @@ def _laid_out(values: pl.DataFrame, digests: dict[str, str]) -> list[tuple[str, 
 def _run_file(rows: pl.DataFrame, first: int, last: int) -> tuple[tuple[str, bytes], Run]:
     data = _ipc(rows)
     name = f"{first}-{last}-{_digest(data)}.arrow"
-    return (f"{VALUES}/{name}", data), Run(first, last, rows.height, Path(name))
+    return (f"{CURRENT_VALUES.name}/{name}", data), Run(first, last, rows.height, Path(name))
 
 
 def _index(runs: list[Run], digests: dict[str, str]) -> tuple[str, bytes]:
     entries = [[run.first, run.last, run.rows, run.path.name] for run in runs]
-    index = {"format": INDEX_FORMAT, "runs": entries, "files": digests}
-    return f"{VALUES}/{VALUES_INDEX}", sealed(index)
+    index = {"format": CURRENT_VALUES.version, "runs": entries, "files": digests}
+    return f"{CURRENT_VALUES.name}/{VALUES_INDEX}", sealed(index)
 
 
 def prune(out: Path) -> None:
@@ -309,12 +299,11 @@ def prune(out: Path) -> None:
     The runs of earlier builds, and the temporary files of one that failed (named by a
     digest, a run written again is not always the same file).
     """
-    (state_dir(out) / "current_values.arrow").unlink(missing_ok=True)  # before runs: one file
     runs = stored(out)
     if runs is None:
         return
     named = {run.path.name for run in runs} | {VALUES_INDEX}
-    for path in (state_dir(out) / VALUES).iterdir():
+    for path in CURRENT_VALUES.path(out).iterdir():
         if path.name not in named:
             path.unlink(missing_ok=True)
 
@@ -332,7 +321,7 @@ def prepare(out: Path, files: list[tuple[str, bytes]]) -> Prepared:
     renames them once the tree is swapped in: the state never describes a tree that is not
     published. Temporary files a failed build left are removed first.
     """
-    return prepare_again([(state_dir(out) / name, data) for name, data in files])
+    return prepare_again([(state_path(out, name), data) for name, data in files])
 
 
 def _ipc(frame: pl.DataFrame) -> bytes:

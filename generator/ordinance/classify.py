@@ -21,8 +21,7 @@ from generator.api import resources, verdicts
 from generator.ordinance import evidence
 from generator.output.encode import document
 from generator.values import units
-
-SIG_FIGS = 12  # converted values are rounded so unit factors leave no float noise
+from generator.values.units import SIG_FIGS
 
 ASSESS: dict[str, type[pl.DataType]] = {
     "assess_value": pl.Float64,

@@ -40,14 +40,11 @@ from types import TracebackType
 from typing import Any
 
 from generator.errors import BuildError
+from generator.output import state
 from generator.output.atomic import atomic_write
 from generator.output.encode import file_digest
-from generator.output.state import staging_dir, state_dir
+from generator.output.state import staging_dir
 
-MANIFEST = "manifest.sha256"
-STAGING_MANIFEST = "staging.sha256"
-EARLIER_MANIFESTS = ("manifest.json", "staging.json")
-"""The manifests of earlier versions (JSON): not read, removed by the next commit."""
 MANIFEST_HEADER = "# trinkwasser build "
 """How the manifest's first line begins: `sha256sum -c` skips a line that begins with `#`."""
 FILE_COUNT = "file_count"
@@ -69,12 +66,12 @@ class WriteReport:
 
 
 def manifest_path(out: Path) -> Path:
-    return state_dir(out) / MANIFEST
+    return state.MANIFEST.path(out)
 
 
 def staging_manifest_path(out: Path) -> Path:
     """Return where the manifest of the tree kept beside for the next build is."""
-    return state_dir(out) / STAGING_MANIFEST
+    return state.STAGING_MANIFEST.path(out)
 
 
 def read_manifest(out: Path) -> dict[str, Any]:
@@ -414,14 +411,14 @@ class TreeWriter:
         target.parent.mkdir(parents=True, exist_ok=True)
         # The previous manifest becomes the staging tree's once the swap is done; until
         # then it is under a name no build reads.
-        held = target.with_name(f".{STAGING_MANIFEST}.previous")
+        held = target.with_name(f".{state.STAGING_MANIFEST.name}.previous")
         try:
             os.replace(target, held)
         except FileNotFoundError:
             held.unlink(missing_ok=True)
         _swap(self.staging, self.out)
         atomic_write(target, _manifest_text(meta, self.files))
-        for earlier in EARLIER_MANIFESTS:
+        for earlier in state.FORMER:
             (target.parent / earlier).unlink(missing_ok=True)
         if self.staging.is_dir() and self._previous_known and held.is_file():
             # The staging tree now holds the previous tree: kept for the next build to reuse.

@@ -2,8 +2,8 @@
 
 The PLZ page shows, for each zone of the PLZ, the zone's verdict (its `summary`, as derived),
 the values people ask about (PFAS-20 and PFAS-4 with their announced limits, nitrate, lead,
-hardness with its range of § 9 WRMG), each as `readings` writes it, and a link to what the
-value means. Everything here is a polars expression over all zones at once.
+hardness with its range of § 9 WRMG), each as `generator.values.wording` writes it, and a
+link to what the value means. Everything here is a polars expression over all zones at once.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import polars as pl
 from generator import compare
 from generator.api import verdicts
 from generator.derive import Derived
-from generator.site import comparison, fragments, notices, readings, text, urls
+from generator.site import comparison, fragments, notices, shares, text, urls
 from generator.site.value_table import limit_words
-from generator.values import units
+from generator.values import units, wording
 from generator.values.german import number
 
 QUESTIONS: tuple[tuple[str, str], ...] = (
@@ -115,7 +115,7 @@ def zone_hardness(values: pl.LazyFrame | pl.DataFrame, ranges: pl.DataFrame) -> 
     )
     number_ok = (pl.col("qualifier") == "number") & pl.col("normalized_value").is_not_null()
     measured = (
-        readings.with_readings(
+        wording.with_readings(
             lazy.filter(
                 pl.col("parameter").is_in(["summe_erdalkalien", "gesamthaerte"]) & number_ok
             )
@@ -130,10 +130,10 @@ def zone_hardness(values: pl.LazyFrame | pl.DataFrame, ranges: pl.DataFrame) -> 
             .then(pl.col("normalized_value") / DH_PER_MMOL)
             .otherwise(pl.col("normalized_value"))
             .alias("mmol"),
-            pl.format("berechnet aus {} {}", pl.col("name_de"), pl.col(readings.SHOWN)).alias(
+            pl.format("berechnet aus {} {}", pl.col("name_de"), pl.col(wording.SHOWN)).alias(
                 "hardness_note"
             ),
-            pl.col(readings.SHOWN).alias("_shown"),
+            pl.col(wording.SHOWN).alias("_shown"),
         )
     )
     width = (pl.col("max_mmol_l") - pl.col("min_mmol_l")).fill_null(float("inf"))
@@ -209,17 +209,17 @@ def _key_values(
         rows,
         fragment,
         {
-            **readings.reading_values(),
+            **shares.reading_values(),
             "name": pl.col("name_de").fill_null(pl.col("parameter")),
             "explain_url": explain_link(pl.col("parameter"), explained).fill_null(
                 urls.url_expr("parameter", code=pl.col("parameter"))
             ),
             "badge": pl.col("state").replace_strict(badges),
-            "share": readings.current_share_expr(pl.col("limit")),
+            "share": shares.current_share_expr(pl.col("limit")),
             "limit": text.limit_expr(pl.col("limit")),
             "future_limit": text.limit_expr(pl.col("future_limit")),
             "future_from": text.date_expr(pl.col("future_limit").struct.field("valid_from")),
-            "future_share": readings.current_share_expr(pl.col("future_limit")),
+            "future_share": shares.current_share_expr(pl.col("future_limit")),
             "compare": pl.col("_compare"),
         },
         "html",
@@ -236,9 +236,9 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
     keys = d.current_values.lazy().filter(pl.col("parameter").is_in(list(KEY_VALUES))).collect()
     keys = comparison.with_comparison_html(compare.with_comparison(keys, d.standings))
     rows = (
-        readings.with_readings(keys)
+        wording.with_readings(keys)
         .join(
-            readings.other_points(keys),
+            shares.other_points(keys),
             on=["zone_id", "parameter"],
             how="left",
             maintain_order="left",
@@ -251,11 +251,11 @@ def zone_answers(d: Derived, templates: Path, badges: dict[str, str]) -> pl.Data
         .group_by("zone_id", maintain_order=True)
         .agg(pl.col("html").str.join("").alias("values"))
     )
-    hardness_value = readings.with_readings(
+    hardness_value = wording.with_readings(
         d.current_values.lazy()
         .filter((pl.col("parameter") == "gesamthaerte") & pl.col("value_text").is_not_null())
         .collect()
-    ).select("zone_id", readings.SHOWN)
+    ).select("zone_id", wording.SHOWN)
     ranges = d.hardness_ranges.select(pl.col("range").alias("hardness_range"), "advice_de")
     hardness = (
         d.zones.select("zone_id")

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from generator.site import assets, fragments, readings, text
-from generator.values import units
+from generator.site import assets, fragments, shares, text
+from generator.values import units, wording
 
 ALWAYS = ("pfas_summe_20", "pfas_summe_4")
 MIN_POINTS = 3
@@ -166,15 +166,15 @@ def _plotted(measurements: pl.LazyFrame, inputs: ChartInputs) -> pl.LazyFrame:
     )
     # Only the columns needed later: every join below copies whatever is carried along.
     charted = measurements.filter(pl.col("parameter").is_in(inputs.charted.implode()))
-    return readings.with_html_texts(charted).select(
+    return shares.with_html_texts(charted).select(
         (pl.col("zone_id") * PARAMETER_SLOTS + code).alias("sid"),
         "zone_id",
         "parameter",
         "sampled_at",
         # How the value reads (in the limit's unit) and how it was published, as text.
-        readings.SHOWN,
-        pl.col(readings.PUBLISHED_TEXT).alias("published"),
-        *readings.HTML_TEXTS,
+        wording.SHOWN,
+        pl.col(wording.PUBLISHED_TEXT).alias("published"),
+        *shares.HTML_TEXTS,
         "sample_point",
         "statistic",
         kind.alias("kind"),
@@ -425,8 +425,8 @@ def chart_frame(measurements: pl.DataFrame, inputs: ChartInputs, as_of: dt.date)
                 inputs.row,
                 {
                     "date": text.date_expr(pl.col("sampled_at")),
-                    "shown": pl.col(readings.SHOWN_HTML),
-                    "published": pl.col(readings.PUBLISHED_HTML),
+                    "shown": pl.col(shares.SHOWN_HTML),
+                    "published": pl.col(shares.PUBLISHED_HTML),
                     "sample_point": pl.col("sample_point"),
                     "statistic": statistic,
                     "as_published": as_published,

@@ -9,9 +9,6 @@ import jinja2
 
 from generator.output.atomic import atomic_write
 
-FOLDER = "templates"
-"""Where in a build's state folder (`build-state/`) the compiled templates are kept."""
-
 
 class _CompiledTemplates(jinja2.BytecodeCache):
     """Compiled templates kept in memory for the life of the process, and in a folder.
@@ -65,7 +62,7 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
 
 TEMPLATES = _CompiledTemplates()
-"""The one cache of every environment of the process (`generator.site.pages.environment`)."""
+"""The one cache of every environment of the process (`generator.site.environment.environment`)."""
 
 
 def keep_compiled_templates(folder: Path | None) -> None:

@@ -30,7 +30,8 @@ from generator.derive import Derived
 from generator.frames import batches
 from generator.frames.compact import as_text
 from generator.ordinance.current import newest_rows, standing
-from generator.site import readings, text, urls
+from generator.site import text, urls
+from generator.values import wording
 from generator.values.published import READING, with_numbers
 
 MAX_ENTRIES = 50
@@ -112,7 +113,7 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.LazyFrame:
     # Without the nested columns no entry shows: a filter copies every column it keeps.
     values = d.current_values.lazy()
     nested = [c for c, t in values.collect_schema().items() if isinstance(t, pl.Struct | pl.List)]
-    now = readings.with_readings(
+    now = wording.with_readings(
         values.drop(nested).filter(
             (pl.col("origin") == "published") & pl.col("value_text").is_not_null()
         )
@@ -139,7 +140,7 @@ def _changes(d: Derived, as_of: dt.date) -> pl.DataFrame:
                 "Probe vom {}: {} ({}). Die Probe davor vom {} war {}.",
                 text.date_expr(pl.col("sampled_at")),
                 name,
-                pl.col(readings.SHOWN),
+                pl.col(wording.SHOWN),
                 text.date_expr(pl.col("before_at")),
                 pl.col("before").replace_strict(_CATEGORY_WORDS),
             ).alias("summary"),
@@ -166,8 +167,8 @@ def _limits(d: Derived, as_of: dt.date) -> pl.DataFrame:
     )
     # Lazy, so that only the five columns are taken from the current values, not all of them.
     values = (
-        readings.with_readings(d.current_values.lazy().filter(pl.col("value_text").is_not_null()))
-        .select("zone_id", "parameter", "name_de", readings.SHOWN, "sampled_at")
+        wording.with_readings(d.current_values.lazy().filter(pl.col("value_text").is_not_null()))
+        .select("zone_id", "parameter", "name_de", wording.SHOWN, "sampled_at")
         .collect()
     )
     announced = pl.col("valid_from") > as_of
@@ -190,7 +191,7 @@ def _limits(d: Derived, as_of: dt.date) -> pl.DataFrame:
         pl.format(
             "Der jüngste Wert dieses Versorgungsgebiets vom {}: {}.",
             text.date_expr(pl.col("sampled_at")),
-            pl.col(readings.SHOWN),
+            pl.col(wording.SHOWN),
         ).alias("summary"),
     )
 
@@ -211,7 +212,7 @@ def national_entries(d: Derived, as_of: dt.date) -> pl.DataFrame:
     name = pl.col("name_de").fill_null(pl.col("parameter"))
     zones = d.zones.select("zone_id", pl.col("name").alias("zone_name"))
     exceedances = (
-        readings.with_readings(
+        wording.with_readings(
             d.current_values.national().filter(pl.col("state") == verdicts.EXCEEDS_LIMIT).collect()
         )
         .join(zones, on="zone_id")
@@ -229,7 +230,7 @@ def national_entries(d: Derived, as_of: dt.date) -> pl.DataFrame:
                 "Probe vom {}: {} ({}), {}.",
                 text.date_expr(pl.col("sampled_at")),
                 name,
-                pl.col(readings.SHOWN),
+                pl.col(wording.SHOWN),
                 text.limit_expr(pl.col("limit")),
             ).alias("summary"),
         )

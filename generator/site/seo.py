@@ -23,7 +23,8 @@ import polars as pl
 from generator.api import http, routes, site_rules
 from generator.config import Config
 from generator.derive import Derived
-from generator.site import answer, readings, urls
+from generator.site import answer, urls
+from generator.values import wording
 
 SITEMAP_LIMIT = 50_000
 """Addresses per sitemap file: the limit of the sitemaps protocol."""
@@ -213,11 +214,11 @@ def _cut(text: pl.Expr) -> pl.Expr:
 
 def zone_facts(d: Derived) -> pl.DataFrame:
     """`zone_id`, `facts`: the zone's verdict and its nitrate and hardness in a few words."""
-    nitrate = readings.with_readings(
+    nitrate = wording.with_readings(
         d.current_values.lazy()
         .filter((pl.col("parameter") == "nitrat") & pl.col("value_text").is_not_null())
         .collect()
-    ).select("zone_id", pl.format("Nitrat {}", pl.col(readings.SHOWN)).alias("_n"))
+    ).select("zone_id", pl.format("Nitrat {}", pl.col(wording.SHOWN)).alias("_n"))
     hardness = answer.zone_hardness(d.current_values.lazy(), d.hardness_ranges).select(
         "zone_id", pl.format("Härtebereich {}", pl.col("hardness_range")).alias("_h")
     )

@@ -19,6 +19,7 @@ from generator.api.site_rules import (  # noqa: F401  (re-exported)
     SEARCH_REDIRECT,
     search_target,
 )
+from generator.api.templates import template_expr
 from generator.output.encode import file_digest
 from generator.site import assets
 
@@ -64,9 +65,7 @@ def url_expr(page: str, **columns: pl.Expr) -> pl.Expr:
 
     Only for values that need no percent-encoding (ids, codes, PLZ).
     """
-    template = PAGES[page]
-    names = re.findall(r"\{(\w+)\}", template)
-    return pl.format(re.sub(r"\{\w+\}", "{}", template), *(columns[n] for n in names))
+    return template_expr(PAGES[page], columns)
 
 
 def url_slot(page: str) -> str:

@@ -6,8 +6,9 @@ import polars as pl
 
 from generator.api import verdicts
 from generator.derive import KEY_PARAMETERS
-from generator.site import fragments, readings, text, urls
+from generator.site import fragments, shares, text, urls
 from generator.site.expressions import PerValue
+from generator.values import wording
 
 ROW_TONES = {state: v.category for state, v in verdicts.STATES.items()}
 
@@ -83,14 +84,14 @@ def value_rows(
     name = pl.col("name_de").fill_null(pl.col("parameter"))
     category = pl.col("state").replace_strict(ROW_TONES)
     html = {
-        **readings.reading_values(),
+        **shares.reading_values(),
         "bad": category == verdicts.EXCEEDS_LIMIT,
         "warn": category == verdicts.EXCEEDS_OTHER,
         "param_url": urls.url_expr("parameter", code=pl.col("parameter")),
         "name": name,
         "computed": pl.col("origin") == "computed",
-        "share": readings.current_share_expr(pl.col("limit")),
-        "future_share": readings.current_share_expr(
+        "share": shares.current_share_expr(pl.col("limit")),
+        "future_share": shares.current_share_expr(
             pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
         ),
         "limit": pl.col("_limit_words").fill_null("–"),
@@ -106,9 +107,9 @@ def value_rows(
     # Every row's pieces first, in one vectorised pass; the grouping only joins and counts
     # (the same expressions inside `agg` ran once per zone: minutes at national scale).
     rows = (
-        readings.with_readings(cv)
+        wording.with_readings(cv)
         .join(
-            readings.other_points(cv),
+            shares.other_points(cv),
             on=["zone_id", "parameter"],
             how="left",
             maintain_order="left",

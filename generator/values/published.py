@@ -16,9 +16,9 @@ import polars.selectors as cs
 
 from generator.api.qualifiers import BELOW_REPORTING_LIMIT, NOT_DETECTED, NUMBER, QUALIFIERS
 from generator.frames.compact import compact, mapped, packed, unpacked
-from generator.ordinance.classify import SIG_FIGS
 from generator.values import units
 from generator.values.parse import parse_values
+from generator.values.units import SIG_FIGS
 
 RENAMED = {"reporting_limit": "reporting_limit_text"}
 """The contract's columns the series names otherwise: the text beside the number it reads."""

@@ -19,6 +19,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
+SIG_FIGS = 12
+"""Significant figures a converted value is rounded to, so unit factors leave no float noise
+(`1e-3 * 0.1` is `0.00010000000000000002`): a converted value and a limit compare as written."""
+
 
 @dataclass(frozen=True)
 class Unit:

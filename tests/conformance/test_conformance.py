@@ -250,19 +250,36 @@ def test_thousandth_request_passes_and_the_next_is_refused(gate):
 
 
 def test_fifty_concurrent_requests_with_twenty_left(gate, portal):
+    """Exactly 20 of 50 requests at once are counted, however fast the machine is.
+
+    A gate whose quota counter is contended may answer 503 with `Retry-After` (the edge
+    gate's compare-and-swap gives up after a bounded number of tries, and how often two
+    requests collide depends on the machine's speed): that answer counted nothing, so the
+    client tries again as asked, as a real client would. What must hold is the count.
+    """
     key = gate.new_key(used=980)
 
-    async def burst() -> list[int]:
-        limits = httpx.Limits(max_connections=50)
-        async with httpx.AsyncClient(base_url=gate.base_url, limits=limits, timeout=30) as client:
-            answers = await asyncio.gather(
-                *(client.get("/v1/lookup?plz=76437", headers={"X-Api-Key": key}) for _ in range(50))
-            )
-        return [a.status_code for a in answers]
+    async def one(client: httpx.AsyncClient) -> list[int]:
+        statuses: list[int] = []
+        for _ in range(20):  # bounded: a gate that only ever says 503 fails the test
+            answer = await client.get("/v1/lookup?plz=76437", headers={"X-Api-Key": key})
+            statuses.append(answer.status_code)
+            if answer.status_code != 503:
+                break
+            await asyncio.sleep(float(answer.headers["retry-after"]))
+        return statuses
 
-    statuses = portal.call(burst)
-    assert statuses.count(200) == 20, statuses
-    assert statuses.count(429) == 30, statuses
+    async def burst() -> list[list[int]]:
+        limits = httpx.Limits(max_connections=50)
+        # A guard against a hang, not a time limit: a busy machine may take long.
+        async with httpx.AsyncClient(base_url=gate.base_url, limits=limits, timeout=300) as client:
+            return await asyncio.gather(*(one(client) for _ in range(50)))
+
+    tries = portal.call(burst)
+    final = [statuses[-1] for statuses in tries]
+    assert final.count(200) == 20, tries
+    assert final.count(429) == 30, tries
+    assert all(status == 503 for statuses in tries for status in statuses[:-1]), tries
 
 
 def test_revocation_applies_to_the_next_request(gate):

@@ -6,7 +6,8 @@ import polars as pl
 import pytest
 
 from generator.api import verdicts
-from generator.site import readings
+from generator.site import shares
+from generator.values import wording
 
 COLUMNS = {
     "normalized_value": pl.Float64,
@@ -26,11 +27,11 @@ def read(*rows: tuple) -> list[tuple[str | None, str | None, str | None]]:
         pl.struct(pl.col("kind"), pl.col("level").alias("value")).alias("limit")
     )
     return (
-        readings.with_readings(frame)
+        wording.with_readings(frame)
         .select(
-            readings.SHOWN,
-            readings.published_expr().alias("published"),
-            readings.share_expr(pl.col("limit")).alias("share"),
+            wording.SHOWN,
+            wording.published_expr().alias("published"),
+            shares.share_expr(pl.col("limit")).alias("share"),
         )
         .rows()
     )
@@ -147,13 +148,13 @@ def test_an_announced_limit_names_its_date():
         schema=COLUMNS,
         orient="row",
     ).with_columns(pl.struct(pl.col("kind"), pl.col("level").alias("value")).alias("limit"))
-    share = frame.select(readings.share_expr(pl.col("limit"), pl.lit(" ab 12.01.2028"))).item()
+    share = frame.select(shares.share_expr(pl.col("limit"), pl.lit(" ab 12.01.2028"))).item()
     assert share == "130 % des Grenzwerts ab 12.01.2028"
 
 
 def test_every_kind_with_a_number_has_its_share_words():
-    assert set(readings.SHARE_OF) == set(verdicts.NUMERIC_LIMIT_KINDS)
-    for kind, words in readings.SHARE_OF.items():
+    assert set(shares.SHARE_OF) == set(verdicts.NUMERIC_LIMIT_KINDS)
+    for kind, words in shares.SHARE_OF.items():
         # The verdict words, declined: "technischer Maßnahmenwert" -> "des technischen
         # Maßnahmenwerts". Every noun of the kind's name is kept.
         nouns = [w for w in verdicts.KINDS[kind].name_de.split() if w[0].isupper()]

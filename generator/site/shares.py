@@ -1,6 +1,6 @@
 """How a value's share of its limit reads on the site: `53 % des Grenzwerts`.
 
-Values themselves read as `generator.values.wording` writes them (re-exported here); the share
+Values themselves read as `generator.values.wording` writes them; the share
 names the kind of value it is a share of, with the verdict words declined.
 """
 
@@ -12,11 +12,15 @@ from generator.api import qualifiers as q
 from generator.api.verdicts import NUMERIC_LIMIT_KINDS, STATES
 from generator.site.text import date_expr, esc, statistic_label, thousands_expr
 from generator.values.published import READING
-from generator.values.wording import PUBLISHED_TEXT as PUBLISHED_TEXT
-from generator.values.wording import QUALIFIER, REPORTING_LIMIT, VALUE
-from generator.values.wording import SHOWN as SHOWN
-from generator.values.wording import published_expr as published_expr
-from generator.values.wording import with_readings as with_readings
+from generator.values.wording import (
+    PUBLISHED_TEXT,
+    QUALIFIER,
+    REPORTING_LIMIT,
+    SHOWN,
+    VALUE,
+    published_expr,
+    with_readings,
+)
 
 SHARE_OF: dict[str, str] = {
     "grenzwert": "des Grenzwerts",
