@@ -179,16 +179,3 @@ def test_codes_are_plain_strings():
     for param in (code, parameter):
         assert (param.pattern, param.min_length, param.max_length) == (None, None, None)
         assert not param.can_fail
-
-
-def test_no_module_is_over_600_lines():
-    sources = [
-        *(ROOT / "generator").rglob("*.py"),
-        *(ROOT / "netlify").rglob("*.ts"),
-    ]
-    long = {
-        p.relative_to(ROOT).as_posix(): n
-        for p in sources
-        if (n := len(p.read_text().splitlines())) > 600
-    }
-    assert not long

@@ -10,7 +10,7 @@ import pytest
 
 from generator import render
 from generator.frames import parallel
-from generator.site import pages
+from generator.site import zone_pages
 from tests.golden.compare import describe_differences
 from tests.golden.regenerate import EXPECTED, build_golden
 
@@ -154,6 +154,6 @@ def test_batches_of_two_zones_in_three_threads_build_the_golden_tree(
     # batches gets several, rendered concurrently.
     monkeypatch.setattr(render, "ZONE_BATCH", 2)
     monkeypatch.setattr(render, "MEASUREMENT_BATCH", 2)
-    monkeypatch.setattr(pages, "ZONE_BATCH", 2)
+    monkeypatch.setattr(zone_pages, "ZONE_BATCH", 2)
     monkeypatch.setenv("TRINKWASSER_THREADS", "3")
     assert describe_differences(build_golden(tmp_path / "build"), EXPECTED) == ""

@@ -158,8 +158,8 @@ def test_all_tables_import_validate_and_build_end_to_end(data, tables, tmp_path)
     assert (current["nitrat"]["statistic"], current["nitrat"]["value_text"]) == ("max", "53,1")
     assert current["nitrat"]["state"] == "exceeds_limit"
     assert (current["blei"]["statistic"], current["blei"]["state"]) == ("max", "below_limit")
-    # A pH range cannot be judged from one aggregate.
-    assert current["ph_wert"]["state"] == "not_assessable"
+    # A pH range needs both ends: the minimum (7,45) and maximum (7,71) of one date show them.
+    assert current["ph_wert"]["state"] == "within_range"
     series = tree_json(series_path(out, 12))["measurements"]
     nitrat = {m["statistic"] for m in series if m["parameter"] == "nitrat"}
     assert nitrat == {"sample", "min", "mean", "max"}

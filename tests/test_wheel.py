@@ -52,7 +52,12 @@ def test_wheel_contains_package_data(wheel):
 def test_wheel_leaves_the_build_time_scripts_out(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     scripts = {p.name for p in (ROOT / "tools").glob("*.py")}
-    assert scripts == {"make_limits.py", "make_sample.py"}
+    assert scripts == {
+        "make_laender.py",
+        "make_limits.py",
+        "make_sample.py",
+        "make_sample_shapes.py",
+    }
     assert not [n for n in names if n.rsplit("/", 1)[-1] in scripts or n.startswith("tools/")]
 
 

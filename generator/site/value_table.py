@@ -68,6 +68,9 @@ def value_rows(
     `words`: the limits in words, of `limit_words()`, shared by the batches of a build.
     """
     order = {code: i for i, code in enumerate(KEY_PARAMETERS)}
+    if "_compare" not in cv.columns:
+        # Rows without a comparison (`comparison.with_comparison_html` adds it) show none.
+        cv = cv.with_columns(pl.lit(None, pl.String).alias("_compare"))
     prov = pl.col("provenance").struct.field
     refs, sources = _sources(cv, source_fragment)
     cv = cv.with_columns(prov("document_id").alias("_document_id")).join(
