@@ -165,11 +165,13 @@ def test_all_tables_import_validate_and_build_end_to_end(data, tables, tmp_path)
     assert nitrat == {"sample", "min", "mean", "max"}
     page = next((out / "gebiete").glob("12*/index.html")).read_text(encoding="utf-8")
     assert '<b>53,1 mg/l</b> <span class="statistic">Maximum</span>' in page
-    assert "zählt das Maximum" in page
+    assert "Ein Maximum unter dem Grenzwert zeigt, dass jede Probe darunter lag" in page
     zone11 = json.loads((out / "_data/v1/zones/11.json").read_text(encoding="utf-8"))
     nitrat = {v["parameter"]: v for v in zone11["current_values"]}["nitrat"]
-    # The latest date wins: the sample of table A is later than the means of table D.
-    assert (nitrat["statistic"], nitrat["value_text"]) == ("sample", "21,4")
+    # Each sample point stands on its own newest date, and the worst stands for the zone:
+    # table A's later sample (21,4) is listed beside it, not hiding it.
+    assert (nitrat["statistic"], nitrat["value_text"]) == ("sample", "24,6")
+    assert ("sample", "21,4") in [(p["statistic"], p["value_text"]) for p in nitrat["other_points"]]
 
 
 def _value_cells(table: Table, row: tuple[str, ...]) -> int:
