@@ -37,7 +37,10 @@ from generator.retries import retry_after
 from tests.helpers import GOLDEN_INPUT
 
 CONFIG = Config(operator="Wasserdaten Prüfbetrieb", contact="abruf@pruef.example")
-RULES = Politeness(delay=0.05, timeout=1.0, max_bytes=20_000, retries=2, max_retry_wait=5)
+# The servers are on loopback, which only an explicit allowance lets fetch reach.
+RULES = Politeness(
+    delay=0.05, timeout=1.0, max_bytes=20_000, retries=2, max_retry_wait=5, allow_private=True
+)
 DAY = dt.datetime(2026, 11, 26, 6, 0, tzinfo=dt.UTC)
 
 ANALYSE = """Trinkwasseranalyse Kleinstadt Mitte
@@ -524,6 +527,7 @@ def test_fetch_lists_suppliers_without_a_recent_publication(data, tmp_path):
 def test_the_command_reports_and_exits_0_whatever_the_servers_answer(data, tmp_path):
     args = ["fetch", "--data", str(data), "--archive", str(tmp_path / "a"), "--delay", "0.05"]
     args += ["--timeout", "1", "--max-size", "0.02", "--retries", "1", "--import"]
+    args += ["--allow-private-addresses"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert "Fetched 12 source(s)" in result.output

@@ -32,6 +32,7 @@ from generator.contract.model import ROW
 from generator.contract.tables import DOCUMENTS, SOURCES, SUPPLIERS, ZONES
 from generator.errors import SourceDataError
 from generator.fetch import documents as document_files
+from generator.fetch.addresses import AddressPolicy
 from generator.fetch.archive import IMPORTED, PENDING, SUPERSEDED, Archive, Version
 from generator.fetch.polite import Answer, PoliteClient, Validators
 from generator.fetch.politeness import Politeness
@@ -211,12 +212,13 @@ async def _fetch_all(
     rules: Politeness,
     transport: httpx.AsyncBaseTransport | None,
     clock: Callable[[], dt.datetime],
+    policy: AddressPolicy | None = None,
 ) -> tuple[list[SourceResult], int]:
     by_host: dict[str, list[Recipe]] = defaultdict(list)
     for recipe in recipes:
         by_host[urlsplit(recipe.url).netloc.lower()].append(recipe)
     results: dict[str, SourceResult] = {}
-    async with PoliteClient(config, rules, transport) as client:
+    async with PoliteClient(config, rules, transport, policy) as client:
 
         async def one_host(queue: list[Recipe]) -> None:
             for recipe in queue:
@@ -310,11 +312,13 @@ def run(
     import_: bool = False,
     clock: Callable[[], dt.datetime] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    policy: AddressPolicy | None = None,
 ) -> RunResult:
     """Fetch every registered source; archive, mark links, import (with `import_`).
 
     `clock` gives the time of a retrieval (default: now); its date is the retrieval date of
-    a new document and the day a link is found gone.
+    a new document and the day a link is found gone. `transport` and `policy` replace the
+    client's (by default: the address policy of `rules`, enforced where it connects).
     """
     clock = clock or (lambda: dt.datetime.now(dt.UTC))
     today = clock().astimezone(dt.UTC).date()
@@ -322,7 +326,9 @@ def run(
     recipes, suppliers, documents = read_register(data_dir)
     archive = Archive(archive_dir)
     archive.root.mkdir(parents=True, exist_ok=True)
-    results, requests = asyncio.run(_fetch_all(recipes, archive, config, rules, transport, clock))
+    results, requests = asyncio.run(
+        _fetch_all(recipes, archive, config, rules, transport, clock, policy)
+    )
     outcome = RunResult(today, results, cadence_months=config.publication_cadence_months)
     outcome.requests = requests
     outcome.links_written = mark_links(data_dir, documents, archive, recipes, results, today)
