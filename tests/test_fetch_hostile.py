@@ -26,6 +26,7 @@ from pathlib import Path
 
 import brotli
 import httpcore
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
@@ -37,11 +38,13 @@ from generator.fetch.addresses import (
     GuardedTransport,
     system_resolver,
 )
+from generator.fetch.archive import Archive
 from generator.fetch.polite import Answer, PoliteClient
 from generator.fetch.politeness import Politeness
 from generator.fetch.report import format_run
 from generator.fetch.run import run
 from generator.load import check
+from generator.retries import retry_after
 from tests.helpers import GOLDEN_INPUT
 from tests.test_fetch import ANALYSE, CONFIG, DAY, RULES, Document, Site, _serve, _static
 
@@ -379,3 +382,89 @@ def test_private_addresses_are_allowed_by_the_flag_or_the_setting(data, tmp_path
     assert broken.exit_code == 1
     assert "fetch.allow_private_addresses: must be true or false, got 'ja'" in broken.output
     assert "fetch.proxy: unknown setting" in broken.output
+
+
+# ---------------------------------------------------------------------------- 3. one source
+
+
+EMPTY_ROW_PAGE = """<html><body><h1>Trinkwasseranalyse, Stand: 01.10.2026</h1>
+<table><tr></tr></table>
+<table><tr><th>Parameter</th><th>Einheit</th><th>Messwert</th></tr>
+<tr><td>Nitrat</td><td>mg/l</td><td>7,5</td></tr></table></body></html>"""
+
+
+def test_a_hostile_source_fails_alone_and_the_good_one_after_it_is_imported(
+    data, tmp_path, site, monkeypatch
+):
+    # The register is read in the order of the ids: every hostile source comes before the
+    # good one, on the same host (so one after another, in that order).
+    site.routes["/hochgestellt.csv"] = _static(503, b"", Retry_After="²")
+    site.routes["/daten.csv"] = _static(302, Location="data:text/csv;base64,Tml0cmF0")
+    site.routes["/ungueltig.csv"] = _static(302, Location="http://[::1/x")
+    site.routes["/leerzeile.html"] = Document(EMPTY_ROW_PAGE, "text/html; charset=utf-8")
+    site.routes["/parser.csv"] = Document(ANALYSE.replace("24,2", "19"))
+    _register(
+        data,
+        [
+            ("a-hochgestellt", f"{site.url}/hochgestellt.csv"),
+            ("b-daten", f"{site.url}/daten.csv"),
+            ("c-ungueltig", f"{site.url}/ungueltig.csv"),
+            ("d-leerzeile", f"{site.url}/leerzeile.html"),
+            ("e-parser", f"{site.url}/parser.csv"),
+            ("z-gut", f"{site.url}/analyse.csv"),
+        ],
+    )
+    # A parser's own exception, of a kind no reader expects (here polars', as a page with
+    # nested tables once raised): the safety net turns it into the source's failure.
+    from generator.fetch import reimport
+
+    plan = reimport._plan
+
+    def breaking(path, target, recipe):
+        if recipe.source_id == "e-parser":
+            raise pl.exceptions.ShapeError("lengths do not match")
+        return plan(path, target, recipe)
+
+    monkeypatch.setattr(reimport, "_plan", breaking)
+    args = ["fetch", "--data", str(data), "--archive", str(tmp_path / "archiv"), "--import"]
+    args += ["--delay", "0.05", "--timeout", "2", "--retries", "1", "--allow-private-addresses"]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    lines = {line.split()[0]: line for line in first.output.splitlines() if line.startswith("  ")}
+    assert "failed" in lines["a-hochgestellt"] and "HTTP 503" in lines["a-hochgestellt"]
+    assert "failed     an answer with an invalid address: " in lines["b-daten"]
+    assert (
+        "failed     no answer: RemoteProtocolError: Invalid URL in location" in lines["c-ungueltig"]
+    )
+    assert "Imported 2 of 3 version(s) waiting for import:" in first.output
+    imported = _imports(first.output)
+    # The page with a row without cells is read all the same (it broke the reader once).
+    assert imported["d-leerzeile"].startswith("document d-leerzeile-")
+    assert imported["e-parser"] == (
+        "not imported: the document could not be read: ShapeError: lengths do not match"
+    )
+    assert imported["z-gut"].startswith("document z-gut-")
+    rows = pl.read_csv(data / "measurements.csv", infer_schema=False)
+    assert rows.filter(pl.col("document_id").str.starts_with("z-gut-"))[
+        "value_text"
+    ].sort().to_list() == ["101", "24,2"]
+    assert Archive(tmp_path / "archiv").manifest("e-parser").latest.import_state == "pending"
+
+    # The next run tries the pending version again, without fetching it again.
+    monkeypatch.setattr(reimport, "_plan", plan)
+    second = CliRunner().invoke(cli, args)
+    assert second.exit_code == 0, second.output
+    assert _imports(second.output)["e-parser"].startswith("document e-parser-")
+    assert Archive(tmp_path / "archiv").manifest("e-parser").latest.import_state == "imported"
+    assert [p for p in site.paths() if p == "/parser.csv"] == ["/parser.csv"] * 2  # 200, 304
+
+
+def _imports(output: str) -> dict[str, str]:
+    """Return the import lines of a report by source id."""
+    tail = output.split("waiting for import:\n", 1)[1].splitlines()
+    lines = [line.strip().split(None, 1) for line in tail if line.startswith("  ")]
+    return {source: what for source, what in lines}
+
+
+def test_an_unreadable_retry_after_is_no_retry_after():
+    assert retry_after("²") is None and retry_after("٣") is None and retry_after("3") == 3.0

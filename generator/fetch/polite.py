@@ -189,6 +189,9 @@ class PoliteClient:
                 raise _Refused(str(exc)) from None
             except CodingRefused as exc:
                 raise _Refused(str(exc), status=200) from None
+            except httpx.InvalidURL as exc:
+                # httpx reads a redirect's Location even when it does not follow it.
+                raise _Refused(f"an answer with an invalid address: {exc}") from None
             except httpx.HTTPError as exc:
                 raise _Refused(f"no answer: {type(exc).__name__}: {exc}", gone=True) from None
             finally:
@@ -262,6 +265,8 @@ class PoliteClient:
             answer.gone = exc.gone
             if exc.status is not None:
                 answer.status = exc.status
+        except Exception as exc:  # noqa: BLE001 - a server's bytes must not end the run
+            answer.error = f"unreadable answer: {type(exc).__name__}: {exc}"
         return answer
 
     async def _follow(self, answer: Answer, known: Validators | None) -> None:
