@@ -15,9 +15,13 @@ import asyncio
 import dataclasses
 import gzip
 import ipaddress
+import os
 import re
 import shutil
 import struct
+import subprocess
+import sys
+import threading
 import tracemalloc
 import zlib
 from collections.abc import Iterable, Iterator
@@ -44,7 +48,7 @@ from generator.fetch.politeness import Politeness
 from generator.fetch.report import format_run
 from generator.fetch.run import run
 from generator.load import check
-from generator.retries import retry_after
+from generator.locking import exclusive
 from tests.helpers import GOLDEN_INPUT
 from tests.test_fetch import ANALYSE, CONFIG, DAY, RULES, Document, Site, _serve, _static
 
@@ -263,9 +267,10 @@ def test_the_policy_names_what_it_refuses(address, kind):
     assert asyncio.run(policy.addresses(PUBLIC, 80)) == [PUBLIC]
 
 
-def _register(data: Path, rows: list[tuple[str, str]]) -> None:
+def _register(data: Path, rows: list[tuple[str, str]], zones: dict[str, int] | None = None) -> None:
     lines = ["source_id,supplier_id,zone_id,url,title"]
-    lines += [f"{source_id},1,11,{url},Analyse" for source_id, url in rows]
+    zone = zones or {}
+    lines += [f"{source_id},1,{zone.get(source_id, 11)},{url},Analyse" for source_id, url in rows]
     (data / "sources.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -468,3 +473,101 @@ def _imports(output: str) -> dict[str, str]:
 
 def test_an_unreadable_retry_after_is_no_retry_after():
     assert retry_after("²") is None and retry_after("٣") is None and retry_after("3") == 3.0
+
+
+# ---------------------------------------------------------------------------- 4. one run
+
+
+def _fetch_command(data: Path, archive: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "generator", "fetch", "--data", str(data), "--archive",
+        str(archive), "--import", "--allow-private-addresses", "--delay", "0.05",
+        "--timeout", "120",
+    ]  # fmt: skip
+
+
+def test_a_second_run_stops_at_once_and_the_first_loses_nothing(data, tmp_path, site):
+    # The first run is held inside its first request (the server answers when the test says
+    # so); a second run started meanwhile must change nothing and say why.
+    arrived, release = threading.Event(), threading.Event()
+    slow = Document(ANALYSE.replace("24,2", "31"))
+
+    def held(h: BaseHTTPRequestHandler) -> None:
+        arrived.set()
+        release.wait(120)
+        slow(h)
+
+    site.routes["/langsam.csv"] = held
+    _register(
+        data,
+        [("a-langsam", f"{site.url}/langsam.csv"), ("b-zweite", f"{site.url}/gzip.csv")],
+        {"b-zweite": 12},
+    )
+    archive = tmp_path / "archiv"
+    command = _fetch_command(data, archive)
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert arrived.wait(120), "the first run never asked for its document"
+        asked = len(site.log)
+        before = {p.name: p.read_bytes() for p in data.iterdir() if p.is_file()}
+        second = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        assert len(site.log) == asked  # the second run asked for nothing
+        assert {p.name: p.read_bytes() for p in data.iterdir() if p.is_file()} == before
+    finally:
+        release.set()
+        out, err = first.communicate(timeout=120)
+    assert second.returncode == 1, second.stderr
+    assert second.stderr.strip() == (
+        f"Error: {archive} is in use by trinkwasser fetch (process {first.pid}, since "
+        + second.stderr.split("since ", 1)[1].split(")", 1)[0]
+        + "); this run changed nothing. Run it again when that one has finished."
+    )
+    assert first.returncode == 0, err
+    assert "Imported 2 of 2 version(s)" in out, out
+    # Every value of both documents is there once, and each manifest says imported.
+    rows = pl.read_csv(data / "measurements.csv", infer_schema=False)
+    for source in ("a-langsam", "b-zweite"):
+        mine = rows.filter(pl.col("document_id").str.starts_with(f"{source}-"))
+        assert mine.height == 2, source
+        assert Archive(archive).manifest(source).latest.import_state == "imported"
+    # The lock went with the first run: a third one runs, and finds nothing new to import.
+    third = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert third.returncode == 0, third.stderr
+    assert "2 unchanged" in third.stdout and "waiting for import" not in third.stdout
+    assert pl.read_csv(data / "measurements.csv", infer_schema=False).height == rows.height
+
+
+def test_an_import_waits_for_no_one_while_fetch_holds_the_data(data, tmp_path):
+    table = tmp_path / "werte.csv"
+    table.write_text("Parameter;Einheit;Messwert\nNitrat;mg/l;3\n", encoding="utf-8")
+    args = ["import", str(table), "--data", str(data), "--zone", "11", "--document", "wk-2026"]
+    args += ["--sampled-at", "2026-06-30"]
+    before = (data / "measurements.csv").read_bytes()
+    with exclusive(data, "trinkwasser fetch"):
+        busy = CliRunner().invoke(cli, args)
+        assert busy.exit_code == 1
+        assert f"{data} is in use by trinkwasser fetch (process {os.getpid()}" in busy.output
+        assert (data / "measurements.csv").read_bytes() == before
+        # A dry run writes nothing and needs no lock.
+        dry = CliRunner().invoke(cli, [*args, "--dry-run"])
+        assert dry.exit_code == 0, dry.output
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    assert (data / "measurements.csv").read_bytes() != before
+
+
+def test_staging_folders_of_killed_runs_are_swept(data, tmp_path, site):
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead = gone.stdout.strip()
+    left = [data / f".trinkwasser-fetch-{dead}-x1y2", data / f".trinkwasser-import-{dead}-z3"]
+    mine = data / f".trinkwasser-fetch-{os.getpid()}-lebt"  # a running process's: kept
+    for folder in (*left, mine):
+        folder.mkdir()
+        (folder / "measurements.csv").write_text("halb", encoding="utf-8")
+    _register(data, [("gut", f"{site.url}/analyse.csv")])
+    result = run(data, tmp_path / "archiv", CONFIG, RULES, import_=True, clock=lambda: DAY)
+    assert result.swept == left
+    assert not any(folder.exists() for folder in left) and mine.is_dir()
+    report = format_run(result)
+    assert f"Removed {left[0]}, left behind by an interrupted run." in report

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -109,7 +110,8 @@ def stated_edition(path: Path, recipe: Recipe) -> dt.date | None:
 
 
 def _stage(data_dir: Path) -> Path:
-    staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=data_dir))
+    # The process id in the name: a later run removes the folder of a killed one.
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}-{os.getpid()}-", dir=data_dir))
     for path in data_dir.iterdir():
         if path.is_file() and path.suffix in (".csv", ".parquet", ".json"):
             (staging / path.name).symlink_to(path.resolve())

@@ -335,15 +335,16 @@ def _staged_measurements(existing: Path | None, rows: pl.DataFrame, staging: Pat
     return out
 
 
-def remove_stale_staging(data_dir: Path) -> list[Path]:
+def remove_stale_staging(data_dir: Path, prefix: str = STAGING) -> list[Path]:
     """Remove staging folders of imports that were killed (their process is gone).
 
     `write` removes its folder itself, but not when the process is killed outright; the
     folder's name carries the process id, so a running import's folder is left alone.
+    `prefix` names whose folders: an import's, or `fetch --import`'s.
     """
     removed = []
-    for folder in sorted(Path(data_dir).glob(f"{STAGING}-*")):
-        pid = folder.name.removeprefix(f"{STAGING}-").split("-", 1)[0]
+    for folder in sorted(Path(data_dir).glob(f"{prefix}-*")):
+        pid = folder.name.removeprefix(f"{prefix}-").split("-", 1)[0]
         if not folder.is_dir() or (pid.isdigit() and _alive(int(pid))):
             continue
         shutil.rmtree(folder, ignore_errors=True)
