@@ -518,9 +518,8 @@ def test_a_second_run_stops_at_once_and_the_first_loses_nothing(data, tmp_path, 
         out, err = first.communicate(timeout=120)
     assert second.returncode == 1, second.stderr
     assert second.stderr.strip() == (
-        f"Error: {archive} is in use by trinkwasser fetch (process {first.pid}, since "
-        + second.stderr.split("since ", 1)[1].split(")", 1)[0]
-        + "); this run changed nothing. Run it again when that one has finished."
+        f"Error: {archive} is in use by another run (trinkwasser fetch or import); this "
+        "trinkwasser fetch changed nothing. Run it again when that one has finished."
     )
     assert first.returncode == 0, err
     assert "Imported 2 of 2 version(s)" in out, out
@@ -534,6 +533,7 @@ def test_a_second_run_stops_at_once_and_the_first_loses_nothing(data, tmp_path, 
     third = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert third.returncode == 0, third.stderr
     assert "2 unchanged" in third.stdout and "waiting for import" not in third.stdout
+    assert sorted(p.name for p in data.iterdir() if p.name.startswith(".")) == []
     assert pl.read_csv(data / "measurements.csv", infer_schema=False).height == rows.height
 
 
@@ -546,7 +546,9 @@ def test_an_import_waits_for_no_one_while_fetch_holds_the_data(data, tmp_path):
     with exclusive(data, "trinkwasser fetch"):
         busy = CliRunner().invoke(cli, args)
         assert busy.exit_code == 1
-        assert f"{data} is in use by trinkwasser fetch (process {os.getpid()}" in busy.output
+        assert f"{data} is in use by another run (trinkwasser fetch or import); this " in (
+            busy.output
+        )
         assert (data / "measurements.csv").read_bytes() == before
         # A dry run writes nothing and needs no lock.
         dry = CliRunner().invoke(cli, [*args, "--dry-run"])
