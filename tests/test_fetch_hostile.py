@@ -573,3 +573,12 @@ def test_staging_folders_of_killed_runs_are_swept(data, tmp_path, site):
     assert not any(folder.exists() for folder in left) and mine.is_dir()
     report = format_run(result)
     assert f"Removed {left[0]}, left behind by an interrupted run." in report
+
+
+def test_a_304_to_an_unconditional_request_is_not_unchanged(data, tmp_path, site):
+    site.routes["/immer304.csv"] = _static(304, ETag='"x"')
+    _register(data, [("immer304", f"{site.url}/immer304.csv")])
+    [result] = run(data, tmp_path / "archiv", CONFIG, RULES, clock=lambda: DAY).sources
+    assert result.status == "failed" and result.http_status == 304
+    assert result.reason == "HTTP 304 to a request that was not conditional"
+    assert Archive(tmp_path / "archiv").manifest("immer304").versions == []

@@ -66,7 +66,9 @@ def run_match(file: Path, data_dir: Path | None, encoding: str = "utf-8") -> Non
     names = read_names(file, encoding)
     result = match_frame(names, index_for(_register(data_dir)), progress=StepPrinter())
     out = result.select(MATCH_COLUMNS).with_columns(pl.col(pl.String).replace("", None))
-    sys.stdout.write(write_csv(out, null_value=""))
+    # The names come from a supplier's file: an escape sequence in one would reach the
+    # operator's terminal, so control characters are shown escaped (as in every report).
+    sys.stdout.write(terminal_safe(write_csv(out, null_value="")))
     unmatched = result.filter(pl.col("status") == "no_match").unique(
         ["name", "unit"], maintain_order=True
     )

@@ -28,6 +28,7 @@ from typing import Any
 import polars as pl
 
 from generator.errors import TrinkwasserError
+from generator.publications import caps
 from generator.publications.workbook_size import check_workbook_size
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
@@ -84,6 +85,11 @@ def read_csv(path: Path, encoding: str = "utf-8") -> RawTable:
     lines: list[int] = []
     try:
         for cells in reader:
+            if len(cells) > caps.MAX_CSV_COLUMNS:
+                raise TableReadError(
+                    f"{path}, line {reader.line_num}: {len(cells):,} cells, more than the cap "
+                    f"of {caps.MAX_CSV_COLUMNS:,} columns per CSV table; nothing was read"
+                )
             rows.append(cells)
             lines.append(reader.line_num)
     except csv.Error as exc:
