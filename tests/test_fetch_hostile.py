@@ -49,8 +49,11 @@ from generator.fetch.report import format_run
 from generator.fetch.run import run
 from generator.load import check
 from generator.locking import exclusive
+from generator.retries import retry_after
+from tests.fetch_helpers import ANALYSE, CONFIG, DAY, RULES, Document, Site
+from tests.fetch_helpers import serve as _serve
+from tests.fetch_helpers import static as _static
 from tests.helpers import GOLDEN_INPUT
-from tests.test_fetch import ANALYSE, CONFIG, DAY, RULES, Document, Site, _serve, _static
 
 PUBLIC = "93.184.215.14"
 """A public address the resolver gives the test's supplier host; connected to loopback."""
