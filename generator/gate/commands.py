@@ -338,8 +338,10 @@ def _send_key(issued: IssuedKey, config: Config, settings: GateSettings) -> None
 def approve(request_id: str, state_dir: Path, config_path: Path | None) -> None:
     """Approve a pending request: issue its key and send it by e-mail.
 
-    With [smtp] in the configuration it is sent; without, it is shown once with the e-mail
-    to send by hand.
+    The request's address is checked first: a key is issued only for exactly one address.
+    With [smtp] in the configuration the key is sent, the whole send bounded by the [smtp]
+    timeout; without, or when the send does not complete, the key is shown once with the
+    e-mail to send by hand.
     """
     from generator.gate import keys as key_tools
 
