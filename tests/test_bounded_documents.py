@@ -93,7 +93,19 @@ def test_a_csv_of_too_many_columns_is_refused(tmp_path, columns):
     header = "Parameter;Einheit;" + ";".join(f"Messstelle {i}" for i in range(columns - 2))
     path.write_text(header + "\n" + "Nitrat;mg/l;" + "1;" * (columns - 3) + "1\n" * 3)
     _refused_small(
-        path, f"line 1: {columns:,} cells, more than the cap of 2,000 columns per CSV table"
+        path, f"line 1: {columns:,} cells, more than the cap of 10,000 columns per CSV table"
+    )
+
+
+def test_a_csv_whose_ragged_lines_would_fill_to_millions_of_cells_is_refused(tmp_path):
+    # One wide line, many short ones: filled up to the widest, 2,500,000 cells.
+    path = tmp_path / "zackig.csv"
+    wide = "Parameter;Einheit;" + ";".join(str(i) for i in range(4998))
+    path.write_text(wide + "\n" + "Nitrat;mg/l;1\n" * 499)
+    _refused_small(
+        path,
+        "500 lines of up to 5,000 cells make 2,500,000 cells, more than the cap of "
+        "2,000,000 cells per CSV table",
     )
 
 

@@ -15,5 +15,7 @@ MAX_PAGE_TABLES = 500
 """Tables (`<table>` elements, nested ones included) of one web page."""
 MAX_PDF_PAGES = 300
 """Pages of one PDF report."""
-MAX_CSV_COLUMNS = 2_000
+MAX_CSV_COLUMNS = 10_000
 """Cells of one CSV line (a table with one column per day of a year has 367)."""
+MAX_CSV_CELLS = 2_000_000
+"""Cells of one CSV table once every line is filled up to the widest (lines x columns)."""

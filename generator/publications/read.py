@@ -95,6 +95,12 @@ def read_csv(path: Path, encoding: str = "utf-8") -> RawTable:
     except csv.Error as exc:
         raise TableReadError(f"{path}, line {reader.line_num}: {exc}") from None
     width = max((len(r) for r in rows), default=0)
+    if width * len(rows) > caps.MAX_CSV_CELLS:  # ragged lines are filled up to the widest
+        raise TableReadError(
+            f"{path}: {len(rows):,} lines of up to {width:,} cells make "
+            f"{width * len(rows):,} cells, more than the cap of {caps.MAX_CSV_CELLS:,} cells "
+            "per CSV table; nothing was read"
+        )
     columns = {f"c{i}": [r[i] if i < len(r) else None for r in rows] for i in range(width)}
     frame = pl.DataFrame(columns, schema={c: pl.String for c in columns}).with_columns(
         pl.Series(ROW, lines, dtype=pl.Int64)
