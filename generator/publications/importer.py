@@ -37,7 +37,7 @@ from generator.contract.check import check_tables
 from generator.contract.model import ROW as CONTRACT_ROW
 from generator.contract.read import candidates, sniff_separator
 from generator.contract.tables import ALL_TABLES, MEASUREMENTS
-from generator.csv_cells import SIGNED_NUMBER
+from generator.output.csv_cells import SIGNED_NUMBER
 from generator.errors import SourceDataError, TrinkwasserError
 from generator.load import reference_dir
 from generator.output.atomic import atomic_write
@@ -153,7 +153,7 @@ def contract_rows(values: pl.DataFrame, matches: pl.DataFrame, target: Target) -
 
 
 FORMULA_CELL = r"^[=@+\-]"
-"""A cell a spreadsheet may run (`generator.csv_cells`): no supplier publishes one."""
+"""A cell a spreadsheet may run (`generator.output.csv_cells`): no supplier publishes one."""
 NO_VALUE_DASHES = r"^[-+/\s]+$"
 """Cells such as `-`, `--` or `-/-`: a table's way of saying "no value" (or "no unit"), which
 no spreadsheet runs."""
