@@ -37,10 +37,10 @@ from generator.contract.check import check_tables
 from generator.contract.model import ROW as CONTRACT_ROW
 from generator.contract.read import candidates, sniff_separator
 from generator.contract.tables import ALL_TABLES, MEASUREMENTS
-from generator.output.csv_cells import SIGNED_NUMBER
 from generator.errors import SourceDataError, TrinkwasserError
 from generator.load import reference_dir
 from generator.output.atomic import atomic_write
+from generator.output.csv_cells import SIGNED_NUMBER
 from generator.progress import StepPrinter
 from generator.publications import documents, layouts
 from generator.publications.aliases import index_for
