@@ -53,6 +53,9 @@ class Config:
     requires the consumers to be informed at least once a year)."""
     smtp: SmtpConfig | None = None
     """`[smtp]`: send key e-mails; None prints them for the operator to send by hand."""
+    allow_private_addresses: bool = False
+    """`[fetch] allow_private_addresses`: let `fetch` read from loopback, link-local and
+    private addresses (a register of an intranet's servers); off, they are refused."""
 
 
 # The settings given as text, each with its check and what the check wants.
@@ -125,6 +128,21 @@ def _smtp(section: object, errors: list[str]) -> SmtpConfig | None:
     return SmtpConfig(**values)
 
 
+def _fetch(section: object, values: dict[str, Any], errors: list[str]) -> None:
+    if not isinstance(section, dict):
+        errors.append("fetch: must be a table")
+        return
+    for key in section:
+        if key != "allow_private_addresses":
+            errors.append(f"fetch.{key}: unknown setting (known: allow_private_addresses)")
+    if "allow_private_addresses" in section:
+        allow = section["allow_private_addresses"]
+        if not isinstance(allow, bool):
+            errors.append(f"fetch.allow_private_addresses: must be true or false, got {allow!r}")
+        else:
+            values["allow_private_addresses"] = allow
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read `path` (or ./trinkwasser.toml if it exists); return defaults otherwise."""
     if path is None:
@@ -140,12 +158,12 @@ def load_config(path: Path | None = None) -> Config:
     errors: list[str] = []
     if not isinstance(section, dict):
         raise ConfigError(f"{path}: [site] must be a table")
-    known = {f.name for f in fields(Config)} - {"smtp"}
+    known = {f.name for f in fields(Config)} - {"smtp", "allow_private_addresses"}
     for key in section:
         if key not in known:
             errors.append(f"site.{key}: unknown setting (known: {', '.join(sorted(known))})")
-    for key in sorted(set(raw) - {"site", "smtp"}):
-        errors.append(f"{key}: unknown section (only [site] and [smtp] are read)")
+    for key in sorted(set(raw) - {"site", "smtp", "fetch"}):
+        errors.append(f"{key}: unknown section (only [site], [smtp] and [fetch] are read)")
     values: dict[str, Any] = {}
     if "publication_cadence_months" in section:
         months = section["publication_cadence_months"]
@@ -158,6 +176,8 @@ def load_config(path: Path | None = None) -> Config:
             values["publication_cadence_months"] = months
     if "smtp" in raw:
         values["smtp"] = _smtp(raw["smtp"], errors)
+    if "fetch" in raw:
+        _fetch(raw["fetch"], values, errors)
     for key, (ok, what) in _CHECKS.items():
         if key not in section:
             continue

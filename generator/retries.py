@@ -21,7 +21,7 @@ def retry_after(value: str | None, now: dt.datetime | None = None) -> float | No
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():  # "²".isdigit() is true too
         return float(value)
     try:
         when = email.utils.parsedate_to_datetime(value)

@@ -11,11 +11,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import shutil
-import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import polars as pl
@@ -29,24 +27,16 @@ from generator.errors import SourceDataError
 from generator.fetch.archive import Archive
 from generator.fetch.edition import edition_date
 from generator.fetch.polite import user_agent
-from generator.fetch.politeness import Politeness
 from generator.fetch.report import format_run
 from generator.fetch.run import run
 from generator.load import check
 from generator.retries import retry_after
+from tests.fetch_helpers import ANALYSE, CONFIG, DAY, RULES, Document, Site
+from tests.fetch_helpers import send as _send
+from tests.fetch_helpers import serve as _serve
+from tests.fetch_helpers import static as _static
 from tests.helpers import GOLDEN_INPUT
 
-CONFIG = Config(operator="Wasserdaten Prüfbetrieb", contact="abruf@pruef.example")
-RULES = Politeness(delay=0.05, timeout=1.0, max_bytes=20_000, retries=2, max_retry_wait=5)
-DAY = dt.datetime(2026, 11, 26, 6, 0, tzinfo=dt.UTC)
-
-ANALYSE = """Trinkwasseranalyse Kleinstadt Mitte
-Stand: 16.07.2026
-
-Parameter;Einheit;Messwert
-Nitrat;mg/l;24,2
-Calcium;mg/l;101
-"""
 ANALYSE_2 = ANALYSE.replace("16.07.2026", "02.11.2026").replace("24,2", "25,9")
 UMZUG = "Analyse Kleinstadt Höhe, Stand 30.06.2026\nParameter;Einheit;Messwert\nNitrat;mg/l;12\n"
 SEELAND = (
@@ -54,89 +44,6 @@ SEELAND = (
 )
 OHNE_STAND = "Parameter;Einheit;Wert\nNitrat;mg/l;3,3\n"
 ROBOTS = "User-agent: *\nDisallow: /privat/\n"
-
-
-@dataclass
-class Site:
-    """A supplier's web server: fixed routes, and a log of every request it got."""
-
-    routes: dict[str, Callable[[BaseHTTPRequestHandler], None]]
-    log: list[tuple[float, str, dict[str, str]]] = field(default_factory=list)
-    url: str = ""
-
-    def paths(self) -> list[str]:
-        return [path for _, path, _ in self.log]
-
-
-def _serve(site: Site) -> Iterator[Site]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
-            site.log.append((time.monotonic(), self.path, dict(self.headers.items())))
-            handler = site.routes.get(self.path)
-            try:
-                if handler is None:
-                    self.send_response(404)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                else:
-                    handler(self)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    site.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield site
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def _send(h: BaseHTTPRequestHandler, status: int, body: bytes = b"", **headers: str) -> None:
-    h.send_response(status)
-    for name, value in headers.items():
-        h.send_header(name.replace("_", "-"), value)
-    h.send_header("Content-Length", str(len(body)))
-    h.end_headers()
-    if body:
-        h.wfile.write(body)
-
-
-class Document:
-    """A document served with validators: 304 when the client's match."""
-
-    def __init__(self, text: str, content_type: str = "text/csv; charset=utf-8"):
-        self.set(text)
-        self.content_type = content_type
-        self.bodies = 0
-
-    def set(self, text: str) -> None:
-        self.body = text.encode("utf-8")
-        self.etag = f'"v{abs(hash(text))}"'
-
-    def __call__(self, h: BaseHTTPRequestHandler) -> None:
-        if h.headers.get("If-None-Match") == self.etag:
-            _send(h, 304, ETag=self.etag)
-            return
-        self.bodies += 1
-        _send(
-            h,
-            200,
-            self.body,
-            ETag=self.etag,
-            Last_Modified="Mon, 02 Nov 2026 08:00:00 GMT",
-            Content_Type=self.content_type,
-        )
-
-
-def _static(status: int, body: bytes = b"", **headers: str) -> Callable[..., None]:
-    return lambda h: _send(h, status, body, **headers)
 
 
 def _busy_then(document: Document) -> Callable[[BaseHTTPRequestHandler], None]:
@@ -524,6 +431,7 @@ def test_fetch_lists_suppliers_without_a_recent_publication(data, tmp_path):
 def test_the_command_reports_and_exits_0_whatever_the_servers_answer(data, tmp_path):
     args = ["fetch", "--data", str(data), "--archive", str(tmp_path / "a"), "--delay", "0.05"]
     args += ["--timeout", "1", "--max-size", "0.02", "--retries", "1", "--import"]
+    args += ["--allow-private-addresses"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert "Fetched 12 source(s)" in result.output

@@ -10,6 +10,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import shutil
 import socket
 import time
@@ -158,3 +159,33 @@ def test_connections_above_the_bound_get_the_contracts_503_then_the_server_recov
             with contextlib.suppress(OSError):
                 sock.close()
         server.stop()
+
+
+def test_a_dropped_slow_reader_is_one_line_in_the_log_not_a_traceback(built, tmp_path):
+    # Requests pipelined behind the large file, gzip or not: when the server drops the
+    # connection, the app is still sending; that must end quietly, with one log line each.
+    server, _key = _serve(built, tmp_path)
+    socks = []
+    try:
+        for encoding in ("identity", "gzip") * 2:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect(("127.0.0.1", _port(server)))
+            sock.sendall(
+                f"GET /{BIG} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: {encoding}\r\n\r\n"
+                "GET / HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+            )
+            socks.append(sock)
+        dropped = "dropped a client that read nothing for 1 s (--timeout-write)"
+        assert _until(lambda: server.stderr().count(dropped) == len(socks), 120)
+        for sock in socks:  # the client wakes up and reads what was left in its buffers
+            _reset_or_closed(sock)
+    finally:
+        for sock in socks:
+            sock.close()
+        server.stop()
+    log = server.stderr()
+    assert "Traceback" not in log and "Exception in ASGI application" not in log, log
+    lines = [line for line in log.splitlines() if "dropped a client" in line]
+    assert len(lines) == len(socks)
+    assert all(re.fullmatch(rf"INFO: +127\.0\.0\.1:\d+ - {re.escape(dropped)}", x) for x in lines)

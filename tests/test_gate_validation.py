@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Annotated
 
 import httpx
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import Field, TypeAdapter, ValidationError
 
-from generator.api.routes import ROUTES, route
+from generator.api.routes import EMAIL_MESSAGE, EMAIL_PATTERN, ROUTES, is_one_address, route
 from generator.gate.validation import (
     MAX_INT_DIGITS,
     check_value,
@@ -246,3 +247,56 @@ def test_broken_bodies_like_fastapi(fastapi_client, raw):
         assert (expected.status_code, expected.content) == (422, error_body(result.errors))
     else:
         assert expected.status_code == 202, expected.text
+
+
+# ---------------------------------------------------------------------------- one address
+
+ADDRESS_ALPHABET = "ab.@-_+=?,;:<>()[]\"' \t\r\n\\!#$%&*/^`{|}~äÿ\u2028\x00\x85"
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet=ADDRESS_ALPHABET, max_size=16),
+        st.emails().map(str),
+        st.builds(
+            lambda a, b: f"{a}@{b}",
+            st.text(alphabet=ADDRESS_ALPHABET, max_size=8),
+            st.text(alphabet=ADDRESS_ALPHABET, max_size=8),
+        ),
+    )
+)
+def test_the_address_pattern_is_what_the_standard_library_reads_as_one_address(value):
+    # The edge gate applies the pattern alone; the Python gate the pattern and the standard
+    # library. They must never differ, or the two gates would answer differently.
+    assert is_one_address(value) == bool(re.fullmatch(EMAIL_PATTERN, value)), value
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "a@example.org,=?utf-8?b?YkBleGFtcGxlLm9yZw==?=",
+        "a@example.org, b@example.org",
+        "a@example.org;b@example.org",
+        "=?utf-8?q?a=0D=0ABcc=3A_b=40x.de?=@example.org",
+        "a@x.de\r\nBcc: b@y.de",
+        "Ada <a@x.de>",
+        "a@x.de (Ada)",
+        '"a b"@x.de',
+        "a@x.de\n",
+        "a@[127.0.0.1]",
+        "müller@x.de",
+        "a@x.de\x00",
+    ],
+)
+def test_more_than_one_recipient_or_a_hidden_one_is_refused(value):
+    email = route("access_request").param("email")
+    _, error = check_value(email, value, ("body", "email"))
+    assert error is not None and error["type"] == "value_error", value
+    assert error["msg"] == f"Value error, {EMAIL_MESSAGE}"
+
+
+@pytest.mark.parametrize("value", ["ada@example.org", "a.b+c@xn--mller-kva.de", "a@localhost"])
+def test_one_plain_address_is_accepted(value):
+    email = route("access_request").param("email")
+    assert check_value(email, value, ("body", "email")) == (value, None)

@@ -61,17 +61,22 @@ def test_import_refuses_formula_cells_and_names_them(data, tmp_path):
         'Nitrat;mg/l;=HYPERLINK("http://evil.example");\n'
         "Calcium;@SUM(1);91;\n"
         "Natrium;mg/l;-23;12\n"
-        "Kalium;mg/l;+0,24;\n",
+        "Kalium;mg/l;+0,24;\n"
+        "Magnesium;mg/l;+cmd|' /C calc'!A0;\n"
+        "Sulfat;-;-2+3+cmd|' /C calc'!A0;-/-\n",
         encoding="utf-8",
     )
     before = _snapshot(data)
     result = invoke("import", table, "--data", data, *IMPORT)
-    assert_one_clear_error(result, "3 cell(s) start with = or @")
+    assert_one_clear_error(result, "6 cell(s) start with =, @, + or - as a spreadsheet formula")
     assert "row 2, value in column 'Wasserwerk Nord': '=HYPERLINK(" in result.stderr
     assert "row 3, unit: '@SUM(1)'" in result.stderr
     assert "row 4, sample point: \"=cmd|' /C calc'!A0\"" in result.stderr
-    # Signed values are values, not formulas.
+    assert "row 6, value in column 'Wasserwerk Nord': \"+cmd|' /C calc'!A0\"" in result.stderr
+    assert "row 7, value in column 'Wasserwerk Nord': \"-2+3+cmd|' /C calc'!A0\"" in (result.stderr)
+    # Signed values are values, not formulas; dashes say "no value" or "no unit".
     assert "'-23'" not in result.stderr and "+0,24" not in result.stderr
+    assert "'-'" not in result.stderr and "'-/-'" not in result.stderr
     assert _snapshot(data) == before
 
 

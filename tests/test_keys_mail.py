@@ -11,6 +11,7 @@ import email
 import email.policy
 import re
 import socket
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -230,3 +231,109 @@ def test_the_password_never_goes_in_the_file(workdir):
     assert "smtp.password: never in the file" in text
     assert "smtp.security: must be one of starttls, tls, none" in text
     assert "smtp.port: must be a port number" in text
+
+
+# ---------------------------------------------------------------------------- one recipient
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "a@example.org,=?utf-8?b?YkBleGFtcGxlLm9yZw==?=",
+        "=?utf-8?q?a=0D=0ABcc=3A_b=40x.de?=@example.org",
+        "a@example.org\r\nBcc: b@example.org",
+        "Ada <a@example.org>, b@example.org",
+    ],
+)
+def test_approve_refuses_an_address_that_is_not_exactly_one(workdir, inbox, address):
+    # Stored as it came (an older gate, a hand-written request): checked again before any
+    # key is made, so no key exists that nobody was shown.
+    _configure(workdir, inbox.port)
+    request = submit(workdir, address)
+    out = keys("approve", request.id, code=1)
+    assert "which is not exactly one e-mail address (name@domain); no key was issued" in out
+    assert "\r" not in out and "\x1b" not in out
+    state = open_state(workdir / "state")
+    assert state.list_keys() == [] and state.get_request(request.id).status == "pending"
+    assert inbox.messages == []
+    keys("reject", request.id, "--reason", "keine gültige Adresse")  # the way out
+
+
+class Dripping:
+    """An SMTP server that sends its greeting one continuation line a second, for minutes."""
+
+    LINES = 180
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.sent = 0
+        self.hung_up = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        conn, _ = self.server.accept()
+        with conn:
+            try:
+                for _ in range(self.LINES):
+                    conn.sendall(b"220-bitte warten\r\n")
+                    self.sent += 1
+                    if self.hung_up.wait(1.0):
+                        return
+                    if _closed(conn):
+                        self.hung_up.set()
+                        return
+                conn.sendall(b"220 nun aber\r\n")
+            except OSError:
+                self.hung_up.set()
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def _closed(conn: socket.socket) -> bool:
+    """Whether the client hung up (an orderly EOF or a reset), without blocking."""
+    conn.setblocking(False)
+    try:
+        return conn.recv(1) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    finally:
+        conn.setblocking(True)
+
+
+def test_one_deadline_for_the_whole_send_and_the_key_is_shown(workdir):
+    # Every line comes within the per-read timeout, so only a deadline for the whole send
+    # ends it; the key, issued before the send, is then printed for sending by hand.
+    server = Dripping()
+    try:
+        _configure(workdir, server.port, timeout=3)
+        request = submit(workdir)
+        out = keys("approve", request.id, code=1)
+        assert server.hung_up.wait(30), "approve never hung up on the dripping server"
+        assert server.sent < Dripping.LINES
+    finally:
+        server.close()
+    assert f"127.0.0.1:{server.port} did not complete the send within 3 s" in out
+    [shown] = set(KEY.findall(out))
+    state = open_state(workdir / "state")
+    [issued] = state.list_keys()
+    assert state.key_by_hash(key_tools.hash_key(shown)).id == issued.id
+    assert f"The key {issued.id} is issued all the same" in out
+
+
+def test_a_stored_address_with_escapes_never_reaches_the_terminal_raw(workdir, inbox):
+    # A key stored before addresses were checked: resend refuses it, revoke names it, and
+    # neither passes the escape sequence on to the operator's terminal.
+    _configure(workdir, inbox.port)
+    state = open_state(workdir / "state")
+    hostile = "a@example.org\x1b[2J\x1b]0;owned\x07"
+    issued = key_tools.issue(state, hostile, "twd_", "alt")
+    out = keys("resend", issued.api_key.id, code=1)
+    assert "not exactly one e-mail address" in out and "\x1b" not in out
+    out = keys("revoke", issued.api_key.id)
+    assert "a@example.org\\x1b[2J" in out and "\x1b" not in out
+    assert inbox.messages == []

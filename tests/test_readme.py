@@ -22,12 +22,15 @@ def test_readme_has_the_defaults_and_one_example():
     assert "built-in defaults" in blocks[0]
 
 
-SITE_SETTINGS = [f.name for f in fields(Config) if f.name != "smtp"]
+SITE_SETTINGS = [
+    f.name for f in fields(Config) if f.name not in ("smtp", "allow_private_addresses")
+]
 
 
 def test_the_readme_defaults_are_the_built_in_defaults():
     defaults = tomllib.loads(toml_blocks()[0])
-    assert set(defaults) == {"site"}
+    assert set(defaults) == {"site", "fetch"}
+    assert defaults["fetch"] == {"allow_private_addresses": Config().allow_private_addresses}
     # every setting, in the order of the dataclass, with the value Config() has
     assert list(defaults["site"]) == SITE_SETTINGS
     built_in = asdict(Config())

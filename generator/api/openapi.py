@@ -124,8 +124,10 @@ def _param_schema(p: routes.Param) -> Schema:
     if p.email:
         schema["format"] = "email"
         schema["description"] = (
-            f"{p.description} Checked against {routes.EMAIL_PATTERN} (one `@`, text on both "
-            "sides, no spaces)."
+            f"{p.description} Exactly one address: name@domain in ASCII, a dot-atom before "
+            "the `@` and host name labels after it (no display name, comment, quoted part, "
+            "list, space, control character or encoded word; an internationalised domain in "
+            "its `xn--` form)."
         )
     return schema
 

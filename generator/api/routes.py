@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from email.errors import HeaderParseError
+from email.headerregistry import Address
+from email.utils import getaddresses
 from typing import TYPE_CHECKING, Any
 
 from generator.api.http import KEY_HEADER, is_file_segment
@@ -19,10 +22,32 @@ from generator.api.patterns import PLZ_PATTERN
 if TYPE_CHECKING:
     import polars as pl
 
-EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+$"
-"""What `email=True` checks: one `@` with text on both sides, no spaces."""
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+EMAIL_PATTERN = rf"^(?!.*=\?){_ATOM}(?:\.{_ATOM})*@{_LABEL}(?:\.{_LABEL})*$"
+"""What `email=True` checks: exactly one address, `name@domain` as RFC 5322 writes a plain
+one (a dot-atom before the `@`, host name labels after it), in ASCII. So no display name,
+comment or quoted part, no list separator (`,` `;`), no space or control character, and no
+encoded word (`=?utf-8?b?...?=`, which a mail program would decode into more recipients or
+header lines). A domain with umlauts is written in its ASCII form (`xn--...`)."""
 EMAIL_MESSAGE = "not an e-mail address (expected name@domain)"
 """Reason of the `value_error` (FastAPI shows it as "Value error, <reason>")."""
+
+
+def is_one_address(value: str) -> bool:
+    """Whether `value` is exactly one e-mail address, by the pattern and by the stdlib.
+
+    The pattern is what both gates apply (the edge gate has no Python); the standard
+    library's own parsers must read the same text as one address, and nothing else, too.
+    """
+    if not re.fullmatch(EMAIL_PATTERN, value):
+        return False
+    try:
+        parsed = Address(addr_spec=value)
+    except (ValueError, IndexError, HeaderParseError):
+        return False
+    return parsed.addr_spec == value and getaddresses([value]) == [("", value)]
+
 
 GATE_PARAM_FIELDS = (
     "name",
@@ -388,8 +413,8 @@ ROUTES: tuple[Route, ...] = (
                 email=True,
                 description="Contact address.",
                 example="ada@example.org",
-                description_de="Ihre E-Mail-Adresse: ein `@` mit Text davor und danach, ohne "
-                "Leerzeichen.",
+                description_de="Ihre E-Mail-Adresse, genau eine: name@domain, ohne "
+                "Leerzeichen und Kommas, eine Domain mit Umlauten in ihrer xn--Form.",
             ),
             Param(
                 "zweck",

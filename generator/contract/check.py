@@ -40,8 +40,16 @@ from generator.frames.compact import any_row, as_text, compact, distinct, per_ro
 
 # Control characters: C0 except tab, DEL and C1. Line breaks are among them: a cell with a
 # line break spans lines, so "row N is line N+1" would no longer hold, and no column of the
-# contract holds more than one line of text.
-CONTROL = "[\x00-\x08\x0a-\x1f\x7f-\x9f]"
+# contract holds more than one line of text. With them go Unicode's noncharacters (U+FDD0..
+# U+FDEF and the last two code points of every plane, U+FFFE, U+FFFF, U+1FFFE, ...): never
+# text, and U+FFFE/U+FFFF are not even allowed in XML, so one in a name would make every
+# Atom feed that shows it malformed. (A lone surrogate cannot get this far: it is no UTF-8,
+# and the table is refused when it is read.)
+NONCHARACTERS = [
+    *range(0xFDD0, 0xFDF0),
+    *(p + c for p in range(0, 0x110000, 0x10000) for c in (0xFFFE, 0xFFFF)),
+]
+CONTROL = "[\x00-\x08\x0a-\x1f\x7f-\x9f" + "".join(map(chr, NONCHARACTERS)) + "]"
 _CONTROL_NAMES = {
     0x00: "NUL", 0x0A: "line feed", 0x0D: "carriage return", 0x0B: "vertical tab",
     0x0C: "form feed", 0x1B: "escape", 0x7F: "DEL", 0x85: "next line",
@@ -49,7 +57,7 @@ _CONTROL_NAMES = {
 CONTROL_NAMES = {
     chr(i): f"U+{i:04X}" + (f" ({_CONTROL_NAMES[i]})" if i in _CONTROL_NAMES else "")
     for i in [*range(0x00, 0x09), *range(0x0A, 0x20), *range(0x7F, 0xA0)]
-}
+} | {chr(i): f"U+{i:04X} (a noncharacter)" for i in NONCHARACTERS}
 
 
 @dataclass

@@ -51,7 +51,8 @@ UNKNOWN_COLUMN = Rule(
 )
 CONTROL_CHARACTER = Rule(
     "control_character",
-    "Remove the control character (a line break, NUL or other invisible code; tabs are allowed).",
+    "Remove the control character (a line break, NUL, a Unicode noncharacter such as U+FFFE or "
+    "other invisible code; tabs are allowed).",
 )
 
 # Cells.

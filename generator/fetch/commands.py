@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,10 @@ def fetch(
     Polite: robots.txt, DELAY seconds between requests to a host, a User-Agent with the
     operator's contact (trinkwasser.toml), conditional requests. Marks documents whose link
     no longer answers, lists the suppliers without a publication within the cadence, and
-    with --import imports new versions. Exit status 0 whatever the servers answered; 1 only
-    for a local problem (a broken register, an unwritable archive). See docs/operations.md.
+    with --import imports new versions. Only public addresses are fetched (every redirect
+    checked), only gzip or deflate accepted, the size cap applied to the decoded bytes.
+    Exit status 0 whatever the servers answered or a source's document held; 1 only for a
+    local problem (a broken register, an unwritable archive). See docs/operations.md.
     """
     try:
         import httpx  # noqa: F401 - only to say which extra is missing
@@ -56,8 +59,11 @@ def fetch(
     from generator.fetch.run import run
 
     config = load_config(config_path)
+    politeness = options.politeness(rules)
+    if config.allow_private_addresses:  # [fetch] allow_private_addresses = true
+        politeness = dataclasses.replace(politeness, allow_private=True)
     try:
-        result = run(data_dir, archive_dir, config, options.politeness(rules), import_=import_)
+        result = run(data_dir, archive_dir, config, politeness, import_=import_)
     except OSError as exc:
         raise click.ClickException(f"cannot write: {exc}") from None
     click.echo(terminal_safe(format_run(result)))  # titles and names come from the web

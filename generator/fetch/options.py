@@ -35,6 +35,8 @@ class Option:
     """The field's value as the option takes it (its unit)."""
     taken: Callable[[Any], Any] = lambda value: value
     """The option's value as the field takes it."""
+    is_flag: bool = False
+    """A switch without a value (its default: off)."""
 
 
 OPTIONS = (
@@ -76,6 +78,14 @@ OPTIONS = (
         click.FloatRange(min=0),
         "Longest Retry-After waited for, in seconds; a longer one fails the source.",
     ),
+    Option(
+        "allow_private",
+        "--allow-private-addresses",
+        click.BOOL,
+        "Also fetch from loopback, link-local, private and CGNAT addresses (an intranet; "
+        "tests). Without it (or [fetch] allow_private_addresses), such hosts are refused.",
+        is_flag=True,
+    ),
 )
 
 
@@ -83,6 +93,11 @@ def click_params(command: F) -> F:
     """Decorate the command with an option per field of `Politeness`, its default shown."""
     defaults = Politeness()
     for option in reversed(OPTIONS):  # click applies decorators bottom-up
+        if option.is_flag:
+            command = click.option(option.flag, option.field, is_flag=True, help=option.help)(
+                command
+            )
+            continue
         command = click.option(
             option.flag,
             option.field,

@@ -12,8 +12,15 @@
   robots.txt and paced like any request; a permanent one (301, 308) means the document moved;
 - 429 and 502/503/504 (and 500) are retried `retries` times, after Retry-After when the
   server gives one (up to `max_retry_wait`), else after a doubling pause;
-- a response is read as a stream and dropped as soon as it is larger than `max_bytes`;
-  the whole exchange has `timeout` seconds.
+- only public addresses are fetched (`addresses`: every hop resolved and checked, the
+  connection made to the checked address), unless private ones are allowed;
+- only gzip and deflate, in one layer, are accepted as codings (`decoding`);
+- a response is read as a stream, decoded in small pieces, and dropped as soon as its
+  decoded bytes are more than `max_bytes`; the whole exchange, decoding included, has
+  `timeout` seconds.
+
+Whatever a server answers, `fetch` returns an `Answer`: an exception of the client or of
+a server's bytes ends as the source's failure, never as the run's.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ import httpx
 
 from generator import __version__
 from generator.config import Config
+from generator.fetch.addresses import AddressPolicy, AddressRefused, GuardedTransport
+from generator.fetch.decoding import ACCEPT_ENCODING, BoundedDecoder, CodingRefused, coding
 from generator.fetch.politeness import Politeness
 from generator.retries import RetryPolicy, WaitTooLong
 
@@ -135,16 +144,18 @@ class PoliteClient:
         config: Config,
         rules: Politeness = Politeness(),
         transport: httpx.AsyncBaseTransport | None = None,
+        policy: AddressPolicy | None = None,
     ):
         self.rules = rules
         self.agent = user_agent(config)
         self.pacer = Pacer(rules.delay)
+        self.policy = policy or AddressPolicy(allow_private=rules.allow_private)
         self._robots: dict[str, urllib.robotparser.RobotFileParser | str] = {}
         self._client = httpx.AsyncClient(
-            headers={"User-Agent": self.agent, "Accept-Encoding": "gzip, deflate"},
+            headers={"User-Agent": self.agent, "Accept-Encoding": ACCEPT_ENCODING},
             follow_redirects=False,
             timeout=httpx.Timeout(rules.timeout),
-            transport=transport,
+            transport=transport or GuardedTransport(self.policy),
             trust_env=False,
         )
         self.requests = 0
@@ -174,6 +185,13 @@ class PoliteClient:
                 raise _Refused(
                     f"no complete answer within {self.rules.timeout:g} s", gone=True
                 ) from None
+            except AddressRefused as exc:
+                raise _Refused(str(exc)) from None
+            except CodingRefused as exc:
+                raise _Refused(str(exc), status=200) from None
+            except httpx.InvalidURL as exc:
+                # httpx reads a redirect's Location even when it does not follow it.
+                raise _Refused(f"an answer with an invalid address: {exc}") from None
             except httpx.HTTPError as exc:
                 raise _Refused(f"no answer: {type(exc).__name__}: {exc}", gone=True) from None
             finally:
@@ -193,13 +211,15 @@ class PoliteClient:
                     f"larger than the size cap ({int(declared)} bytes declared, cap {limit})",
                     status=200,
                 )
+            # Decoded here, not by httpx: in small pieces, counted against the cap as they
+            # come, so a bomb stops at the cap and the deadline can interrupt it.
+            decoder = BoundedDecoder(coding(response.headers.get_list("Content-Encoding")), limit)
             chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > limit:
-                    raise _Refused(f"larger than the size cap ({limit} bytes)", status=200)
-                chunks.append(chunk)
+            async for raw in response.aiter_raw():
+                for piece in decoder.feed(raw):
+                    chunks.append(piece)
+                    await asyncio.sleep(0)
+            chunks.extend(decoder.finish())
             return response, b"".join(chunks)
         finally:
             await response.aclose()
@@ -245,11 +265,17 @@ class PoliteClient:
             answer.gone = exc.gone
             if exc.status is not None:
                 answer.status = exc.status
+        except Exception as exc:  # noqa: BLE001 - a server's bytes must not end the run
+            answer.error = f"unreadable answer: {type(exc).__name__}: {exc}"
         return answer
 
     async def _follow(self, answer: Answer, known: Validators | None) -> None:
         url = answer.url
         for _hop in range(self.rules.max_redirects + 1):
+            try:
+                await self.policy.check(url)
+            except AddressRefused as exc:
+                raise _Refused(str(exc), status=answer.status) from None
             refusal = await self.allowed(url)
             if refusal is not None:
                 raise _Refused(refusal)
@@ -258,6 +284,7 @@ class PoliteClient:
                 headers["If-None-Match"] = known.etag
             if known is not None and known.last_modified:
                 headers["If-Modified-Since"] = known.last_modified
+            conditional = bool(headers)
             response, body = await self._with_retries(answer, url, headers)
             status = response.status_code
             answer.status = status
@@ -273,6 +300,8 @@ class PoliteClient:
                 answer.hops.append(url)
                 continue
             if status == 304:
+                if not conditional:  # nothing was known to be "not modified" against
+                    raise _Refused("HTTP 304 to a request that was not conditional", status=304)
                 return
             if status != 200:
                 # 429 after every retry: the server is busy, its link still answers.

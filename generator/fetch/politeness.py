@@ -20,3 +20,5 @@ class Politeness:
     retries: int = 3
     max_retry_wait: float = 600.0
     """A Retry-After longer than this gives up instead of waiting."""
+    allow_private: bool = False
+    """Fetch from loopback, link-local and private addresses too (an intranet, tests)."""

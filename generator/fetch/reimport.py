@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -109,7 +110,8 @@ def stated_edition(path: Path, recipe: Recipe) -> dt.date | None:
 
 
 def _stage(data_dir: Path) -> Path:
-    staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=data_dir))
+    # The process id in the name: a later run removes the folder of a killed one.
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}-{os.getpid()}-", dir=data_dir))
     for path in data_dir.iterdir():
         if path.is_file() and path.suffix in (".csv", ".parquet", ".json"):
             (staging / path.name).symlink_to(path.resolve())
@@ -131,7 +133,12 @@ def import_version(
     version: Version,
     fetched_on: dt.date,
 ) -> ImportOutcome:
-    """Import `version` of `recipe`'s source; never leaves anything half-written."""
+    """Import `version` of `recipe`'s source; never leaves anything half-written.
+
+    Whatever the document does to the readers (a parser's own exception, a table too large
+    for the caps) is this version's failure, reported in its outcome; only the final rename
+    into the data directory can raise (OSError: a local problem of the run).
+    """
     doc_id = document_id(recipe.source_id, version.sha256)
     kind = suffix(version)
     if not importable(kind):
@@ -140,70 +147,92 @@ def import_version(
         )
     staging = _stage(data_dir)
     try:
-        table = staging / f"{recipe.source_id}{kind}"
-        table.write_bytes(archive.read(version.sha256))
-        known = _documents(data_dir).filter(pl.col("document_id") == doc_id)
-        if known.height:
-            edition = known["edition_date"][0]
-        else:
-            edition = stated_edition(table, recipe)
-            if edition is None:
-                return ImportOutcome(
-                    False,
-                    doc_id,
-                    f"the document states no edition date (Stand); add the documents row "
-                    f"{doc_id!r} with it (url {version.final_url}, retrieved "
-                    f"{fetched_on.isoformat()}), and the next run imports it",
-                )
-            if edition > fetched_on:
-                return ImportOutcome(
-                    False,
-                    doc_id,
-                    f"the stated edition date {edition} is after the retrieval; add the "
-                    f"documents row {doc_id!r} by hand, and the next run imports it",
-                )
-            row = {
-                "document_id": doc_id,
-                "supplier_id": str(recipe.supplier_id),
-                "title": recipe.title or recipe.source_id,
-                "url": version.final_url,
-                "edition_date": edition.isoformat(),
-                "retrieved_date": fetched_on.isoformat(),
-            }
-            source = document_files.documents_file(data_dir)
-            staged = staging / source.name
-            data = document_files.with_row(source, row)
-            staged.unlink()
-            staged.write_bytes(data)
-        target = importer.Target(
-            staging, recipe.zone_id, doc_id, sampled_at=edition, sample_point=recipe.sample_point
-        )
-        result = _plan(table, target, recipe)
-        table.unlink()
-        if result.new.height:
-            importer.write(result, target)
-        else:
-            check = check_tables(staging, ALL_TABLES, reference_dir())
-            if check.problems.height:
-                raise SourceDataError(check.problems)
+        try:
+            planned = _prepare(staging, data_dir, archive, recipe, version, fetched_on, kind)
+        except SourceDataError as exc:
+            return ImportOutcome(
+                False,
+                doc_id,
+                "with it the data directory breaks the contract; nothing was written:\n"
+                + format_problems(exc.problems, 5),
+            )
+        except TrinkwasserError as exc:
+            return ImportOutcome(False, doc_id, str(exc))
+        except Exception as exc:  # noqa: BLE001 - a hostile document fails its source alone
+            return ImportOutcome(
+                False, doc_id, f"the document could not be read: {type(exc).__name__}: {exc}"
+            )
+        if isinstance(planned, ImportOutcome):
+            return planned
         _commit(staging, data_dir)
-        notes = [f"{result.new.height} value(s) appended", f"{result.present.height} present"]
-        if result.withheld.height:
-            notes.append(f"{result.withheld.height} need a decision (trinkwasser import)")
-        if result.conflicts.height:
-            notes.append(f"{result.conflicts.height} conflict(s)")
+        notes = [f"{planned.new.height} value(s) appended", f"{planned.present.height} present"]
+        if planned.withheld.height:
+            notes.append(f"{planned.withheld.height} need a decision (trinkwasser import)")
+        if planned.conflicts.height:
+            notes.append(f"{planned.conflicts.height} conflict(s)")
         return ImportOutcome(True, doc_id, "; ".join(notes))
-    except SourceDataError as exc:
-        return ImportOutcome(
-            False,
-            doc_id,
-            "with it the data directory breaks the contract; nothing was written:\n"
-            + format_problems(exc.problems, 5),
-        )
-    except TrinkwasserError as exc:
-        return ImportOutcome(False, doc_id, str(exc))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _prepare(
+    staging: Path,
+    data_dir: Path,
+    archive: Archive,
+    recipe: Recipe,
+    version: Version,
+    fetched_on: dt.date,
+    kind: str,
+) -> importer.ImportResult | ImportOutcome:
+    """Stage the documents row and the values; return the plan, or why nothing is staged."""
+    doc_id = document_id(recipe.source_id, version.sha256)
+    table = staging / f"{recipe.source_id}{kind}"
+    table.write_bytes(archive.read(version.sha256))
+    known = _documents(data_dir).filter(pl.col("document_id") == doc_id)
+    if known.height:
+        edition = known["edition_date"][0]
+    else:
+        edition = stated_edition(table, recipe)
+        if edition is None:
+            return ImportOutcome(
+                False,
+                doc_id,
+                f"the document states no edition date (Stand); add the documents row "
+                f"{doc_id!r} with it (url {version.final_url}, retrieved "
+                f"{fetched_on.isoformat()}), and the next run imports it",
+            )
+        if edition > fetched_on:
+            return ImportOutcome(
+                False,
+                doc_id,
+                f"the stated edition date {edition} is after the retrieval; add the "
+                f"documents row {doc_id!r} by hand, and the next run imports it",
+            )
+        row = {
+            "document_id": doc_id,
+            "supplier_id": str(recipe.supplier_id),
+            "title": recipe.title or recipe.source_id,
+            "url": version.final_url,
+            "edition_date": edition.isoformat(),
+            "retrieved_date": fetched_on.isoformat(),
+        }
+        source = document_files.documents_file(data_dir)
+        staged = staging / source.name
+        data = document_files.with_row(source, row)
+        staged.unlink()
+        staged.write_bytes(data)
+    target = importer.Target(
+        staging, recipe.zone_id, doc_id, sampled_at=edition, sample_point=recipe.sample_point
+    )
+    result = _plan(table, target, recipe)
+    table.unlink()
+    if result.new.height:
+        importer.write(result, target)
+    else:
+        check = check_tables(staging, ALL_TABLES, reference_dir())
+        if check.problems.height:
+            raise SourceDataError(check.problems)
+    return result
 
 
 def _plan(path: Path, target: importer.Target, recipe: Recipe) -> importer.ImportResult:

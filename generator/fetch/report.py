@@ -41,6 +41,8 @@ def format_run(result: RunResult) -> str:
             lines.append(f"  {r.source_id:<{width}}  {head}: {note}")
     if result.waiting:
         lines.append(f"{result.waiting} version(s) wait for import: run again with --import.")
+    for folder in result.swept:
+        lines.append(f"Removed {folder}, left behind by an interrupted run.")
     if result.links_written:
         lines.append("Updated link_gone_since in the documents table.")
     since = staleness.cutoff(result.fetched_on, result.cadence_months)

@@ -32,13 +32,16 @@ from generator.contract.model import ROW
 from generator.contract.tables import DOCUMENTS, SOURCES, SUPPLIERS, ZONES
 from generator.errors import SourceDataError
 from generator.fetch import documents as document_files
+from generator.fetch.addresses import AddressPolicy
 from generator.fetch.archive import IMPORTED, PENDING, SUPERSEDED, Archive, Version
 from generator.fetch.polite import Answer, PoliteClient, Validators
 from generator.fetch.politeness import Politeness
-from generator.fetch.reimport import Recipe, import_version
+from generator.fetch.reimport import STAGING, Recipe, import_version
 from generator.load import reference_dir
+from generator.locking import exclusive_all
 from generator.ordinance import staleness
 from generator.output.atomic import atomic_write
+from generator.publications.importer import remove_stale_staging
 
 NEW = "new"
 CHANGED = "changed"
@@ -83,6 +86,8 @@ class RunResult:
     requests: int = 0
     waiting: int = 0
     """Versions read but not imported (counted when the run did not import)."""
+    swept: list[Path] = field(default_factory=list)
+    """Staging folders of killed runs and imports, removed."""
 
 
 def read_register(data_dir: Path) -> tuple[list[Recipe], pl.DataFrame, pl.DataFrame]:
@@ -211,12 +216,13 @@ async def _fetch_all(
     rules: Politeness,
     transport: httpx.AsyncBaseTransport | None,
     clock: Callable[[], dt.datetime],
+    policy: AddressPolicy | None = None,
 ) -> tuple[list[SourceResult], int]:
     by_host: dict[str, list[Recipe]] = defaultdict(list)
     for recipe in recipes:
         by_host[urlsplit(recipe.url).netloc.lower()].append(recipe)
     results: dict[str, SourceResult] = {}
-    async with PoliteClient(config, rules, transport) as client:
+    async with PoliteClient(config, rules, transport, policy) as client:
 
         async def one_host(queue: list[Recipe]) -> None:
             for recipe in queue:
@@ -310,23 +316,44 @@ def run(
     import_: bool = False,
     clock: Callable[[], dt.datetime] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    policy: AddressPolicy | None = None,
 ) -> RunResult:
     """Fetch every registered source; archive, mark links, import (with `import_`).
 
     `clock` gives the time of a retrieval (default: now); its date is the retrieval date of
-    a new document and the day a link is found gone.
+    a new document and the day a link is found gone. `transport` and `policy` replace the
+    client's (by default: the address policy of `rules`, enforced where it connects).
     """
+    # One run at a time on a data directory and an archive (generator.locking): the lock
+    # is held until the last manifest says what was imported.
+    Path(archive_dir).mkdir(parents=True, exist_ok=True)
+    with exclusive_all([data_dir, archive_dir], "trinkwasser fetch"):
+        return _run(data_dir, archive_dir, config, rules, import_, clock, transport, policy)
+
+
+def _run(
+    data_dir: Path,
+    archive_dir: Path,
+    config: Config,
+    rules: Politeness,
+    import_: bool,
+    clock: Callable[[], dt.datetime] | None,
+    transport: httpx.AsyncBaseTransport | None,
+    policy: AddressPolicy | None,
+) -> RunResult:
     clock = clock or (lambda: dt.datetime.now(dt.UTC))
     today = clock().astimezone(dt.UTC).date()
     data_dir = Path(data_dir)
     recipes, suppliers, documents = read_register(data_dir)
     archive = Archive(archive_dir)
-    archive.root.mkdir(parents=True, exist_ok=True)
-    results, requests = asyncio.run(_fetch_all(recipes, archive, config, rules, transport, clock))
+    results, requests = asyncio.run(
+        _fetch_all(recipes, archive, config, rules, transport, clock, policy)
+    )
     outcome = RunResult(today, results, cadence_months=config.publication_cadence_months)
     outcome.requests = requests
     outcome.links_written = mark_links(data_dir, documents, archive, recipes, results, today)
     if import_:
+        outcome.swept = remove_stale_staging(data_dir, STAGING) + remove_stale_staging(data_dir)
         import_pending(data_dir, archive, recipes, results)
         _, _, documents = read_register(data_dir)
     else:

@@ -280,7 +280,11 @@ def list_requests(status: str, state_dir: Path, config_path: Path | None) -> Non
 
 
 def _deliver(to: str, subject: str, body: str, config: Config) -> str | None:
-    """Send an e-mail when `[smtp]` is configured; return why it failed, or None."""
+    """Send an e-mail when `[smtp]` is configured; return why it failed, or None.
+
+    Whatever stops the send (the server, the deadline, an address the message cannot
+    hold) is a failure to report, never a traceback: a key issued before it must be shown.
+    """
     from generator.gate import mail
 
     assert config.smtp is not None
@@ -288,6 +292,8 @@ def _deliver(to: str, subject: str, body: str, config: Config) -> str | None:
         mail.send(mail.message(to, subject, body, config, config.smtp), config.smtp)
     except mail.MailError as exc:
         return str(exc)
+    except Exception as exc:  # noqa: BLE001 - the caller prints the key instead
+        return f"{type(exc).__name__}: {exc}"
     return None
 
 
@@ -299,20 +305,25 @@ def _send_key(issued: IssuedKey, config: Config, settings: GateSettings) -> None
     if config.smtp is None:
         click.echo(f"The key (shown only now, only its hash is stored): {issued.key}")
         click.echo("\nE-mail to send:\n" + "-" * 72)
-        click.echo(key_tools.approval_email(issued, config, settings).rstrip())
+        click.echo(terminal_safe(key_tools.approval_email(issued, config, settings).rstrip()))
         click.echo("-" * 72)
         return
     body = key_tools.approval_body(issued, config, settings)
     failure = _deliver(email, key_tools.APPROVAL_SUBJECT, body, config)
     if failure is None:
-        click.echo(f"Sent the key to {email} (via {config.smtp.host}); it is shown nowhere else.")
+        click.echo(
+            terminal_safe(
+                f"Sent the key to {email} (via {config.smtp.host}); it is shown nowhere else."
+            )
+        )
         return
     click.echo(f"The key (shown only now, only its hash is stored): {issued.key}")
     click.echo("\nE-mail to send by hand:\n" + "-" * 72)
-    click.echo(key_tools.approval_email(issued, config, settings).rstrip())
+    click.echo(terminal_safe(key_tools.approval_email(issued, config, settings).rstrip()))
     click.echo("-" * 72)
     raise click.ClickException(
-        f"sending the e-mail failed: {failure}. The key {key_id} is issued all the same: "
+        terminal_safe(f"sending the e-mail failed: {failure}.")
+        + f" The key {key_id} is issued all the same: "
         f"send the e-mail above by hand, or retry with `trinkwasser keys resend {key_id}` "
         "(a new key is issued and sent, this one revoked)"
     )
@@ -327,8 +338,10 @@ def _send_key(issued: IssuedKey, config: Config, settings: GateSettings) -> None
 def approve(request_id: str, state_dir: Path, config_path: Path | None) -> None:
     """Approve a pending request: issue its key and send it by e-mail.
 
-    With [smtp] in the configuration it is sent; without, it is shown once with the e-mail
-    to send by hand.
+    The request's address is checked first: a key is issued only for exactly one address.
+    With [smtp] in the configuration the key is sent, the whole send bounded by the [smtp]
+    timeout; without, or when the send does not complete, the key is shown once with the
+    e-mail to send by hand.
     """
     from generator.gate import keys as key_tools
 
@@ -370,13 +383,13 @@ def _send_rejection(request: AccessRequest, config: Config) -> None:
 
     if config.smtp is None:
         click.echo("\nE-mail to send:\n" + "-" * 72)
-        click.echo(key_tools.rejection_email(request, config).rstrip())
+        click.echo(terminal_safe(key_tools.rejection_email(request, config).rstrip()))
         click.echo("-" * 72)
         return
     body = key_tools.rejection_body(request, config)
     failure = _deliver(request.email, key_tools.REJECTION_SUBJECT, body, config)
     if failure is None:
-        click.echo(f"Sent the rejection to {request.email}.")
+        click.echo(terminal_safe(f"Sent the rejection to {request.email}."))
         return
     raise click.ClickException(
         f"sending the e-mail failed: {failure}. The request stays rejected; retry with "
@@ -411,8 +424,10 @@ def resend(key_or_request_id: str, state_dir: Path, config_path: Path | None) ->
         key_id = request.key_id
     issued, revoked = key_tools.replace(state, state, key_id, settings.key_prefix)
     click.echo(
-        f"Revoked {revoked.id} ({revoked.hint}); new key {issued.api_key.id} for "
-        f"{issued.api_key.email}."
+        terminal_safe(
+            f"Revoked {revoked.id} ({revoked.hint}); new key {issued.api_key.id} for "
+            f"{issued.api_key.email}."
+        )
     )
     _send_key(issued, config, settings)
 
@@ -458,7 +473,7 @@ def revoke(key_id: str, state_dir: Path, config_path: Path | None) -> None:
     """Revoke a key: from now on it gets 403."""
     _, _, state = _open(state_dir, config_path)
     key = state.revoke_key(key_id)
-    click.echo(f"Revoked {key.id} ({key.hint}, {key.email}).")
+    click.echo(terminal_safe(f"Revoked {key.id} ({key.hint}, {key.email})."))
 
 
 @keys.command("list")

@@ -85,6 +85,21 @@ def issue(
     return IssuedKey(key, api_key)
 
 
+def check_recipient(address: str, what: str) -> None:
+    """Refuse to issue a key for anything but exactly one e-mail address.
+
+    Both gates check an access request's address when it arrives; this checks it again
+    before a key is made, for requests stored by an older gate or written by hand, so a key
+    never goes to a second, hidden recipient or to a header line.
+    """
+    if not routes.is_one_address(address):
+        raise TransitionError(
+            f"{what} has the address {address!r}, which is not exactly one e-mail address "
+            "(name@domain); no key was issued. Reject it, or issue a key for a checked "
+            "address with `keys issue --email`"
+        )
+
+
 def approve(source: RequestSource, keys: KeyStore, request_id: str, prefix: str) -> IssuedKey:
     """Approve a pending request: issue its key and mark it approved, in one transaction.
 
@@ -94,6 +109,7 @@ def approve(source: RequestSource, keys: KeyStore, request_id: str, prefix: str)
     if request.status != "pending":
         # decide_request checks again (compare-and-set); this check only avoids making a key.
         raise undecidable(request_id, request.status)
+    check_recipient(request.email, f"access request {request_id}")
     with keys.atomic():
         issued = issue(keys, request.email, prefix, f"access request {request_id}", request_id)
         decided = source.decide_request(request_id, "approved", key_id=issued.api_key.id)
@@ -209,6 +225,7 @@ def replace(
     old = keys.get_key(key_id)
     if not old.active:
         raise TransitionError(f"key {key_id} is revoked; issue a new one with `keys issue`")
+    check_recipient(old.email, f"key {key_id}")
     request = source.get_request(old.request_id) if old.request_id else None
     with keys.atomic():
         issued = issue(keys, old.email, prefix, old.note, old.request_id)

@@ -75,6 +75,13 @@ class _DeadlineTransport:
             self._loop.call_later(self._wait, _abort, transport)
         transport.close()
 
+    def write(self, data: bytes) -> None:
+        # A connection dropped for a slow reader (or closed for a slow request) is gone
+        # before the app learns it: what it still sends has no one to go to. Writing it
+        # would raise inside uvicorn and log a traceback for an ordinary event.
+        if not self._transport.is_closing():
+            self._transport.write(data)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
 
@@ -151,6 +158,14 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def _not_reading(self) -> None:
         self._write_deadline = None
+        if self.cycle is not None:
+            self.cycle.disconnected = True  # the app's next send ends quietly
+        client = "%s:%d - " % self.client if self.client else ""  # noqa: UP031 - uvicorn's form
+        self.logger.info(
+            "%sdropped a client that read nothing for %g s (--timeout-write)",
+            client,
+            self.write_timeout,
+        )
         _abort(self.transport)
 
     def on_message_begin(self) -> None:

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any
 
 from generator.api.messages import MESSAGES, ErrorRecord, validation_error
-from generator.api.routes import EMAIL_MESSAGE, EMAIL_PATTERN, Param, Route
+from generator.api.routes import EMAIL_MESSAGE, Param, Route, is_one_address
 
 MAX_INT_DIGITS = 4300
 """Pydantic refuses longer integers, as Python does since 3.11 (int_max_str_digits)."""
@@ -208,7 +208,7 @@ def check_string(param: Param, value: str, loc: Sequence[str | int]) -> ErrorRec
     if param.pattern is not None and not compile_pattern(param.pattern).search(value):
         return validation_error("string_pattern_mismatch", loc, value, {"pattern": param.pattern})
     # The address check is a field validator, so it runs only after the constraints passed.
-    if param.email and not compile_pattern(EMAIL_PATTERN).search(value):
+    if param.email and not is_one_address(value):
         return validation_error("value_error", loc, value, {"error": {}}, error=EMAIL_MESSAGE)
     return None
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
 import polars as pl
 
 from generator.errors import TrinkwasserError, terminal_safe
+from generator.locking import exclusive
 from generator.output.csv_cells import write_csv
 from generator.progress import StepPrinter
 from generator.publications import documents
@@ -64,7 +66,9 @@ def run_match(file: Path, data_dir: Path | None, encoding: str = "utf-8") -> Non
     names = read_names(file, encoding)
     result = match_frame(names, index_for(_register(data_dir)), progress=StepPrinter())
     out = result.select(MATCH_COLUMNS).with_columns(pl.col(pl.String).replace("", None))
-    sys.stdout.write(write_csv(out, null_value=""))
+    # The names come from a supplier's file: an escape sequence in one would reach the
+    # operator's terminal, so control characters are shown escaped (as in every report).
+    sys.stdout.write(terminal_safe(write_csv(out, null_value="")))
     unmatched = result.filter(pl.col("status") == "no_match").unique(
         ["name", "unit"], maintain_order=True
     )
@@ -93,6 +97,20 @@ def run_import(
     dry_run: bool,
     strict: bool,
     table: str | None = None,
+) -> None:
+    # A dry run writes nothing, so it needs no lock (generator.locking).
+    with nullcontext() if dry_run else exclusive(target.data_dir, "trinkwasser import"):
+        _import(table_path, target, sheet, encoding, dry_run, strict, table)
+
+
+def _import(
+    table_path: Path,
+    target: Target,
+    sheet: str | None,
+    encoding: str | None,
+    dry_run: bool,
+    strict: bool,
+    table: str | None,
 ) -> None:
     if not dry_run:
         for folder in remove_stale_staging(target.data_dir):

@@ -112,11 +112,14 @@ class Document:
 
 def _frame(rows: list[list[str | None]]) -> pl.DataFrame:
     width = max((len(r) for r in rows), default=0)
-    columns = {f"c{i}": [r[i] if i < len(r) else None for r in rows] for i in range(width)}
-    frame = pl.DataFrame(columns, schema={c: pl.String for c in columns})
-    return blank_to_null(
-        frame.with_columns(pl.Series(ROW, range(1, len(rows) + 1), dtype=pl.Int64))
-    )
+    columns: dict[str, list[str | None]] = {
+        f"c{i}": [r[i] if i < len(r) else None for r in rows] for i in range(width)
+    }
+    # The row numbers come first: a table of rows without cells (`<tr></tr>`) has a height
+    # but no columns, which a frame of the columns alone cannot hold.
+    frame = pl.DataFrame({ROW: pl.Series(ROW, range(1, len(rows) + 1), dtype=pl.Int64)})
+    frame = frame.with_columns(pl.Series(c, v, dtype=pl.String) for c, v in columns.items())
+    return blank_to_null(frame.select(*columns, ROW))
 
 
 def is_header(cells: list[str]) -> bool:

@@ -18,11 +18,13 @@ lxml (the `import` extra) parses the page; only this module imports it.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.publications import caps
 from generator.publications.read import TableReadError
 
 SOFT_HYPHEN = "\u00ad"
@@ -86,13 +88,19 @@ def _owner(element: Any) -> Any:
     return parent
 
 
-def grid(table: Any) -> tuple[list[list[str | None]], int]:
-    """Return the table as rows of text (spans repeated) and its number of header rows."""
+def grid(table: Any, name: str = "the table") -> tuple[list[list[str | None]], int]:
+    """Return the table as rows of text (spans repeated) and its number of header rows.
+
+    The cells a span makes are counted before they are made: a table of more than
+    MAX_TABLE_CELLS is refused (TableReadError), however few bytes it took to write.
+    """
     rows: list[list[str | None]] = []
     pending: dict[tuple[int, int], str] = {}  # (row, column) -> text of a rowspan above
     header_rows = 0
     counting_header = True
-    for r, tr in enumerate(_own_rows(table)):
+    cells_made = 0
+    own_rows = _own_rows(table)
+    for r, tr in enumerate(own_rows):
         row: list[str | None] = []
         cells = [c for c in tr if isinstance(c.tag, str) and c.tag in ("td", "th")]
         in_head = tr.getparent() is not None and tr.getparent().tag == "thead"
@@ -105,8 +113,11 @@ def grid(table: Any) -> tuple[list[list[str | None]], int]:
             while (r, col) in pending:
                 row.append(pending.pop((r, col)))
                 col += 1
-            text = _cell_text(cell)
             width, height = _span(cell, "colspan"), _span(cell, "rowspan")
+            # A rowspan reaches no further than the table's last row (as browsers draw it).
+            cells_made += width * min(height, len(own_rows) - r)
+            _check_cells(name, cells_made)
+            text = _cell_text(cell)
             for c in range(col, col + width):
                 row.append(text or None)
                 for below in range(r + 1, r + height):
@@ -117,7 +128,16 @@ def grid(table: Any) -> tuple[list[list[str | None]], int]:
             col += 1
         rows.append(row)
     width = max((len(r) for r in rows), default=0)
+    _check_cells(name, width * len(rows))  # the rows are filled up to the widest
     return [r + [None] * (width - len(r)) for r in rows], header_rows
+
+
+def _check_cells(name: str, cells: int) -> None:
+    if cells > caps.MAX_TABLE_CELLS:
+        raise TableReadError(
+            f"{name} has at least {cells:,} cells (rowspan and colspan counted), more than "
+            f"the cap of {caps.MAX_TABLE_CELLS:,} cells per table; nothing was read"
+        )
 
 
 def _heading(table: Any, root: Any) -> str:
@@ -162,8 +182,14 @@ def read_page(path: Path, encoding: str | None = None) -> list[PageTable]:
         raise TableReadError(f"{path}: cannot read the page: {exc}") from None
     except Exception as exc:  # lxml's ParserError for an empty or broken document
         raise TableReadError(f"{path}: cannot read the page: {exc}") from None
+    found = list(itertools.islice(root.iter("table"), caps.MAX_PAGE_TABLES + 1))
+    if len(found) > caps.MAX_PAGE_TABLES:
+        raise TableReadError(
+            f"{path}: the page has more than {caps.MAX_PAGE_TABLES:,} tables, the cap per "
+            "page; nothing was read"
+        )
     tables = []
-    for table in root.iter("table"):
-        rows, header_rows = grid(table)
+    for number, table in enumerate(found, 1):
+        rows, header_rows = grid(table, f"{path}: table {number}")
         tables.append(PageTable(_heading(table, root), rows, header_rows, _furniture(table)))
     return tables

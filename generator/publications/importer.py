@@ -40,6 +40,7 @@ from generator.contract.tables import ALL_TABLES, MEASUREMENTS
 from generator.errors import SourceDataError, TrinkwasserError
 from generator.load import reference_dir
 from generator.output.atomic import atomic_write
+from generator.output.csv_cells import SIGNED_NUMBER
 from generator.progress import StepPrinter
 from generator.publications import documents, layouts
 from generator.publications.aliases import index_for
@@ -151,22 +152,37 @@ def contract_rows(values: pl.DataFrame, matches: pl.DataFrame, target: Target) -
     )
 
 
-FORMULA_CELL = r"^[=@]"
-"""A cell a spreadsheet runs: no supplier publishes one (signed values such as `+0,24` pass)."""
+FORMULA_CELL = r"^[=@+\-]"
+"""A cell a spreadsheet may run (`generator.output.csv_cells`): no supplier publishes one."""
+NO_VALUE_DASHES = r"^[-+/\s]+$"
+"""Cells such as `-`, `--` or `-/-`: a table's way of saying "no value" (or "no unit"), which
+no spreadsheet runs."""
 SHOWN_FORMULAS = 20
 
 
-def refuse_formulas(values: pl.DataFrame, table_path: Path) -> None:
-    """Refuse a table whose value, unit or sample-point cells start with `=` or `@`.
+def _formula(cell: pl.Expr) -> pl.Expr:
+    """Whether a text cell would run as a formula: `=`, `@`, or a sign before no number."""
+    return (
+        cell.str.contains(FORMULA_CELL)
+        & ~cell.str.contains(SIGNED_NUMBER)
+        & ~cell.str.contains(NO_VALUE_DASHES)
+    )
 
-    Such a cell (or a workbook formula's cached text result) would reach measurements.csv and
-    every spreadsheet that opens it; it is reported, with its row, and nothing is imported.
+
+def refuse_formulas(values: pl.DataFrame, table_path: Path) -> None:
+    """Refuse a table whose value, unit or sample-point cells a spreadsheet would run.
+
+    That is a cell that starts with `=` or `@`, or with `+` or `-` and is no number
+    (`+cmd|' /C calc'!A0`, `-2+3+cmd|...`); signed numbers (`-0,5`, `+0.24`) and cells of
+    dashes (`-`, `-/-`) pass. Such a cell (or a workbook formula's cached text result) would
+    reach measurements.csv and every spreadsheet that opens it; it is reported, with its
+    row, and nothing is imported.
     """
     cells = {"value_text": "value", "unit": "unit", "sample_point": "sample point"}
     found = (
         values.select(ROW, "column", *cells)
         .unpivot(index=[ROW, "column"], on=list(cells), variable_name="cell", value_name="text")
-        .filter(pl.col("text").str.contains(FORMULA_CELL))
+        .filter(_formula(pl.col("text")))
         .unique([ROW, "cell", "text"], maintain_order=True)
     )
     if found.height == 0:
@@ -180,8 +196,8 @@ def refuse_formulas(values: pl.DataFrame, table_path: Path) -> None:
     if found.height > SHOWN_FORMULAS:
         lines.append(f"  ... and {found.height - SHOWN_FORMULAS} more")
     raise TableReadError(
-        f"{table_path}: {found.height} cell(s) start with = or @ as a spreadsheet formula does "
-        "(no supplier publishes one); nothing was imported:\n" + "\n".join(lines)
+        f"{table_path}: {found.height} cell(s) start with =, @, + or - as a spreadsheet "
+        "formula does (no supplier publishes one); nothing was imported:\n" + "\n".join(lines)
     )
 
 
@@ -335,15 +351,16 @@ def _staged_measurements(existing: Path | None, rows: pl.DataFrame, staging: Pat
     return out
 
 
-def remove_stale_staging(data_dir: Path) -> list[Path]:
+def remove_stale_staging(data_dir: Path, prefix: str = STAGING) -> list[Path]:
     """Remove staging folders of imports that were killed (their process is gone).
 
     `write` removes its folder itself, but not when the process is killed outright; the
     folder's name carries the process id, so a running import's folder is left alone.
+    `prefix` names whose folders: an import's, or `fetch --import`'s.
     """
     removed = []
-    for folder in sorted(Path(data_dir).glob(f"{STAGING}-*")):
-        pid = folder.name.removeprefix(f"{STAGING}-").split("-", 1)[0]
+    for folder in sorted(Path(data_dir).glob(f"{prefix}-*")):
+        pid = folder.name.removeprefix(f"{prefix}-").split("-", 1)[0]
         if not folder.is_dir() or (pid.isdigit() and _alive(int(pid))):
             continue
         shutil.rmtree(folder, ignore_errors=True)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.publications import caps
 from generator.publications.read import TableReadError
 
 SOFT_HYPHEN = "\u00ad"
@@ -102,6 +103,7 @@ def _open(path: Path) -> Any:
     pdfplumber = _pdfplumber()
     try:
         pdf = pdfplumber.open(path)
+        _check_pages(path, pdf)
         pages = pdf.pages  # parses the page tree: a damaged file fails here
         if getattr(pdf.doc, "encryption", None):
             pdf.close()
@@ -111,6 +113,9 @@ def _open(path: Path) -> Any:
             )
         if not pages:
             raise TableReadError(f"{path}: the PDF has no pages")
+        if len(pages) > caps.MAX_PDF_PAGES:  # the tree held more than its count said
+            pdf.close()
+            raise _too_many_pages(path, len(pages))
         return pdf
     except TableReadError:
         raise
@@ -125,6 +130,26 @@ def _open(path: Path) -> Any:
         raise TableReadError(
             f"{path}: the PDF is damaged or not a PDF ({kind}: {inner}); download it again"
         ) from None
+
+
+def _too_many_pages(path: Path, pages: int) -> TableReadError:
+    return TableReadError(
+        f"{path}: the PDF has {pages:,} pages, more than the cap of {caps.MAX_PDF_PAGES:,} "
+        "pages per report; nothing was read"
+    )
+
+
+def _check_pages(path: Path, pdf: Any) -> None:
+    """Refuse a PDF whose page tree says it has more pages than the cap, before reading it."""
+    from pdfminer.pdftypes import resolve1
+
+    try:
+        count = resolve1(resolve1(pdf.doc.catalog["Pages"])["Count"])
+    except Exception:  # noqa: BLE001 - no count to trust: the pages themselves are counted
+        return
+    if isinstance(count, int) and count > caps.MAX_PDF_PAGES:
+        pdf.close()
+        raise _too_many_pages(path, count)
 
 
 # ---------------------------------------------------------------------------- words

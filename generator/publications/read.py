@@ -28,6 +28,7 @@ from typing import Any
 import polars as pl
 
 from generator.errors import TrinkwasserError
+from generator.publications import caps
 from generator.publications.workbook_size import check_workbook_size
 
 EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
@@ -84,11 +85,22 @@ def read_csv(path: Path, encoding: str = "utf-8") -> RawTable:
     lines: list[int] = []
     try:
         for cells in reader:
+            if len(cells) > caps.MAX_CSV_COLUMNS:
+                raise TableReadError(
+                    f"{path}, line {reader.line_num}: {len(cells):,} cells, more than the cap "
+                    f"of {caps.MAX_CSV_COLUMNS:,} columns per CSV table; nothing was read"
+                )
             rows.append(cells)
             lines.append(reader.line_num)
     except csv.Error as exc:
         raise TableReadError(f"{path}, line {reader.line_num}: {exc}") from None
     width = max((len(r) for r in rows), default=0)
+    if width * len(rows) > caps.MAX_CSV_CELLS:  # ragged lines are filled up to the widest
+        raise TableReadError(
+            f"{path}: {len(rows):,} lines of up to {width:,} cells make "
+            f"{width * len(rows):,} cells, more than the cap of {caps.MAX_CSV_CELLS:,} cells "
+            "per CSV table; nothing was read"
+        )
     columns = {f"c{i}": [r[i] if i < len(r) else None for r in rows] for i in range(width)}
     frame = pl.DataFrame(columns, schema={c: pl.String for c in columns}).with_columns(
         pl.Series(ROW, lines, dtype=pl.Int64)

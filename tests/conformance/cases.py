@@ -740,6 +740,30 @@ CASES: list[Case] = [
     post("antrag-email-no-at", b'{"email":"ab.de","zweck":"Ein hinreichend langer Zweck"}'),
     post("antrag-email-nothing-before-at", b'{"email":"@b.de","zweck":"Ein langer Zweck hier"}'),
     post("antrag-email-two-ats", b'{"email":"a@b@c","zweck":"Ein langer Zweck hier"}'),
+    # Exactly one recipient: no list, no encoded word, no display name, no line break.
+    post(
+        "antrag-email-list-and-encoded-word",
+        b'{"email":"a@example.org,=?utf-8?b?YkBleGFtcGxlLm9yZw==?=","zweck":"Ein langer Zweck"}',
+    ),
+    post(
+        "antrag-email-encoded-word",
+        b'{"email":"=?utf-8?q?a=0D=0ABcc=3A_b=40x.de?=@example.org","zweck":"Ein langer Zweck"}',
+    ),
+    post("antrag-email-semicolon", b'{"email":"a@x.de;b@y.de","zweck":"Ein langer Zweck hier"}'),
+    post(
+        "antrag-email-display-name",
+        b'{"email":"Ada <a@x.de>","zweck":"Ein langer Zweck hier"}',
+    ),
+    post(
+        "antrag-email-crlf",
+        b'{"email":"a@x.de\\r\\nBcc: b@y.de","zweck":"Ein langer Zweck hier"}',
+    ),
+    post("antrag-email-umlaut", '{"email":"müller@x.de","zweck":"Ein langer Zweck"}'.encode()),
+    post(
+        "antrag-email-plus-and-punycode",
+        b'{"email":"ada.l+api@xn--mller-kva.de","zweck":"Ein langer Zweck hier"}',
+        202,
+    ),
     post(
         "antrag-email-too-long",
         b'{"email":"' + b"a" * 250 + b'@b.de","zweck":"Ein langer Zweck hier"}',

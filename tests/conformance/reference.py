@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import inspect
 import re
+from email.errors import HeaderParseError
+from email.headerregistry import Address
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Path, Query
@@ -30,6 +32,24 @@ def _constraints(param: Param) -> dict[str, Any]:
     }
 
 
+def _one_address(value: str) -> bool:
+    """One plain ASCII address, as the standard library reads it (no list, no encoded word)."""
+    try:
+        parsed = Address(addr_spec=value)
+    except (ValueError, IndexError, HeaderParseError):
+        return False
+    local, _, domain = value.rpartition("@")
+    label = re.compile(r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?")
+    atom = re.compile(r"[\w!#$%&'*+/=?^`{|}~-]+", re.ASCII)
+    return (
+        parsed.addr_spec == value
+        and value.isascii()
+        and "=?" not in value
+        and all(atom.fullmatch(part) for part in local.split("."))
+        and all(label.fullmatch(part) for part in domain.split("."))
+    )
+
+
 def _body_model(route: Route) -> type[BaseModel]:
     fields: dict[str, Any] = {}
     validators: dict[str, Any] = {}
@@ -40,7 +60,7 @@ def _body_model(route: Route) -> type[BaseModel]:
         if param.email:
 
             def check(cls, value: str) -> str:
-                if not re.fullmatch(r"[^@\s]+@[^@\s]+", value):
+                if not _one_address(value):
                     raise ValueError(EMAIL_MESSAGE)
                 return value
 
