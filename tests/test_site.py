@@ -611,3 +611,21 @@ def test_access_form_takes_its_limits_from_the_route_table(golden_site):
     hint = text_of(by_id(tree, "zweck-hint"))
     assert f"Mindestens {zweck.min_length}, höchstens {zweck.max_length} Zeichen" in hint
     assert str(zweck.example) in hint
+
+
+def test_the_api_reference_explains_each_vocabulary_once(golden_site):
+    """`State` is a table of its own; the fields of that type link to it and repeat nothing."""
+    tree = page(golden_site, urls.url("api"))
+    for name, (_, vocabulary) in resources.ENUMS.items():
+        section = by_id(tree, f"schema-{name}")
+        assert section is not None, name
+        terms = [text_of(dt) for dt in find(section, "dt")]
+        assert terms == sorted(vocabulary), name
+    html = (golden_site / urls.file_path("api")).read_text(encoding="utf-8")
+    meaning = resources.STATES["exceeds_indicator"].split(" (")[0]
+    assert html.count(meaning) == 1
+    current = by_id(tree, "schema-CurrentValue")
+    links = {
+        text_of(dt).split()[0]: [a.get("href") for a in find(dt, "a")] for dt in find(current, "dt")
+    }
+    assert links["state"] == ["#schema-State"] and links["future_state"] == ["#schema-State"]
