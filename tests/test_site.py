@@ -461,6 +461,12 @@ def test_downloads_page_shows_the_odbl_credit(golden_site):
         "/v1/export/datapackage.json",
         Config().license_url,
     } <= hrefs
+    # The sources of the map data credit OSM in German, the data keep OSM's own words.
+    page_text = text_of(tree.find(f".//{NS}main"))
+    assert "PLZ-Gebiete: © OpenStreetMap-Mitwirkende (ODbL-1.0)" in page_text
+    assert "contributors" not in page_text
+    mapping = json.loads((golden_site / "v1" / "export" / "datapackage.json").read_text())
+    assert "© OpenStreetMap contributors" in json.dumps(mapping, ensure_ascii=False)
 
 
 def test_api_reference_is_rendered_from_the_openapi_document(golden_site):
