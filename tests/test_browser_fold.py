@@ -115,3 +115,36 @@ def test_the_api_overview_breaks_no_word(browser, watch, request, server, width)
             label = first.evaluate("e => getComputedStyle(e, '::before').content")
             assert label == '"Methode:\u00a0"'
         no_console_errors(watch)
+
+
+@pytest.mark.parametrize("width", [PHONE, 1280])
+def test_screenshots_of_the_map_a_compared_plz_and_a_folded_zone(
+    browser, watch, request, server, sample_build, tmp_path, width
+):
+    """Whole-page screenshots to look at (under the test's tmp dir), with what they must show."""
+    base, _ = server
+    plz = next(
+        p.name
+        for p in sorted((sample_build / "plz").iterdir())
+        if "Versorgungsgebiete in Deutschland" in (p / "index.html").read_text(encoding="utf-8")
+    )
+    pages = {
+        "karte": urls.url("map"),
+        f"plz-{plz}": urls.url("plz", plz=plz),
+        "gebiet-201": urls.url("zone", zone_id=201),
+    }
+    for page in open_page(browser, watch, request, width=width):
+        for name, url in pages.items():
+            page.goto(base + url)
+            shot = tmp_path / f"{name}-{width}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            # A PNG of the whole page, as wide as the viewport.
+            head = shot.read_bytes()[:24]
+            assert head[:8] == b"\x89PNG\r\n\x1a\n"
+            assert int.from_bytes(head[16:20], "big") == width
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.goto(base + pages[f"plz-{plz}"])
+        assert page.locator(".compare svg.strip").first.is_visible()
+        page.goto(base + pages["karte"])
+        assert page.locator("svg.map a").count() > 10
+        no_console_errors(watch)
