@@ -43,5 +43,10 @@ def by_id(tree, ident: str):
 
 
 def value_rows(tree) -> dict[str, object]:
-    table = [t for t in find(tree, "table") if t.get("class") == "values"][0]
-    return {text_of(find(tr, "th")[0]): tr for tr in find(table, "tbody")[0].iter(NS + "tr")}
+    """Return a zone page's current values by name: the table's rows and its folds' alike."""
+    tables = [t for t in find(tree, "table") if t.get("class") == "values"]
+    return {
+        text_of(find(tr, "th")[0]): tr
+        for table in tables
+        for tr in find(table, "tbody")[0].iter(NS + "tr")
+    }

@@ -45,13 +45,13 @@ def test_a_stale_zone_and_a_gone_link_are_shown(page, watch, server):
     notice = page.get_by_role("note").filter(has_text="Die neueste Veröffentlichung")
     assert notice.is_visible()
     assert notice.inner_text().startswith("Die neueste Veröffentlichung ist vom 15.05.2026.")
-    gone = page.locator("table.values .link-gone").first
+    gone = page.locator(".sources-box .link-gone").first
     assert gone.is_visible()
     assert gone.inner_text() == "Der Link antwortet seit dem 02.05.2027 nicht mehr."
     # the original link and the retrieval date stay
-    source = page.locator("table.values td a[href='https://seeland.example/werte.html']").first
+    source = page.locator(".sources-box a[href='https://seeland.example/werte.html']").first
     assert source.is_visible()
-    assert "abgerufen 20.05.2026" in page.locator("table.values").first.inner_text()
+    assert "abgerufen 20.05.2026" in page.locator(".sources-box").inner_text()
 
     page.goto(base + urls.url("zone", zone_id=11))  # newest publication 30.06.2026: not stale
     assert page.get_by_text("Die neueste Veröffentlichung").count() == 0

@@ -6,11 +6,11 @@ import json
 import re
 
 import pytest
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator, FormatChecker, ValidationError
 from openapi_spec_validator import validate as validate_spec
 
 from generator import API_VERSION
-from generator.api import routes, series
+from generator.api import resources, routes, series
 from generator.api.routes import ROUTES
 from generator.api.settings import GateSettings, routes_document
 from generator.config import Config
@@ -210,3 +210,45 @@ def test_routes_json_is_written_beside_the_published_tree(built):
     assert not list(built.rglob("routes.json"))
     assert not list(built.rglob(state.MANIFEST.name))  # kept beside the tree, never in it
     assert not [f for f in read_manifest(built)["files"] if "routes" in f]
+
+
+def _enums_in(node, path=""):
+    """Yield (path, schema) of every inline `enum` under `node`."""
+    if isinstance(node, dict):
+        if "enum" in node:
+            yield path, node
+        for key, value in node.items():
+            yield from _enums_in(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _enums_in(value, f"{path}[{i}]")
+
+
+def test_each_vocabulary_is_one_named_component(doc):
+    """A generated client gets one class per vocabulary, not three per nullable field."""
+    components = doc["components"]["schemas"]
+    for name, (_, vocabulary) in resources.ENUMS.items():
+        schema = components[name]
+        assert schema["type"] == "string" and schema["enum"] == sorted(vocabulary)
+        assert schema["x-enum-descriptions"] == [vocabulary[v] for v in sorted(vocabulary)]
+        assert all(f"`{v}`" in schema["description"] for v in vocabulary)
+    # No document schema spells a vocabulary out again: every enum is a component's.
+    inline = [
+        p for p, _ in _enums_in({k: v for k, v in components.items() if k not in resources.ENUMS})
+    ]
+    assert inline == []
+    current = components["CurrentValue"]["properties"]
+    assert current["state"]["$ref"] == "#/components/schemas/State"
+    assert current["future_state"]["oneOf"] == [
+        {"$ref": "#/components/schemas/State"},
+        {"type": "null"},
+    ]
+    assert current["qualifier"]["oneOf"][0] == {"$ref": "#/components/schemas/Qualifier"}
+    lookup = components["Lookup"]["properties"]["ambiguity_reasons"]
+    assert lookup["items"] == {"$ref": "#/components/schemas/AmbiguityReason"}
+    # A value outside its vocabulary fails; null passes where the field allows it.
+    value = resources.examples()["CurrentValue"]
+    current_value = validator(doc, "#/components/schemas/CurrentValue")
+    current_value.validate({**value, "future_state": None})
+    with pytest.raises(ValidationError, match="is not one of"):
+        current_value.validate({**value, "state": "fine"})

@@ -461,6 +461,12 @@ def test_downloads_page_shows_the_odbl_credit(golden_site):
         "/v1/export/datapackage.json",
         Config().license_url,
     } <= hrefs
+    # The sources of the map data credit OSM in German, the data keep OSM's own words.
+    page_text = text_of(tree.find(f".//{NS}main"))
+    assert "PLZ-Gebiete: © OpenStreetMap-Mitwirkende (ODbL-1.0)" in page_text
+    assert "contributors" not in page_text
+    mapping = json.loads((golden_site / "v1" / "export" / "datapackage.json").read_text())
+    assert "© OpenStreetMap contributors" in json.dumps(mapping, ensure_ascii=False)
 
 
 def test_api_reference_is_rendered_from_the_openapi_document(golden_site):
@@ -492,7 +498,8 @@ def test_api_reference_is_rendered_from_the_openapi_document(golden_site):
     for name, schema in spec["components"]["schemas"].items():
         section = by_id(tree, f"schema-{name}")
         fields = [text_of(find(dt, "code")[0]) for dt in find(section, "dt")]
-        assert fields == sorted(schema.get("properties", {}))
+        # A vocabulary lists its values (test_the_api_reference_explains_each_vocabulary_once).
+        assert fields == sorted(schema.get("properties", schema.get("enum", {})))
         for field, about in schema.get("properties", {}).items():
             if about.get("description"):
                 dd = next(d for d in find(section, "div") if text_of(find(d, "code")[0]) == field)
@@ -586,7 +593,7 @@ def test_own_stylesheet_is_minified_but_keeps_every_rule():
     small = static_assets.minify_css(source)
     assert "/*" not in small and len(small) < len(source)
     assert small.count("{") == small.count("}") == source.count("{")
-    assert 'content:"Wert"' in small and "@media (max-width:44rem){" in small
+    assert 'content:" · "' in small and "@media (max-width:44rem){" in small
 
 
 def test_access_form_takes_its_limits_from_the_route_table(golden_site):
@@ -611,3 +618,21 @@ def test_access_form_takes_its_limits_from_the_route_table(golden_site):
     hint = text_of(by_id(tree, "zweck-hint"))
     assert f"Mindestens {zweck.min_length}, höchstens {zweck.max_length} Zeichen" in hint
     assert str(zweck.example) in hint
+
+
+def test_the_api_reference_explains_each_vocabulary_once(golden_site):
+    """`State` is a table of its own; the fields of that type link to it and repeat nothing."""
+    tree = page(golden_site, urls.url("api"))
+    for name, (_, vocabulary) in resources.ENUMS.items():
+        section = by_id(tree, f"schema-{name}")
+        assert section is not None, name
+        terms = [text_of(dt) for dt in find(section, "dt")]
+        assert terms == sorted(vocabulary), name
+    html = (golden_site / urls.file_path("api")).read_text(encoding="utf-8")
+    meaning = resources.STATES["exceeds_indicator"].split(" (")[0]
+    assert html.count(meaning) == 1
+    current = by_id(tree, "schema-CurrentValue")
+    links = {
+        text_of(dt).split()[0]: [a.get("href") for a in find(dt, "a")] for dt in find(current, "dt")
+    }
+    assert links["state"] == ["#schema-State"] and links["future_state"] == ["#schema-State"]

@@ -119,20 +119,57 @@ def keyed(name: str, values: Field, description: str, example: Any, **kw: Any) -
 # ---------------------------------------------------------------------------- deriving
 
 
-def _value_schema(f: Field) -> dict[str, Any]:
+Enums = Mapping[str, tuple[str, Mapping[str, str]]]
+"""Named vocabularies: component name -> (what the values are, each value and its meaning)."""
+
+ENUM_VALUES = " Values: "
+
+
+def _meanings(vocabulary: Mapping[str, str]) -> str:
+    return "; ".join(f"`{k}`: {v.rstrip('.')}" for k, v in sorted(vocabulary.items()))
+
+
+def enum_schema(about: str, vocabulary: Mapping[str, str]) -> dict[str, Any]:
+    """Return the component schema of a named vocabulary: its values, each meaning in words.
+
+    The meanings go into the description (what a reader of the document sees) and, value by
+    value, into `x-enum-descriptions` (what the API reference shows as a table).
+    """
+    values = sorted(vocabulary)
+    return {
+        "type": "string",
+        "enum": values,
+        "description": f"{about}{ENUM_VALUES}{_meanings(vocabulary)}.",
+        "x-enum-descriptions": [vocabulary[v] for v in values],
+    }
+
+
+def _enum_name(vocabulary: Mapping[str, str], enums: Enums) -> str | None:
+    return next((name for name, (_, v) in enums.items() if dict(v) == dict(vocabulary)), None)
+
+
+def _value_schema(f: Field, enums: Enums) -> dict[str, Any]:
     if f.type == "object":
         if f.items is not None:
             keys = {} if f.pattern is None else {"propertyNames": {"pattern": f.pattern}}
-            return {"type": "object", **keys, "additionalProperties": field_schema(f.items)}
+            return {
+                "type": "object",
+                **keys,
+                "additionalProperties": field_schema(f.items, enums),
+            }
         return {"$ref": REF + str(f.ref)}
     if f.type == "array":
         if f.ref:
             items = {"$ref": REF + f.ref}
         elif f.items is not None:
-            items = _value_schema(f.items)
+            items = _value_schema(f.items, enums)
         else:
             raise ValueError(f"array field {f.name} declares neither items nor ref")
         return {"type": "array", "items": items}
+    named = None if f.enum is None else _enum_name(f.enum, enums)
+    if named is not None:
+        # One component per vocabulary: a generated client gets one class, not one per field.
+        return {"$ref": REF + named}
     schema: dict[str, Any] = {"type": f.type}
     for key, value in (
         ("format", f.format),
@@ -147,9 +184,14 @@ def _value_schema(f: Field) -> dict[str, Any]:
     return schema
 
 
-def field_schema(f: Field) -> dict[str, Any]:
-    """Return the JSON Schema of one field, its description included."""
-    schema = _value_schema(f)
+def field_schema(f: Field, enums: Enums | None = None) -> dict[str, Any]:
+    """Return the JSON Schema of one field, its description included.
+
+    A field whose values are one of the named `enums` refers to that component; the
+    meanings of the values are said there, once.
+    """
+    enums = enums or {}
+    schema = _value_schema(f, enums)
     if f.nullable:
         if "$ref" in schema:
             schema = {"oneOf": [schema, {"type": "null"}]}
@@ -159,20 +201,19 @@ def field_schema(f: Field) -> dict[str, Any]:
                 schema["enum"] = [*schema["enum"], None]
     description = f.description
     vocabulary = f.enum or (f.items.enum if f.items else None)
-    if vocabulary:
-        meanings = "; ".join(f"`{k}`: {v.rstrip('.')}" for k, v in sorted(vocabulary.items()))
-        description += f" Values: {meanings}."
+    if vocabulary and _enum_name(vocabulary, enums) is None:
+        description += f"{ENUM_VALUES}{_meanings(vocabulary)}."
     if description:
         schema["description"] = description
     return schema
 
 
-def resource_schema(resource: Resource) -> dict[str, Any]:
+def resource_schema(resource: Resource, enums: Enums | None = None) -> dict[str, Any]:
     """Return a closed object schema: every declared field present (maybe null), no others."""
     return {
         "type": "object",
         "description": resource.description,
-        "properties": {f.name: field_schema(f) for f in resource.fields},
+        "properties": {f.name: field_schema(f, enums) for f in resource.fields},
         "required": sorted(resource.names),
         "additionalProperties": False,
     }

@@ -61,7 +61,11 @@ def _array(items: Schema) -> Schema:
 def schemas() -> dict[str, Schema]:
     """Return the component schemas (resources, errors, the access request)."""
     return {
-        **{name: fields.resource_schema(r) for name, r in resources.RESOURCES.items()},
+        **{
+            name: fields.resource_schema(r, resources.ENUMS)
+            for name, r in resources.RESOURCES.items()
+        },
+        **{name: fields.enum_schema(*named) for name, named in resources.ENUMS.items()},
         **gate_schemas(),
     }
 

@@ -39,6 +39,7 @@ from generator.api.verdict_resources import COMPUTED_SUM as COMPUTED_SUM
 from generator.api.verdict_resources import OTHER_POINT as OTHER_POINT
 from generator.api.verdict_resources import PESTICIDE_STATUS as PESTICIDE_STATUS
 from generator.api.verdict_resources import STATES as STATES
+from generator.api.verdict_resources import SUM_COUNTED
 from generator.api.verdict_resources import SUM_MEMBER as SUM_MEMBER
 from generator.api.verdict_resources import ZONE_SUMMARY as ZONE_SUMMARY
 
@@ -648,6 +649,26 @@ RESOURCES: dict[str, Resource] = {
         EXPORT,
     )
 }
+
+
+ENUMS: dict[str, tuple[str, dict[str, str]]] = {
+    "State": ("How a value compares with the limit it is assessed against.", STATES),
+    "Qualifier": (_QUALIFIER, QUALIFIERS),
+    "Statistic": ("What a published value is: one sample, or a summary of several.", STATISTICS),
+    "LimitKind": ("What kind of value a limit is.", LIMIT_KIND_MEANINGS),
+    "BoundarySource": ("Where a zone's boundary comes from.", BOUNDARY_SOURCES),
+    "AmbiguityReason": ("Why the zone of a PLZ is not certain.", AMBIGUITY_REASONS),
+    "Ranking": ("How the zones of a PLZ are ranked.", RANKINGS),
+    "Origin": ("Where a current value comes from.", ORIGINS),
+    "SumCounted": ("How a member of a computed sum counts.", SUM_COUNTED),
+    "SummaryStatus": ("The verdict of a zone's summary.", verdicts.SUMMARY_STATUSES),
+    "PesticideDecision": (
+        "What the register decided about a pesticide or metabolite.",
+        verdicts.PESTICIDE_DECISIONS,
+    ),
+}
+"""The vocabularies of the documents, each one component schema (`fields.enum_schema`), so
+a client generated from the OpenAPI document gets one class per vocabulary."""
 
 
 def examples() -> dict[str, dict[str, Any]]:

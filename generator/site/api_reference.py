@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from generator.api import routes
+from generator.api.fields import ENUM_VALUES
 
 Schema = dict[str, Any]
 
@@ -266,12 +267,26 @@ def schemas(document: Schema) -> list[dict[str, Any]]:
             }
             for field, spec in sorted(schema.get("properties", {}).items())
         ]
+        # A named vocabulary: its values in a table, said here once for every field of it.
+        meanings = schema.get("x-enum-descriptions")
+        values = (
+            [
+                {"value": v, "meaning": _code_spans(m)}
+                for v, m in zip(schema["enum"], meanings, strict=True)
+            ]
+            if meanings
+            else []
+        )
+        about = schema.get("description", "")
+        if values:
+            about = about.split(ENUM_VALUES)[0]
         out.append(
             {
                 "id": schema_anchor(name),
                 "name": name,
-                "description": _code_spans(schema.get("description", "")),
+                "description": _code_spans(about),
                 "fields": fields,
+                "enum_values": values,
             }
         )
     return out

@@ -12,6 +12,7 @@ import polars as pl
 from generator.api import odbl, openapi, routes
 from generator.api.settings import GateSettings
 from generator.config import Config
+from generator.contract.provenance import OSM_CREDIT
 from generator.derive import Derived
 from generator.output.sections import Sections
 from generator.site import api_reference, catalog, text, urls
@@ -40,12 +41,16 @@ def _download(path: str, api_url: str | None, what: str) -> dict[str, str | None
     }
 
 
+CREDITS_DE = {OSM_CREDIT: "© OpenStreetMap-Mitwirkende"}
+"""Credits as the German site words them (OSM's own German form); the data keep theirs."""
+
+
 def _sources(d: Derived) -> list[dict[str, str | None]]:
     """Return the map data the mapping comes from, as the downloads page lists it."""
     return [
         {
             "title": s.title,
-            "credit": s.credit,
+            "credit": CREDITS_DE.get(s.credit, s.credit) if s.credit else s.credit,
             "license": s.license,
             "license_url": s.license_url,
             "stand": text.date(dt.date.fromisoformat(s.date[:10])) if s.date else None,

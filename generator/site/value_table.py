@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from generator.api import qualifiers as q
 from generator.api import verdicts
 from generator.derive import KEY_PARAMETERS
 from generator.site import fragments, shares, text, urls
@@ -11,6 +12,86 @@ from generator.site.expressions import PerValue
 from generator.values import wording
 
 ROW_TONES = {state: v.category for state, v in verdicts.STATES.items()}
+UNSEEN = (q.BELOW_REPORTING_LIMIT, q.NOT_DETECTED)
+"""Qualifiers of a value that was looked for and not found (or not above what a lab can tell)."""
+
+
+FOLDS = ("within", "unlimited", "unseen")
+"""The lines a zone page folds current values into, in page order (`fold_group`): values
+within their limits, values found without a limit, values not found without a limit."""
+
+
+def fold_group() -> pl.Expr:
+    """Tell where a row of current values goes on a zone page: null (the table) or a fold.
+
+    A zone page answers first: its table holds the key values, whatever a comparison or a
+    note explains, and every value that is not plainly within its limit (above one, above an
+    announced one, not assessable). The rest folds into lines that open, as people know it
+    from other water-quality sites ("other detected contaminants"): values within their
+    limits, values without a limit that were found, and those without a limit that were not
+    found or lay below a reporting limit (twenty single PFAS "unter der Bestimmungsgrenze –
+    kein Grenzwert" took a phone's screen each).
+    """
+    category = pl.col("state").replace_strict(ROW_TONES, default=None)
+    future = pl.col("future_state").replace_strict(ROW_TONES, default=None)
+    foldable = (
+        ~pl.col("parameter").is_in(list(KEY_PARAMETERS))
+        & pl.col("_compare").is_null()
+        & pl.col("note_de").is_null()
+    ).fill_null(False)
+    within = (category == verdicts.COMPLIES) & (
+        pl.col("future_state").is_null() | (future == verdicts.COMPLIES)
+    )
+    unlimited = (pl.col("state") == "no_limit") & pl.col("future_limit").is_null()
+    unseen = pl.col("qualifier").is_in(list(UNSEEN))
+    return (
+        pl.when(foldable & within.fill_null(False))
+        .then(pl.lit("within"))
+        .when(foldable & unlimited.fill_null(False) & unseen.fill_null(False))
+        .then(pl.lit("unseen"))
+        .when(foldable & unlimited.fill_null(False))
+        .then(pl.lit("unlimited"))
+    )
+
+
+def _fold_summaries(group: pl.Expr, below: pl.Expr) -> dict[str, pl.Expr]:
+    """Return the line each fold reads as, aggregated per zone (null where a fold is empty).
+
+    "10 weitere Stoffe innerhalb ihrer Grenz- und Richtwerte", "3 weitere Stoffe ohne
+    Grenzwert mit Messwert", "16 weitere Stoffe ohne Grenzwert unter der Bestimmungsgrenze"
+    (or "nicht nachgewiesen", or both).
+    """
+
+    def stoffe(count: pl.Expr, one: str, many: str) -> pl.Expr:
+        return pl.when(count == 1).then(pl.lit(one)).otherwise(pl.format(many, count))
+
+    counts = {fold: (group == fold).sum() for fold in FOLDS}
+    unseen = group == "unseen"
+    found = (
+        pl.when((unseen & below).any() & (unseen & ~below).any())
+        .then(pl.lit("unter der Bestimmungsgrenze oder nicht nachgewiesen"))
+        .when((unseen & below).any())
+        .then(pl.lit("unter der Bestimmungsgrenze"))
+        .otherwise(pl.lit("nicht nachgewiesen"))
+    )
+    lines = {
+        "within": stoffe(
+            counts["within"],
+            "1 weiterer Stoff innerhalb seines Grenz- oder Richtwerts",
+            "{} weitere Stoffe innerhalb ihrer Grenz- und Richtwerte",
+        ),
+        "unlimited": stoffe(
+            counts["unlimited"],
+            "1 weiterer Stoff ohne Grenzwert mit Messwert",
+            "{} weitere Stoffe ohne Grenzwert mit Messwert",
+        ),
+        "unseen": pl.concat_str(
+            stoffe(counts["unseen"], "1 weiterer Stoff", "{} weitere Stoffe"),
+            pl.lit(" ohne Grenzwert "),
+            found,
+        ),
+    }
+    return {fold: pl.when(counts[fold] > 0).then(line) for fold, line in lines.items()}
 
 
 def _sources(cv: pl.DataFrame, fragment: str) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -63,6 +144,9 @@ def value_rows(
 ) -> pl.DataFrame:
     """Return one row per zone: its current values as rows, and their sources.
 
+    `values_html` holds the rows of the table; `{fold}_html` those of each of `FOLDS`
+    (`fold_group()`), with `{fold}_summary`, the line that opens it (all null where a zone
+    has no such rows).
     The announcements of stricter limits are `notices.announced`.
 
     `words`: the limits in words, of `limit_words()`, shared by the batches of a build.
@@ -98,6 +182,8 @@ def value_rows(
             pl.col("future_limit"), pl.concat_str(pl.lit(" ab "), future_from)
         ),
         "limit": pl.col("_limit_words").fill_null("–"),
+        # A phone's stacked row leaves out a limit cell that says only "–" (the badge says it).
+        "no_limit": pl.col("_limit_words").is_null() & pl.col("_future_limit_words").is_null(),
         "future_limit": pl.col("_future_limit_words"),
         "future_from": future_from,
         "badge": pl.col("state").replace_strict(badges),
@@ -128,12 +214,22 @@ def value_rows(
         "zone_id",
         "_html",
         text.statistic_label(pl.col("statistic")).is_not_null().alias("_aggregate"),
+        fold_group().alias("_group"),
+        (pl.col("qualifier") == q.BELOW_REPORTING_LIMIT).fill_null(False).alias("_below"),
     )
+    group, row_html = pl.col("_group"), pl.col("_html")
+    summaries = _fold_summaries(group, pl.col("_below"))
     return (
         rows.group_by("zone_id", maintain_order=True)
         .agg(
-            pl.col("_html").str.join("").alias("values_html"),
+            row_html.filter(group.is_null()).str.join("").alias("values_html"),
+            *(row_html.filter(group == fold).str.join("").alias(f"{fold}_html") for fold in FOLDS),
+            *(line.alias(f"{fold}_summary") for fold, line in summaries.items()),
             pl.col("_aggregate").any().alias("aggregates"),
+        )
+        .with_columns(
+            pl.when(pl.col(c) != "").then(pl.col(c)).alias(c)
+            for c in ("values_html", *(f"{fold}_html" for fold in FOLDS))
         )
         .join(sources, on="zone_id", how="left", maintain_order="left")
     )

@@ -31,7 +31,7 @@ from generator.site import (
     urls,
 )
 from generator.site.environment import badges as rendered_badges
-from generator.site.value_table import check_items, limit_words, value_rows
+from generator.site.value_table import FOLDS, check_items, limit_words, value_rows
 
 ZONE_BATCH = 125  # zones per batch: bounds the memory of chart strings
 
@@ -62,9 +62,21 @@ def _zone_page_values() -> dict[str, pl.Expr]:
         "checks_html": pl.col("checks_html"),
         "values_html": pl.col("values_html"),
         "sources_html": pl.col("sources_html"),
-        "no_values": pl.col("values_html").is_null(),
+        **{
+            f"{fold}_{part}": pl.col(f"{fold}_{part}")
+            for fold in FOLDS
+            for part in ("html", "summary")
+        },
+        "no_values": pl.all_horizontal(
+            pl.col(c).is_null() for c in ("values_html", *(f"{fold}_html" for fold in FOLDS))
+        ),
         "aggregates": pl.col("aggregates").fill_null(False),
         "charts_html": pl.col("charts_html"),
+        "charts_summary": pl.when(pl.col("charts") == 1)
+        .then(pl.lit("Ein Diagramm: alle veröffentlichten Werte über die Zeit"))
+        .otherwise(
+            pl.format("{} Diagramme: alle veröffentlichten Werte über die Zeit", pl.col("charts"))
+        ),
         "zone_api_url": routes.url_expr("zone", zone_id=pl.col("zone_id")),
         "measurements_api_url": routes.url_expr("zone_measurements", zone_id=pl.col("zone_id")),
         "measurement_count": pl.col("measurement_count"),
@@ -113,7 +125,7 @@ def zone_pages(d: Derived, env: jinja2.Environment, as_of: dt.date) -> Iterator[
             )
             .sort("zone_id", "_o", "name_de")
             .group_by("zone_id", maintain_order=True)
-            .agg(pl.col("html").str.join("").alias("charts_html"))
+            .agg(pl.col("html").str.join("").alias("charts_html"), pl.len().alias("charts"))
         )
         cv = with_links(d.current_values.of(pl.Series(batch)), d.documents)
         values = value_rows(
