@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import polars as pl
 
-from generator import API_VERSION, __version__, derive, load, render
+from generator import __version__, derive, load, render
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
 from generator.config import Config
@@ -140,7 +140,6 @@ def _build(
         "input_digest": digest,
         "as_of": as_of.isoformat(),
         "version": __version__,
-        "api_version": API_VERSION,
     }
     written = _render_and_write(planned, out, as_of, config, progress, previous, meta, clock)
     _publish_state(out, planned, written)

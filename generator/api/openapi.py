@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import polars as pl
 
-from generator import API_VERSION
+from generator import __version__
 from generator.api import fields, resources, routes
 from generator.api.http import DOWNLOAD_SUFFIXES, KEY_HEADER, MEDIA_TYPES, REQUEST_ID
 from generator.api.messages import MESSAGES, ErrorRecord, Message, fill, validation_error
@@ -335,7 +335,7 @@ def document(config: Config) -> Schema:
         "openapi": "3.1.0",
         "info": {
             "title": "Trinkwasserdaten API",
-            "version": API_VERSION,
+            "version": __version__,
             "summary": "Drinking-water quality in Germany by postal code, with limits and sources.",
             "description": (
                 "Read-only JSON API. Keyed operations need a key in the "

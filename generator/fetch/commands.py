@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from generator.cli_options import config_option, data_option, handle_errors
-from generator.errors import terminal_safe
+from generator.errors import install_hint, terminal_safe
 from generator.fetch import options
 
 
@@ -52,7 +52,7 @@ def fetch(
         import httpx  # noqa: F401 - only to say which extra is missing
     except ImportError:
         raise click.ClickException(
-            "fetch needs the fetch extra: pip install 'trinkwasserdaten[fetch]'"
+            f"fetch needs the fetch extra: {install_hint('fetch')}"
         ) from None
     from generator.config import load_config
     from generator.fetch.report import format_run

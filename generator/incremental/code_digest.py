@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import generator
-from generator import API_VERSION, __version__
+from generator import __version__
 from generator.config import Config
 from generator.site import assets as site_assets
 
@@ -24,7 +24,7 @@ def code_digest(as_of: dt.date, config: Config) -> str:
     the date.
     """
     h = hashlib.sha256()
-    h.update(f"{__version__}|{API_VERSION}|{as_of.isoformat()}|{config!r}".encode())
+    h.update(f"{__version__}|{as_of.isoformat()}|{config!r}".encode())
     # The code and templates count as inputs too: a changed generator means new output.
     package = Path(generator.__file__).parent
     sources = [

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.errors import install_hint
 from generator.publications import caps
 from generator.publications.read import TableReadError
 
@@ -50,7 +51,7 @@ def _lxml() -> Any:
     except ModuleNotFoundError:
         raise TableReadError(
             "reading web pages needs lxml, which is not installed. Install the import extra: "
-            "pip install 'trinkwasserdaten[import]'"
+            + install_hint("import")
         ) from None
     return lxml.html
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.errors import install_hint
 from generator.publications import caps
 from generator.publications.read import TableReadError
 
@@ -94,7 +95,7 @@ def _pdfplumber() -> Any:
     except ModuleNotFoundError:
         raise TableReadError(
             "reading PDF reports needs pdfplumber, which is not installed. Install the import "
-            "extra: pip install 'trinkwasserdaten[import]'"
+            f"extra: {install_hint('import')}"
         ) from None
     return pdfplumber
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import polars as pl
 
-from generator.errors import TrinkwasserError
+from generator.errors import TrinkwasserError, install_hint
 from generator.publications import caps
 from generator.publications.workbook_size import check_workbook_size
 
@@ -115,7 +115,7 @@ def _calamine() -> Any:
     except ModuleNotFoundError:
         raise TableReadError(
             "reading Excel needs python-calamine, which is not installed. Install the import "
-            "extra: pip install 'trinkwasserdaten[import]' (or save the sheet as CSV UTF-8)"
+            f"extra: {install_hint('import')} (or save the sheet as CSV UTF-8)"
         ) from None
     return python_calamine
 

@@ -16,7 +16,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from generator import API_VERSION
+from generator import __version__
 from generator.api import routes
 from generator.api.license_resources import odbl_attribution
 from generator.config import Config
@@ -290,7 +290,7 @@ def turtle(d: Derived, config: Config) -> bytes:
             ("dcatde:politicalGeocodingLevelURI", _iri(FEDERAL)),
             ("dct:language", _iri(GERMAN)),
             ("dct:license", _iri(LICENSES[s.license])),
-            ("owl:versionInfo", _lit(API_VERSION)),
+            ("owl:versionInfo", _lit(__version__)),
         ]
         if s.start is not None:
             period = "[ a dct:PeriodOfTime ; dcat:startDate " + _date(s.start)

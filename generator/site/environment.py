@@ -7,7 +7,7 @@ from typing import cast
 
 import jinja2
 
-from generator import API_VERSION, __version__
+from generator import __version__
 from generator.api import routes
 from generator.api.license_resources import odbl_attribution
 from generator.config import Config
@@ -46,7 +46,6 @@ def environment(
             "attribution": odbl_attribution(config.operator, config.license_url),
             "as_of": text.date(as_of),
             "as_of_iso": as_of.isoformat(),
-            "api_version": API_VERSION,
             "version": __version__,
         },
     )
