@@ -18,7 +18,7 @@ import polars as pl
 from generator import __version__, derive, load, render
 from generator.api import routes, series
 from generator.api.settings import GateSettings, gate_dir, routes_json
-from generator.config import Config
+from generator.config import Config, for_data
 from generator.contract import provenance
 from generator.contract.memo import Memo
 from generator.contract.tables import MEASUREMENTS
@@ -112,6 +112,7 @@ def build(
     force: bool = False,
 ) -> BuildResult:
     """Build the tree into `out`; on SourceDataError/BuildError leave `out` as it was."""
+    config = for_data(config, data_dir)
     with _engine():
         return _build(data_dir, out, as_of, config, progress, force)
 

@@ -105,6 +105,12 @@ max_problems_option = click.option(
     "data did not change.",
 )
 @quiet_option("Print nothing but errors and warnings about the data.")
+@click.option(
+    "--deploy",
+    is_flag=True,
+    help="This build is published (so is every build with NETLIFY=true): refuse a base_url "
+    "of this machine (localhost, 127.0.0.1, ::1).",
+)
 @config_option
 @max_problems_option
 @handle_errors
@@ -114,16 +120,27 @@ def build(
     as_of: dt.date | None,
     force: bool,
     quiet: bool,
+    deploy: bool,
     config_path: Path | None,
     max_problems: int,
 ) -> None:
-    """Build the static API tree and site from the source tables."""
-    from generator.config import load_config
+    """Build the static API tree and site from the source tables.
+
+    Without --data the bundled sample is built: invented values on real postcodes, so every
+    page then carries a banner saying so and `noindex`, and robots.txt disallows crawling.
+    A deploy (--deploy, or NETLIFY=true as Netlify sets it) with the built-in base_url, an
+    address of this machine, is refused (exit status 1) before anything is written.
+    """
+    from generator.config import check_deploy, deploy_context, for_data, load_config
     from generator.incremental.code_digest import code_digest
 
     as_of = as_of or dt.date.today()
     config = load_config(config_path)
+    reason = deploy_context(deploy, os.environ)
+    if reason is not None:
+        check_deploy(config, reason, config_path)
     if data_dir is not None and not force:
+        config = for_data(config, data_dir)
         # Asked before polars is imported, which reads the setting once.
         update = allocator.likely_update(out, data_dir, code_digest(as_of, config))
         allocator.configure(allocator.UPDATE if update else allocator.FULL)

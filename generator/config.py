@@ -5,12 +5,15 @@ Every field checks itself and all problems are reported together, each with its 
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import tomllib
-from collections.abc import Callable
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from generator.errors import ConfigError
 
@@ -56,6 +59,88 @@ class Config:
     allow_private_addresses: bool = False
     """`[fetch] allow_private_addresses`: let `fetch` read from loopback, link-local and
     private addresses (a register of an intranet's servers); off, they are refused."""
+    sample: bool = False
+    """Not a setting of the file: the build sets it when it builds the bundled sample, so
+    every page says the values are invented and no search engine indexes them."""
+
+
+NOT_IN_FILE = ("smtp", "allow_private_addresses", "sample")
+"""Fields of Config that are no key of `[site]`."""
+
+DEPLOY_ENV = "NETLIFY"
+"""Netlify sets NETLIFY=true in every build it runs (production, previews, branch deploys).
+Not `CI`: the project's own CI sets CI=true and builds the sample for its tests."""
+
+
+def sample_data_dir() -> Path:
+    """Return the directory of the bundled (synthetic) sample data."""
+    return Path(str(resources.files("generator") / "sample"))
+
+
+def is_sample(data_dir: Path) -> bool:
+    """Tell whether `data_dir` holds the bundled sample: the packaged folder, or a copy.
+
+    A copy counts when its suppliers and zones are the sample's, byte for byte: invented
+    suppliers on real postcodes must be labelled wherever they are built from.
+    """
+    sample = sample_data_dir()
+    data_dir = Path(data_dir)
+    try:
+        if data_dir.resolve() == sample.resolve():
+            return True
+        return all(
+            (data_dir / name).read_bytes() == (sample / name).read_bytes()
+            for name in ("suppliers.csv", "zones.csv")
+        )
+    except OSError:
+        return False
+
+
+def for_data(config: Config, data_dir: Path) -> Config:
+    """Return `config` marked `sample` when `data_dir` is the bundled sample (or a copy)."""
+    if config.sample or not is_sample(data_dir):
+        return config
+    return replace(config, sample=True)
+
+
+def deploy_context(flag: bool, environ: Mapping[str, str]) -> str | None:
+    """Say why a build is a deploy (`--deploy`, or NETLIFY=true), or None for a local one."""
+    if flag:
+        return "--deploy"
+    if environ.get(DEPLOY_ENV, "").strip().lower() == "true":
+        return f"{DEPLOY_ENV}=true"
+    return None
+
+
+def is_loopback_url(url: str) -> bool:
+    """Tell whether `url` names this machine: localhost, 127.0.0.0/8, ::1, 0.0.0.0 or ::."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
+
+
+def check_deploy(config: Config, reason: str, path: Path | None) -> None:
+    """Refuse a deploy whose links would point at this machine (ConfigError names the setting).
+
+    Every canonical link, the sitemap, the feeds, the catalogue's URIs, the OpenAPI `servers`
+    entry and the key e-mails are made from `base_url`; the built-in default is loopback.
+    """
+    if not is_loopback_url(config.base_url):
+        return
+    where = str(path) if path is not None else f"{DEFAULT_FILE} in the working directory"
+    found = "" if path is not None or Path(DEFAULT_FILE).is_file() else " (there is none)"
+    raise ConfigError(
+        f"site.base_url is {config.base_url}, an address of this machine, and this build is a "
+        f"deploy ({reason}): every canonical link, the sitemap, the feeds, the catalogue and "
+        f"the OpenAPI document would point there. Set base_url in the [site] table of "
+        f"{where}{found} to the public address of the site, e.g. "
+        f'base_url = "https://trinkwasser.example" (docs/netlify.md, Deploy).'
+    )
 
 
 # The settings given as text, each with its check and what the check wants.
@@ -158,7 +243,7 @@ def load_config(path: Path | None = None) -> Config:
     errors: list[str] = []
     if not isinstance(section, dict):
         raise ConfigError(f"{path}: [site] must be a table")
-    known = {f.name for f in fields(Config)} - {"smtp", "allow_private_addresses"}
+    known = {f.name for f in fields(Config)} - set(NOT_IN_FILE)
     for key in section:
         if key not in known:
             errors.append(f"site.{key}: unknown setting (known: {', '.join(sorted(known))})")

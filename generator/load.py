@@ -16,6 +16,8 @@ from pathlib import Path
 
 import polars as pl
 
+from generator.config import is_sample as is_sample
+from generator.config import sample_data_dir as sample_data_dir
 from generator.contract import provenance, rules
 from generator.contract.check import check_tables
 from generator.contract.memo import Memo
@@ -72,11 +74,6 @@ def _check_fields() -> None:
 
 
 _check_fields()
-
-
-def sample_data_dir() -> Path:
-    """Return the directory of the bundled (synthetic) sample data."""
-    return Path(str(resources.files("generator") / "sample"))
 
 
 def reference_dir() -> Path:

@@ -47,6 +47,7 @@ def environment(
             "as_of": text.date(as_of),
             "as_of_iso": as_of.isoformat(),
             "version": __version__,
+            "sample": config.sample,
         },
     )
     env.filters.update(

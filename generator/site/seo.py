@@ -8,7 +8,8 @@ came into force), never from the clock, so the same input gives the same bytes; 
 shows no dated data (the API reference, the access form, the license page) has none.
 
 `robots.txt` keeps crawlers out of `/_data/` and of every keyed route of the route table
-(they answer 401 without a key), and names the sitemap.
+(they answer 401 without a key), and names the sitemap; built from the bundled sample it
+disallows everything.
 """
 
 from __future__ import annotations
@@ -197,7 +198,19 @@ def disallowed() -> list[str]:
     return sorted(prefixes)
 
 
+SAMPLE_ROBOTS = (
+    b"# Beispieldaten: erfundene Werte auf echten Postleitzahlen\nUser-agent: *\nDisallow: /\n"
+)
+
+
 def robots_txt(config: Config) -> bytes:
+    """Return robots.txt: the hidden and keyed paths kept out, or everything for the sample.
+
+    The bundled sample's values are invented on real postcodes: no search engine may list
+    them as an answer for a real place.
+    """
+    if config.sample:
+        return SAMPLE_ROBOTS
     lines = ["User-agent: *", *(f"Disallow: {p}" for p in disallowed()), "Allow: /", ""]
     lines.append(f"Sitemap: {config.base_url}/{SITEMAP_INDEX}")
     return ("\n".join(lines) + "\n").encode()

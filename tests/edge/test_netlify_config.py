@@ -87,7 +87,7 @@ def test_access_requests_have_a_per_address_rate_limit(deployed):
 def test_build_settings(deployed):
     build = deployed["build"]
     assert build["publish"].endswith("/build")
-    assert "trinkwasser build --out build" in build["command"]
+    assert "trinkwasser build --deploy --out build" in build["command"]
     assert "pip install" in build["command"]
     assert build["environment"]["PYTHON_VERSION"].startswith("3.1")
 
