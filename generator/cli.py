@@ -323,6 +323,59 @@ def parameters_match(file: Path, data_dir: Path | None, encoding: str) -> None:
     run_match(file, data_dir, encoding)
 
 
+@parameters.command("decide")
+@click.argument("name")
+@click.argument("unit")
+@click.argument("code")
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    required=True,
+    help="Data directory whose aliases.csv records the decision (created if missing).",
+)
+@click.option("--note", default="", help="Why (required with CODE -).")
+@click.option(
+    "--source",
+    default="",
+    help="Addresses of the publications that print the name, separated by spaces.",
+)
+@handle_errors
+def parameters_decide(
+    name: str, unit: str, code: str, data_dir: Path, note: str, source: str
+) -> None:
+    """Decide that the published NAME, in UNIT, is the register parameter CODE.
+
+    Appends the decision to DATA/aliases.csv, the operator's own alias table: for that
+    data it wins over the packaged register, so the next `import` or `fetch --import`
+    takes the values. CODE - says the name is no register parameter (give --note). The
+    decision is checked first: CODE is in the register, UNIT fits it ('' for no unit),
+    and no other row of the file decides the same name otherwise. Exit status 0 when it
+    is recorded (or was already), 1 otherwise, with nothing written.
+    """
+    from generator.publications.decide import decide
+
+    decision = decide(data_dir, name, unit, code, note, source)
+    shown = terminal_safe(repr(name))
+    what = decision.code or "no register parameter"
+    if decision.written:
+        click.echo(
+            f"Decided: {shown} [{unit or 'no unit'}] is {what}; {decision.path} row {decision.row}."
+        )
+    else:
+        click.echo(
+            f"Already decided: {shown} is {what} "
+            f"({decision.path} row {decision.row}); nothing written."
+        )
+    if decision.overrides:
+        click.echo(
+            f"For this data it replaces the packaged register's answer: {decision.overrides}."
+        )
+    click.echo(
+        "The next `trinkwasser import` or `trinkwasser fetch --import` of this data takes it."
+    )
+
+
 @cli.command("import")
 @click.argument("source", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option(

@@ -544,7 +544,7 @@ def zone_verdicts(
     zone_checks = summary.checks(computed, data.limits, data.documents, as_of)
     check_lists = zone_checks.group_by("zone_id").agg(document(resources.CHECK).alias("checks"))
     rows = (
-        summary.summaries(zones, values, zone_checks)
+        summary.summaries(zones, values, zone_checks, data.undecided)
         .join(check_lists, on="zone_id", how="left")
         .join(key_values_age(values), on="zone_id", how="left")
     )

@@ -53,6 +53,10 @@ class SourceData:
     """Optional: the PLZ areas for the map (no rows without a plz_shapes table)."""
     sources: pl.DataFrame
     """The register of publications `trinkwasser fetch` reads; the build does not use it."""
+    aliases: pl.DataFrame
+    """The operator's decisions on published names (`trinkwasser import` reads them)."""
+    undecided: pl.DataFrame
+    """Published values waiting for a decision (the zones' summaries say so)."""
     parameters: pl.DataFrame
     limits: pl.DataFrame
     pesticides: pl.DataFrame

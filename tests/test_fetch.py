@@ -557,3 +557,78 @@ def test_a_host_whose_robots_txt_fails_is_left_alone_and_long_waits_are_refused(
             "HTTP 503, asks to wait 3600 s (Retry-After), more than 5 s"
         )
         assert kleinstadt.paths().count("/spaeter.csv") == 1
+
+
+def test_a_version_imported_by_hand_keeps_its_documents_row(data, tmp_path, kleinstadt):
+    # "Adding a supplier": the table imported by hand first (with its own document id and
+    # sample date), then registered; the fetched version is the same publication.
+    url = kleinstadt.url + "/analyse.csv"
+    with (data / "documents.csv").open("a", encoding="utf-8") as fh:
+        fh.write(f"wk-analyse-hand,1,Analyse Kleinstadt Mitte,{url},2026-07-16,2026-07-20\n")
+    saved = tmp_path / "analyse.csv"
+    saved.write_text(ANALYSE, encoding="utf-8")
+    by_hand = CliRunner().invoke(
+        cli,
+        ["import", str(saved), "--data", str(data), "--zone", "11", "--document",
+         "wk-analyse-hand", "--sampled-at", "2026-07-10"],
+    )  # fmt: skip
+    assert by_hand.exit_code == 0, by_hand.output
+    got = _by_id(_run(data, tmp_path / "archive", import_=True))["kleinstadt-analyse"]
+    assert got.imported, got.import_note
+    assert got.document_id == "wk-analyse-hand"
+    assert got.import_note == "0 value(s) appended; 2 present"
+    docs = pl.read_csv(data / "documents.csv", infer_schema=False)
+    assert docs.filter(pl.col("url") == url)["document_id"].to_list() == ["wk-analyse-hand"]
+    rows = pl.read_csv(data / "measurements.csv", infer_schema=False)
+    from_it = rows.filter(pl.col("document_id").str.starts_with("kleinstadt-analyse"))
+    assert from_it.height == 0
+    assert rows.filter(pl.col("document_id") == "wk-analyse-hand").height == 2
+
+
+def test_a_value_waiting_for_a_decision_is_named_and_taken_the_day_after(data, tmp_path, documents):
+    documents["analyse"].set(ANALYSE + "PFAS-Summe;µg/l;0,05\n")
+    archive = tmp_path / "archive"
+    first = _run(data, archive, import_=True)
+    got = _by_id(first)["kleinstadt-analyse"]
+    assert got.imported and "1 wait for a decision" in got.import_note
+    assert [(w.name, w.unit, w.values, w.suggestions[:2]) for w in got.waiting] == [
+        ("PFAS-Summe", "µg/l", 1, ("pfas_summe_4", "pfas_summe_20"))
+    ]
+    report = format_run(first)
+    command = f"trinkwasser parameters decide PFAS-Summe 'µg/l' CODE --data {data}"
+    assert "Waiting for a decision: 1 value(s) under 1 name(s)." in report
+    assert f"    settle it: {command}" in report
+    assert Archive(archive).manifest("kleinstadt-analyse").latest.waiting == 1
+
+    decided = CliRunner().invoke(
+        cli, ["parameters", "decide", "PFAS-Summe", "µg/l", "pfas_summe_20", "--data", str(data)]
+    )
+    assert decided.exit_code == 0, decided.output
+    next_day = _by_id(_run(data, archive, DAY + dt.timedelta(days=1), import_=True))
+    again = next_day["kleinstadt-analyse"]
+    assert again.status == "unchanged" and again.imported, again.import_note
+    assert again.import_note == "1 value(s) appended; 2 present" and again.waiting == []
+    rows = pl.read_csv(data / "measurements.csv", infer_schema=False)
+    pfas = rows.filter(pl.col("document_id") == again.document_id).filter(
+        pl.col("parameter") == "pfas_summe_20"
+    )
+    assert pfas["value_text"].to_list() == ["0,05"]
+    assert pl.read_csv(data / "undecided.csv").height == 0
+    third = _by_id(_run(data, archive, DAY + dt.timedelta(days=2), import_=True))
+    assert third["kleinstadt-analyse"].imported is None  # nothing waits any more
+
+
+def test_a_missing_register_is_a_warning_naming_the_unwatched_suppliers(data, tmp_path):
+    (data / "sources.csv").unlink()
+    result = CliRunner().invoke(
+        cli, ["fetch", "--data", str(data), "--archive", str(tmp_path / "a")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Fetched 0 source(s)" in result.stdout
+    assert (
+        f"Warning: no sources table in {data}: nothing is watched, no publication was fetched. "
+        "Suppliers without a registered source: 1 Wasserwerke Kleinstadt (Testdaten), "
+        "2 Zweckverband Seeland (Testdaten), 3 Prüfverband (Testdaten)."
+    ) in result.stdout
+    assert "Every supplier published" not in result.stdout
+    assert "Warning: no sources table" in result.stderr

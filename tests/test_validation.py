@@ -391,6 +391,25 @@ def test_places_and_replaced_explanations_are_checked(tiny_data):
     assert has(found, "explanations", "malformed_sources", row=1, column="sources")
 
 
+def test_the_operators_aliases_and_undecided_values_are_checked(tiny_data):
+    (tiny_data / "aliases.csv").write_text(
+        "alias,code,note,source\n"
+        "PFAS-Summe,pfas_summe_99,,\n"
+        "Ionenbilanz,,,\n"
+        "Nitrat gesamt,nitrat,,www.example.org\n",
+        encoding="utf-8",
+    )
+    (tiny_data / "undecided.csv").write_text(
+        "zone_id,document_id,name,unit,values\n11,wk-2099,PFAS-Summe,µg/l,0\n", encoding="utf-8"
+    )
+    found = problems_of(tiny_data)
+    assert has(found, "aliases", "unknown_parameter", row=1, column="code")
+    assert has(found, "aliases", "missing_reason", row=2, column="note")
+    assert has(found, "aliases", "malformed_addresses", row=3, column="source")
+    assert has(found, "undecided", "dangling_reference", row=1, column="document_id")
+    assert has(found, "undecided", "not_positive", row=1, column="values")
+
+
 def test_overriding_limits_checks_periods_and_codes(tiny_data):
     (tiny_data / "limits.csv").write_text(
         "code,kind,limit_value,unit,valid_from,valid_until,legal_basis,note,source_url\n"

@@ -91,6 +91,26 @@ class Pattern(RowConstraint):
 
 
 @dataclass(frozen=True)
+class FilledWithout(RowConstraint):
+    """Required where another column of the row is empty (a reason where there is no code)."""
+
+    other: str
+    rule: Rule = rules.MISSING_REASON
+
+    def columns(self) -> tuple[str, ...]:
+        return (self.other,)
+
+    def mask(self, column: str, frame: pl.DataFrame) -> pl.Expr:
+        return pl.col(column).is_null() & pl.col(self.other).is_null()
+
+    def message(self, column: str) -> str:
+        return f"{column} is required when {self.other} is empty"
+
+    def describe(self) -> str:
+        return f"required when `{self.other}` is empty"
+
+
+@dataclass(frozen=True)
 class Choices(RowConstraint):
     values: tuple[str, ...]
     rule: Rule = rules.INVALID_CHOICE

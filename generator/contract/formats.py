@@ -6,6 +6,7 @@ Each is a pattern of `generator.api.patterns` with its rule and its words in the
 from __future__ import annotations
 
 from generator.api.patterns import (
+    ADDRESSES_PATTERN,
     CODE_PATTERN,
     DOCUMENT_ID_PATTERN,
     PLZ_PATTERN,
@@ -25,5 +26,8 @@ DOCUMENT_ID = Pattern(
 URL = Pattern(URL_PATTERN, rules.MALFORMED_URL, "an http(s) URL")
 CODE = Pattern(CODE_PATTERN, rules.MALFORMED_CODE, "ASCII lower_snake_case")
 SOURCES = Pattern(SOURCES_PATTERN, rules.MALFORMED_SOURCES, "`title | URL` pairs joined by ` ;; `")
+ADDRESSES = Pattern(
+    ADDRESSES_PATTERN, rules.MALFORMED_ADDRESSES, "http(s) addresses separated by spaces"
+)
 SHAPE = Pattern(SHAPE_PATTERN, rules.MALFORMED_SHAPE, "rings of `lon lat` pairs (`,` and `;`)")
 EXPLAINED_FIELDS = ("what", "origin", "limit_protects", "what_to_do")

@@ -103,6 +103,14 @@ UNIT_NOT_CONVERTIBLE = Rule(
     "unit_not_convertible", "Use a unit of the same kind as the parameter's unit."
 )
 INVALID_CHOICE = Rule("invalid_choice", "Use one of the listed values.")
+MISSING_REASON = Rule(
+    "missing_reason",
+    "Give the spelling its register code, or say in the note why it is no register parameter.",
+)
+MALFORMED_ADDRESSES = Rule(
+    "malformed_addresses",
+    "List the http(s) addresses of the publications that print the spelling, separated by spaces.",
+)
 INVALID_LIMIT_VALUE = Rule(
     "invalid_limit_value", "Write a number, a range as min..max, or the requirement text."
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from generator.api import resources, routes
 from generator.contract.constraints import (
     Choices,
+    FilledWithout,
     InRegister,
     NonNegative,
     NotBefore,
@@ -20,6 +21,7 @@ from generator.contract.constraints import (
     UnitConvertible,
 )
 from generator.contract.formats import (
+    ADDRESSES,
     DOCUMENT_ID,
     PLZ,
     SHAPE,
@@ -478,6 +480,82 @@ SOURCES = Table(
     if_absent=EMPTY,
 )
 
+ALIASES = Table(
+    name="aliases",
+    meaning=(
+        "The operator's decisions on published parameter names: one row per spelling, the "
+        "columns of the packaged alias register (`generator/reference/aliases.csv`). For "
+        "this data directory a row wins over the packaged register's row for the same "
+        "spelling (compared as `trinkwasser import` compares names: case, umlauts, spaces "
+        "and punctuation aside). `trinkwasser parameters decide NAME UNIT CODE --data DIR` "
+        "adds a row (docs/import.md)."
+    ),
+    columns=(
+        Column("alias", STR, True, "The name as a supplier prints it.", "PFAS-Summe"),
+        Column(
+            "code",
+            STR,
+            False,
+            "The register parameter it is; empty: it is none (say why in `note`).",
+            "pfas_summe_20",
+            (InRegister(),),
+        ),
+        Column(
+            "note",
+            STR,
+            False,
+            "Why, in a few words; required when `code` is empty.",
+            "Summe der 20 PFAS nach Anlage 2 Teil I, wie im Bericht erklärt",
+            (FilledWithout("code"),),
+        ),
+        Column(
+            "source",
+            STR,
+            False,
+            "Addresses of the publications that print the spelling, separated by spaces.",
+            "https://www.stadtwerke-musterstadt.example/analyse.pdf",
+            (ADDRESSES,),
+        ),
+    ),
+    key=("alias",),
+    if_absent=EMPTY,
+)
+
+UNDECIDED = Table(
+    name="undecided",
+    meaning=(
+        "Published values that wait for the operator's decision: their name matched no "
+        "register parameter for sure (`no_match`, `ambiguous`). `trinkwasser import` (and "
+        "`fetch --import`) writes one row per zone, document, name and unit, replacing the "
+        "rows of the zone and document it imports; a decision (`trinkwasser parameters "
+        "decide`) and the next import take them out. The site says of such a zone that not "
+        "all published values are assigned, instead of calling a key value unpublished."
+    ),
+    columns=(
+        Column(
+            "zone_id",
+            INT,
+            True,
+            "Zone the values are for.",
+            "101",
+            (Positive(), References("zones", "zone_id")),
+        ),
+        Column(
+            "document_id",
+            STR,
+            True,
+            "Document that publishes them.",
+            "swm-analyse-2025",
+            (DOCUMENT_ID, References("documents", "document_id")),
+        ),
+        Column("name", STR, True, "The name as published.", "PFAS-Summe"),
+        Column("unit", STR, False, "The unit as published.", "µg/l"),
+        Column("values", INT, True, "How many values carry it.", "1", (Positive(),)),
+    ),
+    key=("zone_id", "document_id", "name", "unit"),
+    if_absent=EMPTY,
+)
+
 TABLES: tuple[Table, ...] = (
     SUPPLIERS,
     ZONES,
@@ -488,6 +566,8 @@ TABLES: tuple[Table, ...] = (
     PLACES,
     PLZ_SHAPES,
     SOURCES,
+    ALIASES,
+    UNDECIDED,
 )
 
 ALL_TABLES: tuple[Table, ...] = TABLES + REFERENCE_TABLES

@@ -47,6 +47,9 @@ class Version:
     import_state: str = PENDING
     document_id: str | None = None
     import_note: str | None = None
+    waiting: int = 0
+    """Values of the last import that wait for the operator's decision: while any do, every
+    run with --import imports the version again, so a decision is taken the next day."""
 
 
 @dataclass

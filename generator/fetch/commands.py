@@ -55,7 +55,7 @@ def fetch(
             f"fetch needs the fetch extra: {install_hint('fetch')}"
         ) from None
     from generator.config import load_config
-    from generator.fetch.report import format_run
+    from generator.fetch.report import format_run, warnings
     from generator.fetch.run import run
 
     config = load_config(config_path)
@@ -67,3 +67,5 @@ def fetch(
     except OSError as exc:
         raise click.ClickException(f"cannot write: {exc}") from None
     click.echo(terminal_safe(format_run(result)))  # titles and names come from the web
+    for warning in warnings(result):
+        click.echo(terminal_safe(f"Warning: {warning}"), err=True)

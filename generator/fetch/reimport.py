@@ -15,7 +15,7 @@ import functools
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
@@ -23,7 +23,7 @@ import polars as pl
 
 from generator.contract.check import check_tables
 from generator.contract.model import ROW
-from generator.contract.read import candidates
+from generator.contract.read import candidates, sniff_separator
 from generator.contract.tables import ALL_TABLES, DOCUMENTS, SUPPLIERS
 from generator.errors import SourceDataError, TrinkwasserError
 from generator.fetch import documents as document_files
@@ -33,6 +33,7 @@ from generator.load import format_problems, reference_dir
 from generator.output.atomic import atomic_write_all
 from generator.publications import importer
 from generator.publications.read import EXCEL_SUFFIXES, read_excel
+from generator.publications.waiting import Waiting, waiting
 
 STAGING = ".trinkwasser-fetch"
 CSV_SUFFIXES = (".csv", ".txt", ".tsv")
@@ -69,6 +70,8 @@ class ImportOutcome:
     imported: bool
     document_id: str
     message: str
+    waiting: list[Waiting] = field(default_factory=list)
+    """The names whose values wait for the operator's decision."""
 
 
 def document_id(source_id: str, sha256: str) -> str:
@@ -164,13 +167,18 @@ def import_version(
             )
         if isinstance(planned, ImportOutcome):
             return planned
+        result, doc_id = planned
         _commit(staging, data_dir)
-        notes = [f"{planned.new.height} value(s) appended", f"{planned.present.height} present"]
-        if planned.withheld.height:
-            notes.append(f"{planned.withheld.height} need a decision (trinkwasser import)")
-        if planned.conflicts.height:
-            notes.append(f"{planned.conflicts.height} conflict(s)")
-        return ImportOutcome(True, doc_id, "; ".join(notes))
+        notes = [f"{result.new.height} value(s) appended", f"{result.present.height} present"]
+        open_names = waiting(result.withheld, result.matches)
+        count = sum(w.values for w in open_names)
+        if count:
+            notes.append(f"{count} wait for a decision")
+        if result.withheld.height > count:
+            notes.append(f"{result.withheld.height - count} not imported (no register parameter)")
+        if result.conflicts.height:
+            notes.append(f"{result.conflicts.height} conflict(s)")
+        return ImportOutcome(True, doc_id, "; ".join(notes), open_names)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -183,16 +191,24 @@ def _prepare(
     version: Version,
     fetched_on: dt.date,
     kind: str,
-) -> importer.ImportResult | ImportOutcome:
-    """Stage the documents row and the values; return the plan, or why nothing is staged."""
+) -> tuple[importer.ImportResult, str] | ImportOutcome:
+    """Stage the documents row and the values; return the plan and its document id.
+
+    An `ImportOutcome` instead says why nothing is staged.
+    """
     doc_id = document_id(recipe.source_id, version.sha256)
     table = staging / f"{recipe.source_id}{kind}"
     table.write_bytes(archive.read(version.sha256))
-    known = _documents(data_dir).filter(pl.col("document_id") == doc_id)
+    rows = _documents(data_dir)
+    known = rows.filter(pl.col("document_id") == doc_id)
     if known.height:
         edition = known["edition_date"][0]
     else:
         edition = stated_edition(table, recipe)
+        same = _same_document(rows, version, edition) if edition is not None else None
+        if same is not None:
+            doc_id, known = same, rows.filter(pl.col("document_id") == same)
+    if not known.height:
         if edition is None:
             return ImportOutcome(
                 False,
@@ -221,18 +237,70 @@ def _prepare(
         data = document_files.with_row(source, row)
         staged.unlink()
         staged.write_bytes(data)
+    sampled_at = _sampled_at(data_dir, recipe.zone_id, doc_id) or edition
     target = importer.Target(
-        staging, recipe.zone_id, doc_id, sampled_at=edition, sample_point=recipe.sample_point
+        staging, recipe.zone_id, doc_id, sampled_at=sampled_at, sample_point=recipe.sample_point
     )
     result = _plan(table, target, recipe)
     table.unlink()
-    if result.new.height:
+    if importer.changes(result, target):
         importer.write(result, target)
     else:
         check = check_tables(staging, ALL_TABLES, reference_dir())
         if check.problems.height:
             raise SourceDataError(check.problems)
-    return result
+    return result, doc_id
+
+
+def _same_document(rows: pl.DataFrame, version: Version, edition: dt.date) -> str | None:
+    """Return the id of a documents row for the same publication: its address and edition.
+
+    An operator who imported a table by hand before registering its source made that row;
+    a second row for the same bytes would list the publication twice.
+    """
+    same = rows.filter(
+        pl.col("url").is_in([version.url, version.final_url]) & (pl.col("edition_date") == edition)
+    ).sort("document_id")
+    return str(same["document_id"][0]) if same.height else None
+
+
+def _sampled_at(data_dir: Path, zone_id: int, doc_id: str) -> dt.date | None:
+    """Return the one sample date the zone's values from this document have, if they have one.
+
+    A documents row made by an import by hand keeps the sample date given then: importing
+    the same document again with another date would add every value a second time.
+    """
+    found = candidates(data_dir, "measurements")
+    if len(found) != 1:
+        return None
+    path = found[0]
+    frame = (
+        pl.scan_parquet(path)
+        if path.suffix == ".parquet"
+        else pl.scan_csv(path, infer_schema=False, separator=sniff_separator(_header(path)))
+    )
+    dates = (
+        frame.filter(
+            (pl.col("zone_id").cast(pl.String).str.strip_chars() == str(zone_id))
+            & (pl.col("document_id").cast(pl.String).str.strip_chars() == doc_id)
+        )
+        .select(pl.col("sampled_at").cast(pl.String).str.strip_chars().unique())
+        .collect()
+        .get_column("sampled_at")
+        .drop_nulls()
+        .to_list()
+    )
+    if len(dates) != 1:
+        return None
+    try:
+        return dt.date.fromisoformat(dates[0])
+    except ValueError:
+        return None
+
+
+def _header(path: Path) -> str:
+    with path.open(encoding="utf-8-sig") as fh:
+        return fh.readline().strip()
 
 
 def _plan(path: Path, target: importer.Target, recipe: Recipe) -> importer.ImportResult:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from generator.fetch.run import CHANGED, FAILED, NEW, UNCHANGED, RunResult, SourceResult
 from generator.ordinance import staleness
+from generator.publications.waiting import describe
 
 
 def _line(r: SourceResult, width: int) -> str:
@@ -18,6 +19,18 @@ def _line(r: SourceResult, width: int) -> str:
     if r.moved:
         what += f"; moved to {r.final_url} (put the new address in sources)"
     return f"  {r.source_id:<{width}}  {r.status:<9}  {what}"
+
+
+def warnings(result: RunResult) -> list[str]:
+    """Return what the operator must know even when every server answered."""
+    if result.registered:
+        return []
+    listed = ", ".join(f"{i} {name}" for i, name in result.unwatched) or "none"
+    return [
+        f"no sources table in {result.data_dir}: nothing is watched, no publication was "
+        f"fetched. Suppliers without a registered source: {listed}. Add sources.csv "
+        "(docs/operations.md, The register of publications)."
+    ]
 
 
 def format_run(result: RunResult) -> str:
@@ -39,6 +52,15 @@ def format_run(result: RunResult) -> str:
             head = f"document {r.document_id}" if r.imported else "not imported"
             note = (r.import_note or "").replace("\n", "\n      ")
             lines.append(f"  {r.source_id:<{width}}  {head}: {note}")
+    open_names = [w for r in tried for w in r.waiting]
+    if open_names:
+        count = sum(w.values for w in open_names)
+        lines.append(
+            f"Waiting for a decision: {count} value(s) under {len(open_names)} name(s). "
+            "Settle each with one command (CODE: the register code the supplier means); the "
+            "next run with --import takes them:"
+        )
+        lines += describe(open_names, result.data_dir)
     if result.waiting:
         lines.append(f"{result.waiting} version(s) wait for import: run again with --import.")
     for folder in result.swept:
@@ -55,6 +77,10 @@ def format_run(result: RunResult) -> str:
             newest = f"newest {s.newest.isoformat()}" if s.newest else "no document"
             where = "" if s.registered else "; no source registered"
             lines.append(f"  {s.supplier_id}  {s.name}: {newest}{where}")
-    else:
+    elif result.registered:
         lines.append(f"Every supplier published within the last {result.cadence_months} month(s).")
+    if result.registered and result.unwatched:
+        shown = ", ".join(f"{i} {name}" for i, name in result.unwatched)
+        lines.append(f"Suppliers without a registered source: {shown}.")
+    lines += [f"Warning: {w}" for w in warnings(result)]
     return "\n".join(lines)

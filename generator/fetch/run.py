@@ -29,6 +29,7 @@ import polars as pl
 from generator.config import Config
 from generator.contract.check import check_tables
 from generator.contract.model import ROW
+from generator.contract.read import candidates
 from generator.contract.tables import DOCUMENTS, SOURCES, SUPPLIERS, ZONES
 from generator.errors import SourceDataError
 from generator.fetch import documents as document_files
@@ -42,6 +43,7 @@ from generator.locking import exclusive_all
 from generator.ordinance import staleness
 from generator.output.atomic import atomic_write
 from generator.publications.importer import remove_stale_staging
+from generator.publications.waiting import Waiting
 
 NEW = "new"
 CHANGED = "changed"
@@ -65,6 +67,8 @@ class SourceResult:
     imported: bool | None = None
     """None: not asked to import, or nothing to import."""
     document_id: str | None = None
+    waiting: list[Waiting] = field(default_factory=list)
+    """Names of the imported version whose values wait for the operator's decision."""
 
 
 @dataclass
@@ -88,6 +92,11 @@ class RunResult:
     """Versions read but not imported (counted when the run did not import)."""
     swept: list[Path] = field(default_factory=list)
     """Staging folders of killed runs and imports, removed."""
+    data_dir: Path = Path(".")
+    registered: bool = True
+    """Whether the data directory has a register (sources); without one nothing is watched."""
+    unwatched: list[tuple[int, str]] = field(default_factory=list)
+    """Suppliers (id, name) without a registered source."""
 
 
 def read_register(data_dir: Path) -> tuple[list[Recipe], pl.DataFrame, pl.DataFrame]:
@@ -293,7 +302,13 @@ def import_pending(
     for recipe in recipes:
         manifest = archive.manifest(recipe.source_id)
         latest = manifest.latest
-        if latest is None or latest.import_state != PENDING:
+        if latest is None:
+            continue
+        # Imported, but with values waiting for a decision: imported again, so a decision
+        # made since is taken (rows already there are skipped).
+        if latest.import_state != PENDING and not (
+            latest.import_state == IMPORTED and latest.waiting
+        ):
             continue
         retrieved = dt.date.fromisoformat(latest.retrieved_at[:10])
         outcome = import_version(data_dir, archive, recipe, latest, retrieved)
@@ -301,11 +316,13 @@ def import_pending(
         latest.import_note = outcome.message
         if outcome.imported:
             latest.import_state = IMPORTED
+            latest.waiting = sum(w.values for w in outcome.waiting)
         archive.save(manifest)
         result = by_id[recipe.source_id]
         result.imported = outcome.imported
         result.import_note = outcome.message
         result.document_id = outcome.document_id
+        result.waiting = outcome.waiting
 
 
 def run(
@@ -350,6 +367,14 @@ def _run(
         _fetch_all(recipes, archive, config, rules, transport, clock, policy)
     )
     outcome = RunResult(today, results, cadence_months=config.publication_cadence_months)
+    outcome.data_dir = data_dir
+    outcome.registered = bool(candidates(data_dir, SOURCES.name))
+    registered = {r.supplier_id for r in recipes}
+    outcome.unwatched = [
+        (r["supplier_id"], r["name"])
+        for r in suppliers.sort("supplier_id").iter_rows(named=True)
+        if r["supplier_id"] not in registered
+    ]
     outcome.requests = requests
     outcome.links_written = mark_links(data_dir, documents, archive, recipes, results, today)
     if import_:

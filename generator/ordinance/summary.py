@@ -162,10 +162,22 @@ def _codes(category: str) -> pl.Expr:
     return pl.col("code").filter(pl.col("_category") == category).alias(category)
 
 
+UNASSIGNED_DE = "nicht alle veröffentlichten Werte zugeordnet"
+"""Said of a zone's missing key values while some of its published values wait for the
+operator's decision (the `undecided` table): they may be among those values."""
+
+
 def summaries(
-    zone_ids: pl.DataFrame, values: pl.DataFrame, zone_checks: pl.DataFrame
+    zone_ids: pl.DataFrame,
+    values: pl.DataFrame,
+    zone_checks: pl.DataFrame,
+    undecided: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """Return `zone_id` and `summary` (a ZoneSummary struct) for every zone of `zone_ids`."""
+    """Return `zone_id` and `summary` (a ZoneSummary struct) for every zone of `zone_ids`.
+
+    `undecided`: published values waiting for a decision (`zone_id` at least); a zone with
+    any does not call its missing key values unpublished.
+    """
     state_category = {s: v.category for s, v in verdicts.STATES.items()}
     above = {k: v.above_de for k, v in verdicts.KINDS.items()}
     kind = pl.col("limit").struct.field("kind")
@@ -267,9 +279,15 @@ def summaries(
             _names(verdicts.NO_COMPARISON).alias("_nc_text"),
         )
     )
+    waiting = (
+        pl.col("zone_id").is_in(undecided.get_column("zone_id").unique().implode())
+        if undecided is not None and undecided.height
+        else pl.lit(False)
+    )
     frame = (
         zone_ids.select("zone_id")
         .join(per_zone, on="zone_id", how="left")
+        .with_columns(waiting.alias("_undecided"))
         .with_columns(
             pl.col("assessed", "_published").fill_null(0),
             pl.col("_k_unpub", "_k_na", "_k_all").fill_null(""),
@@ -312,9 +330,10 @@ def summaries(
         .otherwise(pl.col("assessed"))
     )
     headline = pl.concat_str(
-        pl.when(pl.col("_k_unpub") != "").then(
-            pl.concat_str(pl.col("_k_unpub"), pl.lit(" nicht veröffentlicht"))
-        ),
+        pl.when((pl.col("_k_unpub") != "") & pl.col("_undecided"))
+        .then(pl.concat_str(pl.col("_k_unpub"), pl.lit(f": {UNASSIGNED_DE}")))
+        .when(pl.col("_k_unpub") != "")
+        .then(pl.concat_str(pl.col("_k_unpub"), pl.lit(" nicht veröffentlicht"))),
         pl.when(pl.col("_k_na") != "").then(
             pl.concat_str(pl.col("_k_na"), pl.lit(" nicht bewertbar"))
         ),

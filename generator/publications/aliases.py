@@ -12,11 +12,17 @@ matches `SAEUREKAPAZITAET PH 4.3`).
 Besides the file, every register parameter is known by its code, its German and its
 English name. A key that would name two different outcomes is an error when the index is
 built, so the register can never make a guess.
+
+A data directory may hold its own `aliases.csv` (the contract's `aliases` table, the same
+columns): the operator's decisions. For that data each of its rows wins over the packaged
+register's meaning of the same key; two of its own rows that give one key two meanings are
+an error. `trinkwasser parameters decide` adds rows to it (`decide.py`).
 """
 
 from __future__ import annotations
 
 import csv
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -24,6 +30,7 @@ from pathlib import Path
 
 import polars as pl
 
+from generator.errors import TrinkwasserError
 from generator.publications.names import key
 
 ALIASES_FILE = "aliases.csv"
@@ -41,7 +48,7 @@ class Entry:
     """Where the entry comes from: `aliases.csv row N` or `register: name_de` etc."""
 
 
-class AliasError(ValueError):
+class AliasError(TrinkwasserError, ValueError):
     """The alias register is inconsistent (unknown code, one key with two meanings)."""
 
 
@@ -95,16 +102,47 @@ def _is_address(text: str) -> bool:
     return text.startswith(("https://", "http://")) and len(text) > len("https://")
 
 
+OWN_SOURCE = "aliases.csv of the data directory"
+"""How an entry of the operator's own table names where it comes from (with `row N`)."""
+
+
 def build_index(
-    parameters: pl.DataFrame, alias_rows: list[tuple[int, dict[str, str]]]
+    parameters: pl.DataFrame,
+    alias_rows: list[tuple[int, dict[str, str]]],
+    own: Sequence[tuple[int, dict[str, str]]] = (),
 ) -> AliasIndex:
-    """Build the index from the register and the alias rows; raise AliasError if inconsistent."""
+    """Build the index from the register and the alias rows; raise AliasError if inconsistent.
+
+    `own` are the data directory's decisions: their keys mean what they say, whatever
+    the register and the packaged rows say of the same key.
+    """
     codes = set(parameters["code"].to_list())
     entries: dict[str, Entry] = {}
     problems: list[str] = []
+    decided: set[str] = set()
+    for number, row in own:
+        source = f"{OWN_SOURCE}, row {number}"
+        if row["code"] and row["code"] not in codes:
+            problems.append(f"{source}, column code: {row['code']!r} is not in the register")
+            continue
+        k = key(row["alias"])
+        known = entries.get(k)
+        if not k:
+            problems.append(f"{source}, column alias: {row['alias']!r} has no letters or digits")
+        elif known is not None and known.code != row["code"]:
+            problems.append(
+                f"{source}, column alias: {row['alias']!r} means "
+                f"{row['code'] or 'not in the register'}, but {known.source} gives the same "
+                f"name to {known.code or 'not in the register'}"
+            )
+        else:
+            entries.setdefault(k, Entry(row["code"], row["note"], source))
+            decided.add(k)
 
     def add(spelling: str, entry: Entry) -> None:
         k = key(spelling)
+        if k in decided:
+            return  # the operator decided this name for the data
         if not k:
             problems.append(f"{entry.source}: {spelling!r} has no letters or digits")
             return
@@ -154,8 +192,22 @@ def default_index() -> AliasIndex:
     return build_index(parameters, read_aliases(packaged_aliases()))
 
 
-def index_for(parameters: pl.DataFrame | None) -> AliasIndex:
-    """Return the index for a register (a data directory's own, or the packaged one if None)."""
-    if parameters is None:
+def own_rows(aliases: pl.DataFrame | None) -> list[tuple[int, dict[str, str]]]:
+    """Return a data directory's typed `aliases` table as (row number, row) pairs."""
+    if aliases is None or aliases.height == 0:
+        return []
+    rows = aliases.select(
+        pl.col(c).cast(pl.String).fill_null("").str.strip_chars() for c in COLUMNS
+    ).iter_rows(named=True)
+    return [(number, row) for number, row in enumerate(rows, 1)]
+
+
+def index_for(parameters: pl.DataFrame | None, aliases: pl.DataFrame | None = None) -> AliasIndex:
+    """Return the index for a data directory's register and decisions (packaged if None)."""
+    own = own_rows(aliases)
+    if parameters is None and not own:
         return default_index()
-    return build_index(parameters, read_aliases(packaged_aliases()))
+    if parameters is None:
+        register = packaged_aliases().with_name("parameters.csv")
+        parameters = pl.read_csv(register, infer_schema=False, encoding="utf8")
+    return build_index(parameters, read_aliases(packaged_aliases()), own)

@@ -14,7 +14,7 @@ from generator.locking import exclusive
 from generator.output.csv_cells import write_csv
 from generator.progress import StepPrinter
 from generator.publications import documents
-from generator.publications.aliases import index_for
+from generator.publications.aliases import AliasIndex, index_for
 from generator.publications.importer import (
     IncompleteImport,
     Target,
@@ -26,18 +26,20 @@ from generator.publications.read import read_csv
 from generator.publications.report import format_report
 
 
-def _register(data_dir: Path | None) -> pl.DataFrame | None:
+def _register(data_dir: Path | None) -> AliasIndex:
+    """Return the alias index of a data directory: its register and its own decisions."""
     if data_dir is None:
-        return None
+        return index_for(None)
     from generator.contract.check import check_tables
     from generator.contract.reference_tables import PARAMETERS
+    from generator.contract.tables import ALIASES
     from generator.errors import SourceDataError
     from generator.load import reference_dir
 
-    result = check_tables(data_dir, (PARAMETERS,), reference_dir())
+    result = check_tables(data_dir, (PARAMETERS, ALIASES), reference_dir())
     if result.problems.height:
         raise SourceDataError(result.problems)
-    return result.tables["parameters"]
+    return index_for(result.tables["parameters"], result.tables["aliases"])
 
 
 def read_names(file: Path, encoding: str = "utf-8") -> pl.DataFrame:
@@ -64,7 +66,7 @@ SHOWN_UNMATCHED = 50
 
 def run_match(file: Path, data_dir: Path | None, encoding: str = "utf-8") -> None:
     names = read_names(file, encoding)
-    result = match_frame(names, index_for(_register(data_dir)), progress=StepPrinter())
+    result = match_frame(names, _register(data_dir), progress=StepPrinter())
     out = result.select(MATCH_COLUMNS).with_columns(pl.col(pl.String).replace("", None))
     # The names come from a supplier's file: an escape sequence in one would reach the
     # operator's terminal, so control characters are shown escaped (as in every report).
@@ -131,6 +133,6 @@ def _import(
         click.echo(f"Error: {exc}", err=True)
         click.get_current_context().exit(exc.exit_code)
     except IncompleteImport as exc:
-        click.echo(terminal_safe(format_report(exc.result, dry_run=True)))
+        click.echo(terminal_safe(format_report(exc.result, True, target.data_dir)))
         raise
-    click.echo(terminal_safe(format_report(result, dry_run=dry_run)))
+    click.echo(terminal_safe(format_report(result, dry_run, target.data_dir)))

@@ -11,6 +11,9 @@ directory's measurements table:
   written over; so are two rows of the table itself with one key and different values;
 - the result is checked against the whole data contract in a staging copy before the
   measurements file is replaced (existing rows keep their bytes; new rows are appended);
+- values whose name waits for the operator's decision (`waiting`) are listed in the data
+  directory's `undecided` table, whose rows of the zone and document are replaced each
+  time, so the site can say that not all published values are assigned;
 - with `dry_run` nothing is written.
 
 `import_publication` is the whole import as a library call (the CLI and
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import io
 import os
 import shutil
@@ -36,16 +40,17 @@ from generator.contract import memo
 from generator.contract.check import check_tables
 from generator.contract.model import ROW as CONTRACT_ROW
 from generator.contract.read import candidates, sniff_separator
-from generator.contract.tables import ALL_TABLES, MEASUREMENTS
+from generator.contract.tables import ALL_TABLES, MEASUREMENTS, UNDECIDED
 from generator.errors import SourceDataError, TrinkwasserError
 from generator.load import reference_dir
-from generator.output.atomic import atomic_write
+from generator.output.atomic import atomic_write_all
 from generator.output.csv_cells import SIGNED_NUMBER
 from generator.progress import StepPrinter
 from generator.publications import documents, layouts
 from generator.publications.aliases import index_for
 from generator.publications.match import MATCHED, match_frame
 from generator.publications.read import ROW, TableReadError
+from generator.publications.waiting import waiting
 
 KEY = list(MEASUREMENTS.key)
 STAGING = ".trinkwasser-import"
@@ -261,7 +266,7 @@ def plan(
         raise TargetError("the table has no date columns: give the sample date (--sampled-at)")
     _check_target(target, tables, dates + ([target.sampled_at] if target.sampled_at else []))
     with progress.step("Matching names and units"):
-        index = index_for(tables.get("parameters"))
+        index = index_for(tables.get("parameters"), tables.get("aliases"))
         pairs = values.select("name", pl.col("unit").fill_null("")).unique(maintain_order=True)
         matched = match_frame(pairs, index).rename(
             {"statistic": "name_statistic", "reporting_limit": "name_reporting_limit"}
@@ -380,25 +385,89 @@ def _alive(pid: int) -> bool:
     return True
 
 
+UNDECIDED_COLUMNS = UNDECIDED.names
+
+
+def undecided_bytes(result: ImportResult, target: Target) -> tuple[Path, bytes] | None:
+    """Return the data directory's `undecided` table with the target's rows replaced.
+
+    None when the table would not change (no file and nothing waiting, or the same rows).
+    """
+    data_dir = Path(target.data_dir)
+    found = candidates(data_dir, UNDECIDED.name)
+    if found and found[0].suffix != ".csv":
+        raise TargetError(f"{found[0]}: the import keeps this table as undecided.csv")
+    path = found[0] if found else data_dir / f"{UNDECIDED.name}.csv"
+    schema = dict.fromkeys(UNDECIDED_COLUMNS, pl.String)
+    old = (
+        pl.read_csv(path, schema_overrides=schema, infer_schema=False, encoding="utf8")
+        if found
+        else pl.DataFrame(schema=schema)
+    ).select(UNDECIDED_COLUMNS)
+    mine = (pl.col("zone_id").str.strip_chars() == str(target.zone_id)) & (
+        pl.col("document_id").str.strip_chars() == target.document_id
+    )
+    new = pl.DataFrame(
+        [
+            {
+                "zone_id": str(target.zone_id),
+                "document_id": target.document_id,
+                "name": w.name,
+                "unit": w.unit or None,
+                "values": str(w.values),
+            }
+            for w in waiting(result.withheld, result.matches)
+        ],
+        schema=schema,
+    )
+    rows = pl.concat([old.filter(~mine.fill_null(False)), new]).sort(
+        pl.col("zone_id").cast(pl.Int64, strict=False), "document_id", "name", "unit"
+    )
+    if not found and rows.height == 0:
+        return None
+    data = rows.write_csv().encode("utf-8")
+    if found and data == path.read_bytes():
+        return None
+    return path, data
+
+
 def write(result: ImportResult, target: Target) -> Path:
-    """Append `result.new` to the data directory after checking the whole result."""
+    """Append `result.new` and list what waits, after checking the whole result.
+
+    Return the measurements file (or, when no row was new, the `undecided` table).
+    """
     data_dir = Path(target.data_dir)
     found = candidates(data_dir, "measurements")
     existing = found[0] if found else None
+    undecided = undecided_bytes(result, target)
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}-{os.getpid()}-", dir=data_dir))
     try:
         for path in data_dir.iterdir():
             if path.is_file() and path != existing and path.suffix in (".csv", ".parquet"):
                 (staging / path.name).symlink_to(path.resolve())
-        staged = _staged_measurements(existing, result.new, staging)
+        staged = []
+        if result.new.height:
+            staged.append(_staged_measurements(existing, result.new, staging))
+        if undecided is not None:
+            table = staging / undecided[0].name
+            table.unlink(missing_ok=True)
+            table.write_bytes(undecided[1])
+            staged.append(table)
         check = check_tables(staging, ALL_TABLES, reference_dir())
         if check.problems.height:
             raise SourceDataError(check.problems)
-        final = data_dir / staged.name
-        atomic_write(final, lambda tmp: shutil.copyfile(staged, tmp))
-        return final
+        # The measurements first: a value imported is never listed as waiting meanwhile.
+        atomic_write_all(
+            [(data_dir / path.name, functools.partial(shutil.copyfile, path)) for path in staged]
+        )
+        return data_dir / staged[0].name
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def changes(result: ImportResult, target: Target) -> bool:
+    """Whether writing `result` changes the data directory (new rows, or what waits)."""
+    return bool(result.new.height) or undecided_bytes(result, target) is not None
 
 
 class IncompleteImport(TrinkwasserError):
@@ -433,7 +502,7 @@ def import_publication(
     incomplete = result.withheld.height + result.conflicts.height
     if strict and incomplete:
         raise IncompleteImport(result, incomplete)
-    if not dry_run and result.new.height:
+    if not dry_run and changes(result, target):
         with (progress or StepPrinter(enabled=False)).step("Checking the result and writing"):
             result.written = write(result, target)
     return result

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 
 from generator.publications.importer import ImportResult
 from generator.publications.layouts import IGNORED, REPORTING_LIMIT
 from generator.publications.match import MATCHED
 from generator.publications.read import ROW
+from generator.publications.waiting import describe, waiting
 
 LIST_AT_MOST = 50
 NOTES_AT_MOST = 10
@@ -26,8 +29,8 @@ def _limited(lines: list[str]) -> list[str]:
     return [*lines[:LIST_AT_MOST], f"  ... and {len(lines) - LIST_AT_MOST} more"]
 
 
-def format_report(result: ImportResult, dry_run: bool) -> str:
-    """Return the report as lines of text."""
+def format_report(result: ImportResult, dry_run: bool, data_dir: Path) -> str:
+    """Return the report as lines of text; `data_dir` goes into the commands it suggests."""
     lay = result.layout
     lines = [f"Read {result.source}: header in row {lay.header_line}, {lay.kind}."]
     ignored = [c for c in lay.columns if c.role == IGNORED and c.header]
@@ -62,7 +65,7 @@ def format_report(result: ImportResult, dry_run: bool) -> str:
         )
     withheld = result.withheld
     if withheld.height:
-        lines.append(f"\nNot imported: {withheld.height} value(s) that need a decision:")
+        lines.append(f"\nNot imported: {withheld.height} value(s):")
         by_name = withheld.group_by("name", "unit", "status", "reason", maintain_order=True).agg(
             pl.col(ROW), pl.col("suggestions").first()
         )
@@ -73,6 +76,15 @@ def format_report(result: ImportResult, dry_run: bool) -> str:
             hint = f" Perhaps: {', '.join(w['suggestions'].split())}?" if w["suggestions"] else ""
             out.append(f"  {rows}: {w['name']!r}{unit}: {w['status']}: {w['reason']}.{hint}")
         lines += _limited(out)
+    open_names = waiting(withheld, result.matches)
+    if open_names:
+        count = sum(w.values for w in open_names)
+        lines.append(
+            f"\nWaiting for a decision: {count} value(s) under {len(open_names)} name(s). "
+            "Settle each with one command (CODE: the register code the supplier means), "
+            "then import again:"
+        )
+        lines += describe(open_names, data_dir)
     if result.conflicts.height:
         lines.append(f"\nConflicts: {result.conflicts.height} value(s) not written:")
         lines += _limited(
