@@ -18,6 +18,7 @@ from generator.cli_options import (
     config_option,
     data_option,
     handle_errors,
+    json_option,
     quiet_option,
     verbose_option,
 )
@@ -175,11 +176,13 @@ def build(
     type=click.Path(file_okay=False, path_type=Path),
 )
 @max_problems_option
+@json_option
 @handle_errors
-def validate(data_dir: Path | None, max_problems: int) -> None:
+def validate(data_dir: Path | None, max_problems: int, json_output: bool) -> None:
     """Check the source tables in DATA_DIR against the data contract.
 
-    Lists every problem with table, row, column, value, rule and how to fix it.
+    Lists every problem with table, row, column, value, rule and how to fix it (with
+    --json, every problem, whatever --max-problems says).
     Exit status 0 when the data is clean, 1 when there are problems. Warnings (a value
     whose unit does not convert for its parameter: it is kept as published, without a
     verdict) are listed the same way, marked `warning:`, and do not fail the check.
@@ -191,10 +194,23 @@ def validate(data_dir: Path | None, max_problems: int) -> None:
     data_dir = data_dir or sample_data_dir()
     result = checked(data_dir)
     warnings = result.warnings
+    problems = result.problems
+    if json_output:
+        from generator import reports
+
+        report = {
+            "report": reports.VALIDATE,
+            "ok": problems.height == 0,
+            "data_dir": str(data_dir),
+            "count": problems.height,
+            "problems": reports.problems(problems),
+            "warnings": reports.problems(warnings),
+        }
+        click.echo(reports.dumps(report))
+        click.get_current_context().exit(0 if problems.height == 0 else 1)
     if warnings.height:
         click.echo(format_warnings(warnings, max_problems), err=True)
-    if result.problems.height:
-        problems = result.problems
+    if problems.height:
         raise SourceDataError(problems, f"{problems.height} problem(s) in {data_dir}")
     if warnings.height:
         click.echo(f"{data_dir}: no problems found, {warnings.height} warning(s)")
@@ -417,6 +433,7 @@ def parameters_decide(
     help="Write nothing (exit 1) unless every value can be imported.",
 )
 @max_problems_option
+@json_option
 @handle_errors
 def import_table(
     source: Path,
@@ -432,6 +449,7 @@ def import_table(
     dry_run: bool,
     strict: bool,
     max_problems: int,
+    json_output: bool,
 ) -> None:
     """Import one table of a supplier's publication into the data directory's measurements.
 
@@ -478,6 +496,7 @@ def import_table(
         dry_run=dry_run,
         strict=strict,
         table=table_choice,
+        json_output=json_output,
     )
 
 

@@ -84,6 +84,8 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
         from generator.errors import SourceDataError, TrinkwasserError, terminal_safe
 
         ctx = click.get_current_context()
+        if ctx.params.get("json_output"):
+            return _as_json(ctx, func, *args, **kwargs)
         try:
             return func(*args, **kwargs)
         except click.ClickException as exc:
@@ -109,6 +111,39 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             raise click.ClickException(terminal_safe(str(exc))) from None
 
     return verbose_option(wrapper)
+
+
+json_option = click.option(
+    "--json",
+    "json_output",
+    is_flag=True,
+    help="Print the report as one JSON object (schema in docs/operations.md); errors too.",
+)
+
+
+def _as_json(ctx: click.Context, func: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run `func`; an error is printed as a `trinkwasser.error/1` report, exit status kept."""
+    from generator import reports
+    from generator.errors import SourceDataError, TrinkwasserError
+
+    try:
+        return func(*args, **kwargs)
+    except click.exceptions.Exit:
+        raise
+    except click.ClickException as exc:
+        click.echo(reports.error(exc.format_message(), exc.exit_code))
+        _traceback_if_verbose(ctx)
+        ctx.exit(exc.exit_code)
+    except SourceDataError as exc:
+        click.echo(reports.error(exc.summary, 1, reports.problems(exc.problems)))
+        _traceback_if_verbose(ctx)
+        ctx.exit(1)
+    except (TrinkwasserError, OSError, MemoryError) as exc:
+        message = "out of memory; nothing was written" if isinstance(exc, MemoryError) else str(exc)
+        click.echo(reports.error(message, 1))
+        _traceback_if_verbose(ctx)
+        ctx.exit(1)
+    raise AssertionError("unreachable")  # ctx.exit raises
 
 
 def _traceback_if_verbose(ctx: click.Context) -> None:

@@ -101,3 +101,26 @@ def write_row_groups(path: Path, chunks: list[Any]) -> None:
     with pq.ParquetWriter(path, chunks[0].to_arrow().schema) as writer:
         for chunk in chunks:
             writer.write_table(chunk.to_arrow())
+
+
+def report_schema(name: str) -> dict:
+    """Return the JSON Schema of a `--json` report as docs/operations.md documents it."""
+    import json
+    import re
+
+    text = (TESTS.parent / "docs" / "operations.md").read_text(encoding="utf-8")
+    found = re.search(rf"<!-- schema: {re.escape(name)} -->\n```json\n(.*?)```", text, re.S)
+    assert found, f"docs/operations.md documents no schema {name}"
+    return json.loads(found.group(1))
+
+
+def check_report(text: str, name: str) -> dict:
+    """Parse one `--json` report and validate it against its documented schema."""
+    import json
+
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    report = json.loads(text)
+    assert report["report"] == name, report
+    Draft202012Validator(report_schema(name), format_checker=FormatChecker()).validate(report)
+    return report

@@ -35,7 +35,7 @@ from tests.fetch_helpers import ANALYSE, CONFIG, DAY, RULES, Document, Site
 from tests.fetch_helpers import send as _send
 from tests.fetch_helpers import serve as _serve
 from tests.fetch_helpers import static as _static
-from tests.helpers import GOLDEN_INPUT
+from tests.helpers import GOLDEN_INPUT, check_report
 
 ANALYSE_2 = ANALYSE.replace("16.07.2026", "02.11.2026").replace("24,2", "25,9")
 UMZUG = "Analyse Kleinstadt Höhe, Stand 30.06.2026\nParameter;Einheit;Messwert\nNitrat;mg/l;12\n"
@@ -632,3 +632,42 @@ def test_a_missing_register_is_a_warning_naming_the_unwatched_suppliers(data, tm
     ) in result.stdout
     assert "Every supplier published" not in result.stdout
     assert "Warning: no sources table" in result.stderr
+
+
+def test_the_json_report_follows_its_schema(data, tmp_path, documents):
+    documents["analyse"].set(ANALYSE + "PFAS-Summe;µg/l;0,05\n")
+    args = ["fetch", "--data", str(data), "--archive", str(tmp_path / "a"), "--delay", "0.05"]
+    args += ["--timeout", "1", "--max-size", "0.02", "--retries", "1", "--import", "--json"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    report = check_report(result.stdout, "trinkwasser.fetch/1")
+    by_id = {s["source_id"]: s for s in report["sources"]}
+    assert len(by_id) == 12 and report["registered"] is True
+    assert by_id["kleinstadt-weg"]["status"] == "failed"
+    assert by_id["kleinstadt-weg"]["http_status"] == 404 and by_id["kleinstadt-weg"]["gone"]
+    analyse = by_id["kleinstadt-analyse"]
+    assert analyse["status"] == "new" and analyse["imported"] is True
+    assert [w["name"] for w in analyse["waiting"]] == ["PFAS-Summe"]
+    assert report["waiting_for_decision"] == 1
+    assert report["unwatched"] == [{"supplier_id": 3, "name": "Prüfverband (Testdaten)"}]
+    assert report["warnings"] == []
+
+    (data / "sources.csv").unlink()
+    bare = CliRunner().invoke(
+        cli, ["fetch", "--data", str(data), "--archive", str(tmp_path / "b"), "--json"]
+    )
+    assert bare.exit_code == 0, bare.output
+    empty = check_report(bare.stdout, "trinkwasser.fetch/1")
+    assert empty["registered"] is False and empty["sources"] == []
+    assert [s["supplier_id"] for s in empty["unwatched"]] == [1, 2, 3]
+    assert empty["warnings"][0].startswith(f"no sources table in {data}: nothing is watched")
+
+    (data / "zones.csv").write_text("zone_id,supplier_id,name\n11,1,\n", encoding="utf-8")
+    local = CliRunner().invoke(
+        cli, ["fetch", "--data", str(data), "--archive", str(tmp_path / "c"), "--json"]
+    )
+    assert local.exit_code == 1
+    error = check_report(local.stdout, "trinkwasser.error/1")
+    assert ("zones", 1, "empty_required") in {
+        (p["table"], p["row"], p["rule"]) for p in error["problems"]
+    }

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from generator.cli_options import config_option, data_option, handle_errors
+from generator.cli_options import config_option, data_option, handle_errors, json_option
 from generator.errors import install_hint, terminal_safe
 from generator.fetch import options
 
@@ -30,12 +30,14 @@ from generator.fetch import options
 )
 @options.click_params
 @config_option
+@json_option
 @handle_errors
 def fetch(
     data_dir: Path,
     archive_dir: Path,
     import_: bool,
     config_path: Path | None,
+    json_output: bool,
     **rules: Any,
 ) -> None:
     """Fetch every publication of the register (sources), archive it, report what changed.
@@ -66,6 +68,12 @@ def fetch(
         result = run(data_dir, archive_dir, config, politeness, import_=import_)
     except OSError as exc:
         raise click.ClickException(f"cannot write: {exc}") from None
-    click.echo(terminal_safe(format_run(result)))  # titles and names come from the web
+    if json_output:
+        from generator import reports
+        from generator.fetch.report import run_json
+
+        click.echo(reports.dumps(run_json(result)))
+    else:
+        click.echo(terminal_safe(format_run(result)))  # titles and names come from the web
     for warning in warnings(result):
         click.echo(terminal_safe(f"Warning: {warning}"), err=True)

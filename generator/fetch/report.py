@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from generator.fetch.run import CHANGED, FAILED, NEW, UNCHANGED, RunResult, SourceResult
 from generator.ordinance import staleness
 from generator.publications.waiting import describe
@@ -84,3 +86,50 @@ def format_run(result: RunResult) -> str:
         lines.append(f"Suppliers without a registered source: {shown}.")
     lines += [f"Warning: {w}" for w in warnings(result)]
     return "\n".join(lines)
+
+
+def run_json(result: RunResult) -> dict[str, Any]:
+    """Return the run as a `trinkwasser.fetch/1` report (docs/operations.md)."""
+    from generator import reports
+
+    return {
+        "report": reports.FETCH,
+        "ok": True,
+        "fetched_on": result.fetched_on.isoformat(),
+        "data_dir": str(result.data_dir),
+        "requests": result.requests,
+        "registered": result.registered,
+        "sources": [
+            {
+                "source_id": r.source_id,
+                "url": r.url,
+                "status": r.status,
+                "http_status": r.http_status,
+                "final_url": r.final_url,
+                "moved": r.moved,
+                "gone": r.gone,
+                "reason": r.reason,
+                "sha256": r.sha256,
+                "imported": r.imported,
+                "document_id": r.document_id,
+                "import_note": r.import_note,
+                "waiting": [w.as_json(result.data_dir) for w in r.waiting],
+            }
+            for r in result.sources
+        ],
+        "waiting_for_import": result.waiting,
+        "waiting_for_decision": sum(w.values for r in result.sources for w in r.waiting),
+        "links_written": result.links_written,
+        "cadence_months": result.cadence_months,
+        "stale": [
+            {
+                "supplier_id": s.supplier_id,
+                "name": s.name,
+                "newest": s.newest.isoformat() if s.newest else None,
+                "registered": s.registered,
+            }
+            for s in result.stale
+        ],
+        "unwatched": [{"supplier_id": i, "name": name} for i, name in result.unwatched],
+        "warnings": warnings(result),
+    }

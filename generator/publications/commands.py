@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 import polars as pl
 
+from generator import reports
 from generator.errors import TrinkwasserError, terminal_safe
 from generator.locking import exclusive
 from generator.output.csv_cells import write_csv
@@ -23,7 +24,7 @@ from generator.publications.importer import (
 )
 from generator.publications.match import MATCH_COLUMNS, match_frame
 from generator.publications.read import read_csv
-from generator.publications.report import format_report
+from generator.publications.report import format_report, report_json
 
 
 def _register(data_dir: Path | None) -> AliasIndex:
@@ -99,6 +100,7 @@ def run_import(
     dry_run: bool,
     strict: bool,
     table: str | None = None,
+    json_output: bool = False,
 ) -> None:
     # A dry run writes nothing, so it needs no lock (generator.locking).
     with nullcontext() if dry_run else exclusive(target.data_dir, "trinkwasser import"):
@@ -129,10 +131,19 @@ def _import(
             progress=StepPrinter(),
         )
     except documents.NoTableChosen as exc:
-        click.echo(exc.listing)
-        click.echo(f"Error: {exc}", err=True)
+        if json_output:
+            click.echo(reports.error(f"{exc}\n{exc.listing}", exc.exit_code))
+        else:
+            click.echo(exc.listing)
+            click.echo(f"Error: {exc}", err=True)
         click.get_current_context().exit(exc.exit_code)
     except IncompleteImport as exc:
+        if json_output:
+            click.echo(reports.dumps(report_json(exc.result, target, True, ok=False)))
+            click.get_current_context().exit(1)
         click.echo(terminal_safe(format_report(exc.result, True, target.data_dir)))
         raise
+    if json_output:
+        click.echo(reports.dumps(report_json(result, target, dry_run)))
+        return
     click.echo(terminal_safe(format_report(result, dry_run, target.data_dir)))

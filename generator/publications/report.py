@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
-from generator.publications.importer import ImportResult
+from generator.publications.importer import ImportResult, Target
 from generator.publications.layouts import IGNORED, REPORTING_LIMIT
 from generator.publications.match import MATCHED
 from generator.publications.read import ROW
@@ -109,3 +110,70 @@ def format_report(result: ImportResult, dry_run: bool, data_dir: Path) -> str:
     elif result.written is not None:
         lines.append(f"Wrote {result.written}.")
     return "\n".join(lines)
+
+
+def _listed(value: object) -> object:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def report_json(
+    result: ImportResult, target: Target, dry_run: bool, ok: bool = True
+) -> dict[str, Any]:
+    """Return the import as a `trinkwasser.import/1` report (docs/operations.md)."""
+    from generator import reports
+
+    matched = result.matches.filter(pl.col("status") == MATCHED).sort("code")
+    withheld = result.withheld.with_columns(pl.col("unit").fill_null(""))
+    open_names = waiting(result.withheld, result.matches)
+    return {
+        "report": reports.IMPORT,
+        "ok": ok,
+        "source": result.source,
+        "data_dir": str(target.data_dir),
+        "zone_id": target.zone_id,
+        "document_id": target.document_id,
+        "dry_run": dry_run,
+        "written": str(result.written) if result.written is not None else None,
+        "counts": {
+            "appended": result.new.height,
+            "present": result.present.height,
+            "conflicts": result.conflicts.height,
+            "not_imported": result.withheld.height,
+            "waiting": sum(w.values for w in open_names),
+        },
+        "matched": [
+            {
+                "name": m["name"],
+                "unit": m["unit_read"] or "",
+                "code": m["code"],
+                "register_unit": m["register_unit"] or "",
+                "statistic": m["name_statistic"],
+                "on_site": bool(m["on_site"]),
+            }
+            for m in matched.iter_rows(named=True)
+        ],
+        "not_imported": [
+            {
+                "row": w[ROW],
+                "name": w["name"],
+                "unit": w["unit"],
+                "status": w["status"],
+                "reason": w["reason"],
+                "suggestions": (w["suggestions"] or "").split(),
+            }
+            for w in withheld.iter_rows(named=True)
+        ],
+        "waiting": [w.as_json(Path(target.data_dir)) for w in open_names],
+        "conflicts": [
+            {
+                "row": c[ROW],
+                "parameter": c["parameter"],
+                "sampled_at": _listed(c["sampled_at"]),
+                "statistic": c["statistic"],
+                "sample_point": c["sample_point"],
+                "value_text": c["value_text"],
+                "why": c["why"],
+            }
+            for c in result.conflicts.iter_rows(named=True)
+        ],
+    }
