@@ -18,6 +18,18 @@ from urllib.parse import urlsplit
 from generator.errors import ConfigError
 
 DEFAULT_FILE = "trinkwasser.toml"
+OPEN_LICENSES = (
+    "cc-zero",
+    "cc-by/4.0",
+    "cc-by-sa/4.0",
+    "dl-zero-de/2.0",
+    "dl-by-de/2.0",
+    "odbl",
+    "odby",
+    "odcpddl",
+)
+"""Open licences of the DCAT-AP.de licence vocabulary (dcat-ap.de/def/licenses, edition
+20210721), by the identifier that ends their IRI: the choices for the parameter register."""
 SMTP_SECURITY = ("starttls", "tls", "none")
 """How `keys approve` talks to the mail server: STARTTLS on a plain port, TLS from the first
 byte, or neither (only for a relay on the same host)."""
@@ -54,6 +66,18 @@ class Config:
     publication_cadence_months: int = 12
     """A zone whose newest publication is older than this is marked stale (TrinkwV § 46
     requires the consumers to be informed at least once a year)."""
+    publisher: str = ""
+    """Who publishes the open datasets in the catalogue (`dct:publisher`); empty: the
+    operator."""
+    contributor_id: str = ""
+    """The operator's GovData contributor ID (`dcatde:contributorID`), an IRI of
+    http://dcat-ap.de/def/contributors/; GovData harvests no dataset without one."""
+    register_license: str = "cc-by/4.0"
+    """The licence of the parameter register, the operator's compilation: an open licence of
+    the DCAT-AP.de vocabulary (http://dcat-ap.de/def/licenses/ID)."""
+    published_since: str = ""
+    """The day the open datasets were first published (`dct:issued`), YYYY-MM-DD; empty:
+    not stated."""
     smtp: SmtpConfig | None = None
     """`[smtp]`: send key e-mails; None prints them for the operator to send by hand."""
     allow_private_addresses: bool = False
@@ -156,7 +180,27 @@ _CHECKS: dict[str, tuple[Callable[[str], bool], str]] = {
         lambda v: bool(re.fullmatch(r"[a-z]{2,8}_", v)),
         "2-8 lowercase letters followed by '_'",
     ),
+    "publisher": (lambda v: len(v) <= 200 and "\n" not in v, "a name (empty: the operator)"),
+    "contributor_id": (
+        lambda v: v == "" or bool(re.fullmatch(r"http://dcat-ap\.de/def/contributors/\w+", v)),
+        "an IRI of http://dcat-ap.de/def/contributors/ (GovData assigns it), or empty",
+    ),
+    "register_license": (
+        lambda v: v in OPEN_LICENSES,
+        f"an open licence of the DCAT-AP.de vocabulary: {', '.join(OPEN_LICENSES)}",
+    ),
+    "published_since": (lambda v: v == "" or _is_date(v), "a date YYYY-MM-DD, or empty"),
 }
+
+
+def _is_date(text: str) -> bool:
+    import datetime as dt
+
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", text))
 
 
 _SMTP_TEXT: dict[str, tuple[Callable[[str], bool], str]] = {

@@ -441,7 +441,7 @@ def render_all(
     # them itself, earlier. Rendered from one `d` alone, each is made when asked for.
     begun = begun or site.begin(d, as_of, config, index, ahead=zones is not d)
     yield from sections.files("parameters", lambda: parameter_files(d))
-    yield from sections.files("export", lambda: _export_and_catalog(d, config))
+    yield from sections.files("export", lambda: _export_and_catalog(d, config, as_of))
     chosen = with_plz(d, plz)  # the PLZ's lookups and pages read the same zones' rows
     yield from lookup_files(chosen, config)
     yield from supplier_files(d, suppliers)
@@ -455,6 +455,6 @@ def render_all(
     )
 
 
-def _export_and_catalog(d: Derived, config: Config) -> Iterator[tuple[str, bytes]]:
+def _export_and_catalog(d: Derived, config: Config, as_of: dt.date) -> Iterator[tuple[str, bytes]]:
     yield from export_files(d, config)
-    yield routes.open_file("catalog"), catalog.turtle(d, config)
+    yield routes.open_file("catalog"), catalog.turtle(d, config, as_of)

@@ -15,10 +15,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import feedparser
+import polars as pl
 import pytest
 import rdflib
-from rdflib.namespace import DCAT, DCTERMS, FOAF, RDF
+from rdflib.namespace import DCAT, DCTERMS, FOAF, RDF, RDFS
 
+from generator import __version__
 from generator.api import routes
 from generator.config import Config
 from generator.site import feeds, seo, urls
@@ -197,6 +199,85 @@ def test_the_catalogue_carries_what_dcat_ap_de_makes_mandatory(golden_site):
     for dist in g.subjects(DCTERMS.license, odbl):
         if (dist, RDF.type, DCAT.Distribution) in g:
             assert "OpenStreetMap" in str(g.value(dist, attributed))
+
+
+GOVDATA = Config(
+    base_url="https://trinkwasser.example",
+    publisher="Wasserdaten Beispiel e. V.",
+    contributor_id="http://dcat-ap.de/def/contributors/bundesamtFuerBauwesenUndRaumordnung",
+    register_license="dl-by-de/2.0",
+    published_since="2026-01-12",
+)
+"""A deployment's settings for GovData (the contributor ID is one of the vocabulary's)."""
+SHAPES = Path(__file__).parent / "catalog" / "govdata-requirements.shapes.ttl"
+DCAT_VERSION = rdflib.URIRef("http://www.w3.org/ns/dcat#version")  # DCAT 3, not in rdflib's
+
+
+def _shacl(turtle: bytes) -> tuple[bool, rdflib.Graph]:
+    from pyshacl import validate
+
+    data = rdflib.Graph().parse(data=turtle, format="turtle")
+    shapes = rdflib.Graph().parse(SHAPES, format="turtle")
+    conforms, report, _ = validate(data, shacl_graph=shapes, inference="none")
+    return conforms, report
+
+
+def _violations(report: rdflib.Graph) -> set[tuple[str, str]]:
+    sh = rdflib.Namespace("http://www.w3.org/ns/shacl#")
+    return {
+        (str(report.value(r, sh.focusNode)), str(report.value(r, sh.resultPath)))
+        for r in report.subjects(RDF.type, sh.ValidationResult)
+    }
+
+
+def test_the_catalogue_meets_govdatas_requirements(golden_derived):
+    from generator.site import catalog
+
+    turtle = catalog.turtle(golden_derived, GOVDATA, AS_OF)
+    conforms, report = _shacl(turtle)
+    assert conforms, _violations(report)
+    g = rdflib.Graph().parse(data=turtle, format="turtle")
+    contributor = rdflib.URIRef(GOVDATA.contributor_id)
+    contributor_id = rdflib.URIRef("http://dcat-ap.de/def/dcatde/contributorID")
+    datasets = set(g.subjects(RDF.type, DCAT.Dataset))
+    assert {ds for ds in datasets if (ds, contributor_id, contributor) in g} == datasets
+    for ds in datasets:
+        assert g.value(g.value(ds, DCTERMS.publisher), FOAF.name) == rdflib.Literal(
+            "Wasserdaten Beispiel e. V."
+        )
+        assert g.value(ds, DCTERMS.issued) == rdflib.Literal(dt.date(2026, 1, 12))
+        assert g.value(ds, DCAT_VERSION) == rdflib.Literal(__version__)
+    register = rdflib.URIRef("https://trinkwasser.example/downloads/#stoffregister-json")
+    assert g.value(register, DCTERMS.license) == rdflib.URIRef(DCATDE_LICENSES + "dl-by-de/2.0")
+    rights = g.value(register, DCTERMS.rights)
+    assert (rights, RDF.type, DCTERMS.RightsStatement) in g
+    assert "Zusammenstellung des Betreibers" in str(g.value(rights, RDFS.label))
+    # The register changed last when a limit came into force on or before the build date.
+    in_force = golden_derived.limits.filter(pl.col("valid_from") <= AS_OF)["valid_from"].max()
+    assert g.value(rdflib.URIRef(str(register).removesuffix("-json")), DCTERMS.modified) == (
+        rdflib.Literal(in_force)
+    )
+
+
+def test_the_shapes_catch_what_govdata_refuses(golden_derived):
+    from generator.site import catalog
+
+    # The default settings lack a contributor ID and a first publication date.
+    conforms, report = _shacl(catalog.turtle(golden_derived, Config(), AS_OF))
+    assert not conforms
+    paths = {path for _, path in _violations(report)}
+    assert paths == {
+        "http://dcat-ap.de/def/dcatde/contributorID",
+        "http://purl.org/dc/terms/issued",
+    }
+    # What the catalogue used to say: a literal for the rights, owl:versionInfo.
+    old = catalog.turtle(golden_derived, GOVDATA, AS_OF).decode()
+    old = re.sub(r"\[ a dct:RightsStatement ; rdfs:label (\"[^\"]*\"@de) \]", r"\1", old)
+    old = old.replace("dcat:version", "<http://www.w3.org/2002/07/owl#versionInfo>")
+    conforms, report = _shacl(old.encode())
+    paths = {path for _, path in _violations(report)}
+    assert "http://purl.org/dc/terms/rights" in paths
+    assert "http://www.w3.org/2002/07/owl#versionInfo" in paths
 
 
 def test_the_downloads_page_describes_the_datasets_for_search_engines(golden_site):

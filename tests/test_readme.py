@@ -7,7 +7,7 @@ import tomllib
 from dataclasses import MISSING, asdict, fields
 from pathlib import Path
 
-from generator.config import Config, SmtpConfig, load_config
+from generator.config import NOT_IN_FILE, Config, SmtpConfig, load_config
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -22,9 +22,7 @@ def test_readme_has_the_defaults_and_one_example():
     assert "built-in defaults" in blocks[0]
 
 
-SITE_SETTINGS = [
-    f.name for f in fields(Config) if f.name not in ("smtp", "allow_private_addresses")
-]
+SITE_SETTINGS = [f.name for f in fields(Config) if f.name not in NOT_IN_FILE]
 
 
 def test_the_readme_defaults_are_the_built_in_defaults():

@@ -24,11 +24,21 @@ from generator.contract import provenance
 from generator.derive import Derived
 from generator.site import urls as site_urls
 
-LICENSES = {
-    "ODbL-1.0": "http://dcat-ap.de/def/licenses/odbl",
-    "officialWork": "http://dcat-ap.de/def/licenses/officialWork",
+LICENSES = "http://dcat-ap.de/def/licenses/"
+"""The DCAT-AP.de licence vocabulary: a licence's IRI is this and its identifier."""
+ODBL = "odbl"
+"""The licence of the datasets derived from OpenStreetMap (its share-alike, ODbL 4.4)."""
+LICENSE_PAGES = {
+    "odbl": "https://opendatacommons.org/licenses/odbl/1-0/",
+    "odby": "https://opendatacommons.org/licenses/by/1-0/",
+    "odcpddl": "https://opendatacommons.org/licenses/pddl/1-0/",
+    "cc-zero": "https://creativecommons.org/publicdomain/zero/1.0/",
+    "cc-by/4.0": "https://creativecommons.org/licenses/by/4.0/",
+    "cc-by-sa/4.0": "https://creativecommons.org/licenses/by-sa/4.0/",
+    "dl-zero-de/2.0": "https://www.govdata.de/dl-de/zero-2-0",
+    "dl-by-de/2.0": "https://www.govdata.de/dl-de/by-2-0",
 }
-"""Licenses in the DCAT-AP.de vocabulary (dcat-ap.de/def/licenses)."""
+"""The licence texts (schema.org `license`) of the licences `register_license` may name."""
 FILE_TYPES = {
     "json": ("http://publications.europa.eu/resource/authority/file-type/JSON", "application/json"),
     "csv": ("http://publications.europa.eu/resource/authority/file-type/CSV", "text/csv"),
@@ -42,8 +52,9 @@ GERMANY = "http://publications.europa.eu/resource/authority/country/DEU"
 GERMAN = "http://publications.europa.eu/resource/authority/language/DEU"
 FEDERAL = "http://dcat-ap.de/def/politicalGeocoding/Level/federal"
 REGISTER_RIGHTS = (
-    "Werte, Namen und Anlagen stammen aus der Trinkwasserverordnung 2023; Gesetze und "
-    "Verordnungen sind amtliche Werke ohne urheberrechtlichen Schutz (§ 5 Abs. 1 UrhG)."
+    "Zusammenstellung des Betreibers. Werte, Namen und Anlagen stammen aus der "
+    "Trinkwasserverordnung 2023, einem amtlichen Werk ohne urheberrechtlichen Schutz "
+    "(§ 5 Abs. 1 UrhG); die Lizenz gilt für die Zusammenstellung."
 )
 
 PREFIXES = {
@@ -52,6 +63,7 @@ PREFIXES = {
     "dcatde": "http://dcat-ap.de/def/dcatde/",
     "foaf": "http://xmlns.com/foaf/0.1/",
     "vcard": "http://www.w3.org/2006/vcard/ns#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
     "xsd": "http://www.w3.org/2001/XMLSchema#",
 }
 
@@ -91,7 +103,7 @@ def _source_dates(d: Derived) -> list[dt.date]:
     return sorted(dt.date.fromisoformat(s.date[:10]) for s in d.sources if s.date)
 
 
-def datasets(d: Derived, config: Config) -> list[Dataset]:
+def datasets(d: Derived, config: Config, as_of: dt.date) -> list[Dataset]:
     """Return the open datasets of the tree, with their dates from the data."""
     mapped = _source_dates(d)
     credit = odbl_attribution(config.operator, config.license_url)["credit"]
@@ -117,7 +129,7 @@ def datasets(d: Derived, config: Config) -> list[Dataset]:
             "keine Messwerte.",
             ("Trinkwasser", "Postleitzahl", "Versorgungsgebiet", "Wasserversorger"),
             ("HEAL", "REGI"),
-            "ODbL-1.0",
+            ODBL,
             credits,
             (
                 Distribution(
@@ -159,7 +171,7 @@ def datasets(d: Derived, config: Config) -> list[Dataset]:
             "liegt, mit dem Anteil ihrer Länge. Straßennamen aus OpenStreetMap.",
             ("Trinkwasser", "Postleitzahl", "Straße", "Versorgungsgebiet"),
             ("HEAL", "REGI"),
-            "ODbL-1.0",
+            ODBL,
             credit,
             (
                 Distribution(
@@ -178,7 +190,7 @@ def datasets(d: Derived, config: Config) -> list[Dataset]:
             "stehen auf der Website bei jedem Stoff.",
             ("Trinkwasser", "Trinkwasserverordnung", "Grenzwert", "Parameter"),
             ("HEAL", "GOVE"),
-            "officialWork",
+            config.register_license,
             None,
             (
                 Distribution(
@@ -191,7 +203,8 @@ def datasets(d: Derived, config: Config) -> list[Dataset]:
             ),
             first,
             register_end,
-            None,  # when the register last changed is not in the data
+            # The register as published changes when a limit comes into force.
+            _day(limits.filter(limits <= as_of).max()),
             REGISTER_RIGHTS,
         ),
     ]
@@ -223,14 +236,23 @@ def _block(subject: str, pairs: list[tuple[str, str]]) -> str:
     return f"{subject}\n{body} .\n"
 
 
+def publisher(config: Config) -> str:
+    """Return who publishes the open datasets: the `publisher` setting, else the operator."""
+    return config.publisher or config.operator
+
+
 def _agent(config: Config) -> str:
     return (
         "[ a foaf:Organization ; foaf:name "
-        + _lit(config.operator)
+        + _lit(publisher(config))
         + " ; foaf:mbox "
         + _iri(f"mailto:{config.contact}")
         + " ]"
     )
+
+
+def _rights(text: str) -> str:
+    return f"[ a dct:RightsStatement ; rdfs:label {_lit(text)}@de ]"
 
 
 def _contact(config: Config) -> str:
@@ -247,11 +269,12 @@ def catalog_url(config: Config) -> str:
     return config.base_url + routes.file_url(routes.open_file("catalog"))
 
 
-def turtle(d: Derived, config: Config) -> bytes:
+def turtle(d: Derived, config: Config, as_of: dt.date) -> bytes:
     """Return the DCAT-AP.de catalogue of the open datasets, as Turtle."""
     base = config.base_url
     homepage = base + site_urls.url("downloads")
-    sets = datasets(d, config)
+    sets = datasets(d, config, as_of)
+    issued = dt.date.fromisoformat(config.published_since) if config.published_since else None
     blocks = ["".join(f"@prefix {p}: <{iri}> .\n" for p, iri in PREFIXES.items())]
     modified = [s.modified for s in sets if s.modified]
     catalog: list[tuple[str, str]] = [
@@ -271,6 +294,8 @@ def turtle(d: Derived, config: Config) -> bytes:
         ("dct:language", _iri(GERMAN)),
         ("dct:spatial", _iri(GERMANY)),
     ]
+    if issued is not None:
+        catalog.append(("dct:issued", _date(issued)))
     if modified:
         catalog.append(("dct:modified", _date(max(modified))))
     catalog.append(("dcat:dataset", ", ".join(_iri(f"{homepage}#{s.key}") for s in sets)))
@@ -289,9 +314,13 @@ def turtle(d: Derived, config: Config) -> bytes:
             ("dct:spatial", _iri(GERMANY)),
             ("dcatde:politicalGeocodingLevelURI", _iri(FEDERAL)),
             ("dct:language", _iri(GERMAN)),
-            ("dct:license", _iri(LICENSES[s.license])),
-            ("owl:versionInfo", _lit(__version__)),
+            ("dct:license", _iri(LICENSES + s.license)),
+            ("dcat:version", _lit(__version__)),
         ]
+        if config.contributor_id:
+            pairs.append(("dcatde:contributorID", _iri(config.contributor_id)))
+        if issued is not None:
+            pairs.append(("dct:issued", _date(issued)))
         if s.start is not None:
             period = "[ a dct:PeriodOfTime ; dcat:startDate " + _date(s.start)
             if s.end is not None and s.end != s.start:
@@ -316,32 +345,28 @@ def turtle(d: Derived, config: Config) -> bytes:
                 ("dcat:downloadURL", _iri(url)),
                 ("dct:format", _iri(file_type)),
                 ("dcat:mediaType", _iri(f"https://www.iana.org/assignments/media-types/{media}")),
-                ("dct:license", _iri(LICENSES[s.license])),
+                ("dct:license", _iri(LICENSES + s.license)),
             ]
             if s.attribution:
                 dist.append(("dcatde:licenseAttributionByText", _lit(s.attribution) + "@de"))
             if s.rights:
-                dist.append(("dct:rights", _lit(s.rights) + "@de"))
+                dist.append(("dct:rights", _rights(s.rights)))
             if s.modified is not None:
                 dist.append(("dct:modified", _date(s.modified)))
             blocks.append(_block(_iri(f"{homepage}#{s.key}-{x.key}"), dist))
-    blocks[0] += "@prefix owl: <http://www.w3.org/2002/07/owl#> .\n"
     return "\n".join(blocks).encode()
 
 
 # ---------------------------------------------------------------------------- schema.org
 
 
-def schema_org(d: Derived, config: Config) -> list[dict[str, Any]]:
+def schema_org(d: Derived, config: Config, as_of: dt.date) -> list[dict[str, Any]]:
     """Return schema.org `Dataset` objects for the downloads page (Google Dataset Search)."""
     base = config.base_url
     homepage = base + site_urls.url("downloads")
-    license_urls = {
-        "ODbL-1.0": config.license_url,
-        "officialWork": "https://www.gesetze-im-internet.de/urhg/__5.html",
-    }
+    license_urls = {**LICENSE_PAGES, ODBL: config.license_url}
     out = []
-    for s in datasets(d, config):
+    for s in datasets(d, config, as_of):
         item: dict[str, Any] = {
             "@context": "https://schema.org",
             "@type": "Dataset",
@@ -356,7 +381,7 @@ def schema_org(d: Derived, config: Config) -> list[dict[str, Any]]:
             "creator": {"@type": "Organization", "name": config.operator, "email": config.contact},
             "publisher": {
                 "@type": "Organization",
-                "name": config.operator,
+                "name": publisher(config),
                 "email": config.contact,
             },
             "spatialCoverage": {"@type": "Country", "name": "Deutschland"},

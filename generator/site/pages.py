@@ -184,7 +184,7 @@ def _pages_and_assets(
         ],
     )
     yield _MAP_AT
-    yield from simple_pages(d, env, config, sections)
+    yield from simple_pages(d, env, config, sections, as_of)
     yield from sections.files("parameter_pages", lambda: parameter_pages(d, env, as_of))
     yield from parameter_pages(d, env, as_of, compared=True)
     yield _PLZ_AT

@@ -60,7 +60,7 @@ def _sources(d: Derived) -> list[dict[str, str | None]]:
 
 
 def simple_pages(
-    d: Derived, env: jinja2.Environment, config: Config, sections: Sections
+    d: Derived, env: jinja2.Environment, config: Config, sections: Sections, as_of: dt.date
 ) -> Iterator[tuple[str, bytes | None]]:
     """Yield the home, access, downloads, API and license pages and the 404 page.
 
@@ -114,7 +114,7 @@ def simple_pages(
                 "sources": _sources(d),
                 # `</` cannot end the script early: JSON may escape the slash.
                 "json_ld": json.dumps(
-                    catalog.schema_org(d, config), ensure_ascii=False, sort_keys=True
+                    catalog.schema_org(d, config, as_of), ensure_ascii=False, sort_keys=True
                 ).replace("</", "<\\/"),
                 "catalog_url": routes.file_url(routes.open_file("catalog")),
             },
