@@ -243,11 +243,10 @@ def test_matching_many_distinct_unknown_names_is_bounded(monkeypatch):
     import difflib
 
     from generator.publications import match as match_module
-    from generator.publications.aliases import index_for
     from generator.publications.commands import _register
     from generator.publications.match import CANDIDATES, SUGGESTIONS, match_one
 
-    index = index_for(_register(None))
+    index = _register(None)  # the packaged register and aliases
     known = len([k for k, e in index.entries.items() if e.code])
     compared: list[int] = []
     real = difflib.get_close_matches
