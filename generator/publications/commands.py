@@ -104,7 +104,7 @@ def run_import(
 ) -> None:
     # A dry run writes nothing, so it needs no lock (generator.locking).
     with nullcontext() if dry_run else exclusive(target.data_dir, "trinkwasser import"):
-        _import(table_path, target, sheet, encoding, dry_run, strict, table)
+        _import(table_path, target, sheet, encoding, dry_run, strict, table, json_output)
 
 
 def _import(
@@ -115,6 +115,7 @@ def _import(
     dry_run: bool,
     strict: bool,
     table: str | None,
+    json_output: bool = False,
 ) -> None:
     if not dry_run:
         for folder in remove_stale_staging(target.data_dir):
