@@ -27,8 +27,8 @@ POINT = ["zone_id", "parameter", "sample_point"]
 _UPPER = [s for s, ends in evidence.SPEAKS_FOR.items() if evidence.UPPER in ends]
 _LOWER = [s for s, ends in evidence.SPEAKS_FOR.items() if evidence.LOWER in ends]
 EXCEEDED = {kind: v.exceeded for kind, v in verdicts.KINDS.items() if v.exceeded}
-COMPLIANT = ("below_limit", "below_reporting_limit", "not_detected", "within_range")
-"""The states that say the limit was kept."""
+COMPLIANT = tuple(verdicts.states_in(verdicts.COMPLIES))
+"""The states that say the limit was kept (the vocabulary's category `complies`)."""
 _COMPLIANT_ORDER = {
     "below_limit": 0,
     "within_range": 0,
