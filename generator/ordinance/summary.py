@@ -10,11 +10,11 @@ they are, never counted as limit exceedances. The words come from generator/api/
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 import polars as pl
 
 from generator.api import resources, verdicts
+from generator.api.templates import template_expr
 from generator.ordinance import evidence, sums
 from generator.ordinance.classify import worst_order
 from generator.output.encode import document
@@ -400,11 +400,8 @@ def _key_names(which: pl.Expr) -> pl.Expr:
 
 
 def _fill(template: str, **parts: pl.Expr) -> pl.Expr:
-    """Fill the `{name}` placeholders of a template with expressions (row by row)."""
-    pieces: list[pl.Expr] = []
-    for i, chunk in enumerate(re.split(r"\{(\w+)\}", template)):
-        pieces.append(parts[chunk].fill_null("") if i % 2 else pl.lit(chunk))
-    return pl.concat_str(pieces)
+    """Fill the `{name}` placeholders of a template row by row; a null part reads as ""."""
+    return template_expr(template, {name: part.fill_null("") for name, part in parts.items()})
 
 
 def _worded(templates: dict[str, tuple[str, str]], count: pl.Expr, listed: pl.Expr) -> pl.Expr:
