@@ -105,6 +105,8 @@ class Derived:
     """Where each zone's compared values stand among all zones' (`generator.compare`)."""
     distributions: pl.DataFrame = field(default_factory=compare.empty_distributions)
     """The national distribution of each compared parameter (`generator.compare`)."""
+    cadence_months: int = staleness.DEFAULT_CADENCE_MONTHS
+    """The operator's publication cadence the verdicts were derived with (`old` points)."""
 
 
 def _round(expr: pl.Expr) -> pl.Expr:
@@ -667,4 +669,5 @@ def derive(
         sources=sources,
         standings=compare.standings(current.national()),
         distributions=compare.distributions(current.national(), limits),
+        cadence_months=cadence_months,
     )

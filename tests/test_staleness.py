@@ -66,3 +66,33 @@ def test_documents_after_the_reference_date_do_not_count(tmp_path):
     # wk-2026 (2026-06-30) is not published yet on 2026-06-01: wk-2025 is the newest
     assert _zone(out, 11)["newest_publication"] == "2025-12-31"
     assert _zone(out, 11)["publication_stale"] is False
+
+
+def test_a_feed_assesses_the_previous_samples_with_the_operators_cadence():
+    """The feed's "previous verdict" ages points by the same cadence as the current one.
+
+    Point A: nitrate 20 mg/l on 2025-03-01 and 2026-06-03; point B: 60 mg/l on 2024-06-01,
+    then 10 mg/l on 2025-06-01. Before the latest samples, A (2025-03-01) stood alone under
+    a cadence of 24 months, B's 60 mg/l being older than that: the verdict did not change,
+    and no entry may say "jetzt eingehalten". Under 12 months both earlier samples are old,
+    the worse decides, and the improvement is news.
+    """
+    from generator.derive import derive
+    from generator.site import feeds
+    from tests.helpers import AS_OF
+    from tests.verdict_zones import ZONE, row, zone_data
+
+    rows = [
+        row("nitrat", "20", "mg/l", dt.date(2025, 3, 1), "A", document_id="wk-2025"),
+        row("nitrat", "20", "mg/l", dt.date(2026, 6, 3), "A"),
+        row("nitrat", "60", "mg/l", dt.date(2024, 6, 1), "B", document_id="wk-2025"),
+        row("nitrat", "10", "mg/l", dt.date(2025, 6, 1), "B", document_id="wk-2025"),
+    ]
+
+    def titles(months: int) -> list[str]:
+        d = derive(zone_data(rows), AS_OF, months)
+        entries = feeds.zone_entries(d, AS_OF).filter(zone_id=ZONE)
+        return [t for t in entries.get_column("title") if t.startswith("Nitrat: jetzt")]
+
+    assert titles(24) == []
+    assert titles(12) == ["Nitrat: jetzt eingehalten"]

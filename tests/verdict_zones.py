@@ -69,6 +69,16 @@ def row(
     }
 
 
+def zone_data(rows: list[dict[str, Any]]) -> SourceData:
+    """Return the golden input whose only measurements are zone `ZONE`'s `rows`."""
+    measurements = (
+        pl.DataFrame(rows, schema=COLUMNS, orient="row")
+        .sort(MEASUREMENT_ORDER, nulls_last=False)
+        .with_columns(pl.col("unit").fill_null(""))
+    )
+    return dataclasses.replace(reference(), measurements=measurements)
+
+
 def assess_many(
     zones: list[list[dict[str, Any]]], as_of: dt.date = AS_OF, cadence_months: int = 12
 ) -> list[tuple[dict[str, dict[str, Any]], dict[str, Any]]]:

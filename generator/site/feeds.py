@@ -3,8 +3,9 @@
 A zone's feed has an entry for
 - every publication its values come from (dated by the document's edition),
 - every parameter whose verdict changed with its latest sample (dated by that sample): the
-  previous sample is assessed against the same limits as the latest, so only the water
-  changed, not the yardstick,
+  previous sample is assessed against the same limits and the same publication cadence as
+  the latest (which points are too old to decide), so only the water changed, not the
+  yardstick,
 - every limit of its parameters that comes into force after the ordinance did: dated by the
   day it applies when that day has come; an announced one by the day the ordinance that
   announces it came into force (the earliest `valid_from` of the register).
@@ -102,7 +103,7 @@ def verdict_changes(d: Derived, as_of: dt.date) -> pl.LazyFrame:
     # Assessed in runs of zones too: the verdicts of a million samples at once held a gigabyte.
     previous = batches.per_run(
         earlier,
-        lambda run: standing(run, d.limits, d.parameters, as_of).select(
+        lambda run: standing(run, d.limits, d.parameters, as_of, d.cadence_months).select(
             "zone_id",
             "parameter",
             pl.col("state").replace_strict(_CATEGORY, default=None).alias("before"),
