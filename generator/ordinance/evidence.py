@@ -29,13 +29,9 @@ _LOWER = [s for s, ends in evidence.SPEAKS_FOR.items() if evidence.LOWER in ends
 EXCEEDED = {kind: v.exceeded for kind, v in verdicts.KINDS.items() if v.exceeded}
 COMPLIANT = tuple(verdicts.states_in(verdicts.COMPLIES))
 """The states that say the limit was kept (the vocabulary's category `complies`)."""
-_COMPLIANT_ORDER = {
-    "below_limit": 0,
-    "within_range": 0,
-    "below_reporting_limit": 1,
-    "not_detected": 2,
-}
-"""Which compliance state a point gets when several of its values prove it: a number says most."""
+_BEST_PROOF = ("below_limit", "below_reporting_limit", "not_detected")
+"""Which compliance state a point gets when several of its values prove it: a number says
+most. (A range's is always `within_range`: every row of a point has its parameter's kind.)"""
 _NOT_COMPARED = ("no_limit", "unit_mismatch", "requirement")
 """Row states where nothing was compared: no value in force, no conversion, a requirement."""
 
@@ -160,43 +156,9 @@ def points(values: pl.DataFrame, keys: list[str] | None = None) -> pl.DataFrame:
     before a minimum, the larger first).
     """
     keys = keys or POINT
-
-    def keep_state(prefix: str) -> pl.Expr:
-        """Return the point's compliance state: by its best proof (a number before `< x`)."""
-        own = pl.when(pl.col(f"{prefix}keep_high") & pl.col(f"{prefix}keep_low")).then(
-            compliant_state(prefix)
-        )
-        order = own.replace_strict(_COMPLIANT_ORDER, default=len(_COMPLIANT_ORDER))
-        return own.sort_by(order).first().over(keys).fill_null(pl.lit("below_limit"))
-
-    def state(prefix: str, row_state: str) -> pl.Expr:
-        cross = pl.col(f"{prefix}cross").any().over(keys)
-        keep = (
-            pl.col(f"{prefix}keep_high").any().over(keys)
-            & pl.col(f"{prefix}keep_low").any().over(keys)
-            & ~pl.col(f"{prefix}blocked").any().over(keys)
-        )
-        row = pl.col(row_state)
-        comparable = ~row.is_in(_NOT_COMPARED)
-        return (
-            pl.when(row.is_null())
-            .then(None)
-            .when(~comparable.any().over(keys))
-            .then(row)
-            .when(cross)
-            .then(crossed_state(prefix))
-            .when(keep)
-            # Both ends of a range may come from two rows (a maximum and a minimum).
-            .then(
-                pl.when(pl.col(f"{prefix}kind") == "range")
-                .then(pl.lit("within_range"))
-                .otherwise(keep_state(prefix))
-            )
-            .when(row.is_in(["unit_mismatch"]).any().over(keys))
-            .then(pl.lit("unit_mismatch"))
-            .otherwise(pl.lit("not_assessable"))
-        )
-
+    # One pass: the rows sorted so each point's first is the row kept, then one group_by
+    # that takes it with what all the point's rows prove together. The same as windows over
+    # the point (`over(keys)`) beside each row, without a dozen hash partitions of the rows.
     rank = (
         pl.when(pl.col("cur_cross"))
         .then(3)
@@ -209,20 +171,82 @@ def points(values: pl.DataFrame, keys: list[str] | None = None) -> pl.DataFrame:
     telling = pl.col("statistic").replace_strict(
         {"max": 3, "sample": 2, "mean": 1, "min": 0}, default=0, return_dtype=pl.Int8
     )
-    decided = values.with_columns(
-        rank.alias("_rank"),
-        telling.alias("_telling"),
-        state("cur_", "_row_state").alias("state"),
-        state("fut_", "_row_future_state").alias("future_state"),
-    )
     value = pl.coalesce("_v", "_rl")
-    return (
-        decided.sort(
-            [*keys, "_rank", "_telling", value, "document_id"],
-            descending=[*(False for _ in keys), True, True, True, False],
-            nulls_last=True,
-        )
-        .group_by(keys, maintain_order=True)
-        .first()
+    ordered = values.with_columns(rank.alias("_rank"), telling.alias("_telling")).sort(
+        [*keys, "_rank", "_telling", value, "document_id"],
+        descending=[*(False for _ in keys), True, True, True, False],
+        nulls_last=True,
+    )
+    together = [e for prefix, row in _ROW_STATES.items() for e in _together(prefix, row)]
+    kept = (
+        ordered.group_by(keys, maintain_order=True)
+        .agg(pl.all().first(), *together)
         .drop("_rank", "_telling")
+    )
+    return kept.with_columns(
+        _point_state("cur_", "_row_state").alias("state"),
+        _point_state("fut_", "_row_future_state").alias("future_state"),
+    ).drop(_together_names())
+
+
+_ROW_STATES = {"cur_": "_row_state", "fut_": "_row_future_state"}
+"""Per limit (in force, announced) the column with the state each row has alone."""
+
+
+def _together(prefix: str, row_state: str) -> list[pl.Expr]:
+    """Return what a point's rows prove together against the limit `{prefix}*` (aggregates)."""
+    row = pl.col(row_state)
+    # The best proof of compliance among the rows that prove both ends (a number before
+    # `< x`), by the order of `_BEST_PROOF`; null where no row proves both.
+    own = pl.when(pl.col(f"{prefix}keep_high") & pl.col(f"{prefix}keep_low")).then(
+        compliant_state(prefix)
+    )
+    order = {state: i for i, state in enumerate(_BEST_PROOF)}
+    best = own.replace_strict(order, default=None, return_dtype=pl.Int8).min()
+    return [
+        pl.col(f"{prefix}cross").any().alias(f"_{prefix}cross"),
+        (
+            pl.col(f"{prefix}keep_high").any()
+            & pl.col(f"{prefix}keep_low").any()
+            & ~pl.col(f"{prefix}blocked").any()
+        ).alias(f"_{prefix}keep"),
+        (~row.is_in(_NOT_COMPARED)).any().alias(f"_{prefix}comparable"),
+        row.is_in(["unit_mismatch"]).any().alias(f"_{prefix}mismatch"),
+        best.alias(f"_{prefix}best"),
+    ]
+
+
+def _together_names() -> list[str]:
+    return [
+        f"_{prefix}{name}"
+        for prefix in _ROW_STATES
+        for name in ("cross", "keep", "comparable", "mismatch", "best")
+    ]
+
+
+def _point_state(prefix: str, row_state: str) -> pl.Expr:
+    """Return a point's state against the limit `{prefix}*` from its kept row and `_together`."""
+    row = pl.col(row_state)
+    best = pl.col(f"_{prefix}best").replace_strict(
+        dict(enumerate(_BEST_PROOF)),
+        default="below_limit",
+        return_dtype=pl.String,
+    )
+    return (
+        pl.when(row.is_null())
+        .then(None)
+        .when(~pl.col(f"_{prefix}comparable"))
+        .then(row)
+        .when(pl.col(f"_{prefix}cross"))
+        .then(crossed_state(prefix))
+        .when(pl.col(f"_{prefix}keep"))
+        # Both ends of a range may come from two rows (a maximum and a minimum).
+        .then(
+            pl.when(pl.col(f"{prefix}kind") == "range")
+            .then(pl.lit("within_range"))
+            .otherwise(best)
+        )
+        .when(pl.col(f"_{prefix}mismatch"))
+        .then(pl.lit("unit_mismatch"))
+        .otherwise(pl.lit("not_assessable"))
     )
