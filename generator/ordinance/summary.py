@@ -176,7 +176,24 @@ def summaries(
     """Return `zone_id` and `summary` (a ZoneSummary struct) for every zone of `zone_ids`.
 
     `undecided`: published values waiting for a decision (`zone_id` at least); a zone with
-    any does not call its missing key values unpublished.
+    any does not call its missing key values unpublished. In steps: each value and check as
+    one item with its category and words (`_items`), the items counted and listed per zone
+    (`_per_zone`), the zone's status by the rule above (`_status`), then its title and text.
+    """
+    frame = _per_zone(zone_ids, _items(values, zone_checks), undecided)
+    frame = frame.with_columns(_status().alias("status"))
+    return frame.select(
+        "zone_id",
+        document(resources.ZONE_SUMMARY, title_de=_title(), text_de=_text()).alias("summary"),
+    )
+
+
+def _items(values: pl.DataFrame, zone_checks: pl.DataFrame) -> pl.DataFrame:
+    """Return the zones' values and checks as one list: code, category and how it is named.
+
+    `_category` is the verdict vocabulary's category of the state, `_announced` whether the
+    item (or another standing point of it) is above a value already announced, and `_text`
+    the item as the summary lists it where its category is listed.
     """
     state_category = {s: v.category for s, v in verdicts.STATES.items()}
     above = {k: v.above_de for k, v in verdicts.KINDS.items()}
@@ -256,9 +273,18 @@ def summaries(
         .when(pl.col("_category").is_in([verdicts.NOT_ASSESSABLE, verdicts.NO_COMPARISON]))
         .then(pl.format("{} ({}: {})", pl.col("name"), pl.col("shown"), reason))
     )
+    return items.with_columns(text.alias("_text"))
+
+
+def _per_zone(
+    zone_ids: pl.DataFrame, items: pl.DataFrame, undecided: pl.DataFrame | None
+) -> pl.DataFrame:
+    """Return per zone of `zone_ids` its items counted and listed by category (none: empty).
+
+    `_undecided`: whether some of the zone's published values wait for a decision.
+    """
     per_zone = (
-        items.with_columns(text.alias("_text"))
-        .sort("zone_id", "code")
+        items.sort("zone_id", "code")
         .group_by("zone_id", maintain_order=True)
         .agg(
             pl.col("_category").is_in(verdicts.ASSESSED_CATEGORIES).sum().alias("assessed"),
@@ -284,7 +310,7 @@ def summaries(
         if undecided is not None and undecided.height
         else pl.lit(False)
     )
-    frame = (
+    return (
         zone_ids.select("zone_id")
         .join(per_zone, on="zone_id", how="left")
         .with_columns(waiting.alias("_undecided"))
@@ -303,13 +329,19 @@ def summaries(
             ),
         )
     )
-    n_limit = pl.col("exceeds_limit").list.len()
-    n_other = pl.col("exceeds_other").list.len()
-    n_na = pl.col("not_assessable").list.len()
-    status = (
-        pl.when(n_limit > 0)
+
+
+_n_limit = pl.col("exceeds_limit").list.len()
+_n_other = pl.col("exceeds_other").list.len()
+_n_na = pl.col("not_assessable").list.len()
+
+
+def _status() -> pl.Expr:
+    """Return the zone's status: the worst category first; "complies" only on assessed values."""
+    return (
+        pl.when(_n_limit > 0)
         .then(pl.lit("exceeds_limit"))
-        .when(n_other > 0)
+        .when(_n_other > 0)
         .then(pl.lit("exceeds_other"))
         # Microbiology alone is no answer to "is my water fine": without the key values the
         # verdict stays neutral and names them.
@@ -321,14 +353,21 @@ def summaries(
         .then(pl.lit("not_assessable"))
         .otherwise(pl.lit("no_data"))
     )
-    frame = frame.with_columns(status.alias("status"))
-    count = (
+
+
+def _count() -> pl.Expr:
+    """Return the number a status' words count: exceedances, else the assessed values."""
+    return (
         pl.when(pl.col("status") == "exceeds_limit")
-        .then(n_limit)
+        .then(_n_limit)
         .when(pl.col("status") == "exceeds_other")
-        .then(n_other)
+        .then(_n_other)
         .otherwise(pl.col("assessed"))
     )
+
+
+def _title() -> pl.Expr:
+    """Return the headline: the status' title, with the key values missing or not assessable."""
     headline = pl.concat_str(
         pl.when((pl.col("_k_unpub") != "") & pl.col("_undecided"))
         .then(pl.concat_str(pl.col("_k_unpub"), pl.lit(f": {UNASSIGNED_DE}")))
@@ -340,7 +379,11 @@ def summaries(
         separator="; ",
         ignore_nulls=True,
     )
-    title = _worded({s: t for s, t in verdicts.SUMMARY_TITLES_DE.items()}, count, headline)
+    return _worded({s: t for s, t in verdicts.SUMMARY_TITLES_DE.items()}, _count(), headline)
+
+
+def _text() -> pl.Expr:
+    """Return the text: what the status rests on, then other values above or not assessable."""
     listed = (
         pl.when(pl.col("status") == "key_values_missing")
         .then(pl.col("_k_all"))
@@ -356,21 +399,17 @@ def summaries(
             .list.join(", ")
         )
     )
-    body = _worded({s: (t, t) for s, t in verdicts.SUMMARY_TEXTS_DE.items()}, count, listed)
-    also_other = pl.when((pl.col("status") == "exceeds_limit") & (n_other > 0)).then(
+    body = _worded({s: (t, t) for s, t in verdicts.SUMMARY_TEXTS_DE.items()}, _count(), listed)
+    also_other = pl.when((pl.col("status") == "exceeds_limit") & (_n_other > 0)).then(
         _fill(verdicts.ALSO_OTHER_DE, list=pl.col("_other_text"))
     )
     assessed = pl.col("status").is_in(
         ["exceeds_limit", "exceeds_other", "complies", "key_values_missing"]
     )
-    also_na = pl.when(assessed & (n_na > 0)).then(
+    also_na = pl.when(assessed & (_n_na > 0)).then(
         _fill(verdicts.ALSO_NOT_ASSESSABLE_DE, list=pl.col("_na_text"))
     )
-    text_de = pl.concat_str([body, also_other.fill_null(""), also_na.fill_null("")])
-    return frame.select(
-        "zone_id",
-        document(resources.ZONE_SUMMARY, title_de=title, text_de=text_de).alias("summary"),
-    )
+    return pl.concat_str([body, also_other.fill_null(""), also_na.fill_null("")])
 
 
 _key = pl.col("code").is_in(list(verdicts.HEADLINE_PARAMETERS))
