@@ -53,8 +53,48 @@ def checks(
         .join(rules, on="sum_code")
         .join(since, on="_limit_of", how="left")
     )
+    docs = documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
+    # A mean or minimum within the rule does not show that every sample kept it.
+    weak = pl.col("statistic").is_in(["min", "mean"])
+    state = _check_state(as_of)
+    judged = latest.with_columns(
+        pl.when(weak & (state == "below_limit"))
+        .then(pl.lit("not_assessable"))
+        .otherwise(state)
+        .alias("state"),
+        pl.col("proven").alias("normalized_value"),
+    )
+    # A point's values of one date prove together: an exceedance if any shows one, else
+    # compliance if any shows it (a maximum within the rule beside a mean that shows nothing).
+    point = [*_CHECK_KEYS, "sample_point"]
+    proof = pl.col("state").replace_strict(
+        {"exceeds_limit": 2, "below_limit": 1}, default=0, return_dtype=pl.Int8
+    )
+    per_point = (
+        judged.with_columns(pl.lit(None, pl.Float64).alias("normalized_reporting_limit"))
+        .sort([*point, -proof, -pl.col("normalized_value").fill_null(float("-inf"))])
+        .group_by(point, maintain_order=True)
+        .first()
+    )
+    worst = (
+        per_point.sort(worst_order(_CHECK_KEYS, future=False), nulls_last=False)
+        .group_by(_CHECK_KEYS, maintain_order=True)
+        .first()
+    )
+    return (
+        worst.with_columns(
+            pl.col("sum_code").alias("code"),
+            **_check_words(),
+        )
+        .join(docs, on="document_id", how="left")
+        .sort("zone_id", "code")
+    )
+
+
+def _check_state(as_of: dt.date) -> pl.Expr:
+    """Return a check's state by its rule: the limit in force, and what the sum proves."""
     lim = pl.col("_limit")
-    state = (
+    return (
         pl.when(pl.col("valid_from").is_null() | (pl.col("valid_from") > as_of))
         .then(pl.lit("no_limit"))
         # `proven`: for maxima of different samples only the largest member proves anything.
@@ -64,6 +104,11 @@ def checks(
         .then(pl.lit("not_assessable"))
         .otherwise(pl.lit("below_limit"))
     )
+
+
+def _check_words() -> dict[str, pl.Expr]:
+    """Return a check's `limit`, `computed` and `note_de` columns: what the pages show of it."""
+    lim = pl.col("_limit")
     limit = document(
         resources.LIMIT,
         kind=pl.lit("grenzwert"),
@@ -112,43 +157,7 @@ def checks(
         )
         .otherwise(pl.lit("")),
     )
-    docs = documents.select("document_id", document(resources.DOCUMENT).alias("provenance"))
-    # A mean or minimum within the rule does not show that every sample kept it.
-    weak = pl.col("statistic").is_in(["min", "mean"])
-    judged = latest.with_columns(
-        pl.when(weak & (state == "below_limit"))
-        .then(pl.lit("not_assessable"))
-        .otherwise(state)
-        .alias("state"),
-        pl.col("proven").alias("normalized_value"),
-    )
-    # A point's values of one date prove together: an exceedance if any shows one, else
-    # compliance if any shows it (a maximum within the rule beside a mean that shows nothing).
-    point = [*_CHECK_KEYS, "sample_point"]
-    proof = pl.col("state").replace_strict(
-        {"exceeds_limit": 2, "below_limit": 1}, default=0, return_dtype=pl.Int8
-    )
-    per_point = (
-        judged.with_columns(pl.lit(None, pl.Float64).alias("normalized_reporting_limit"))
-        .sort([*point, -proof, -pl.col("normalized_value").fill_null(float("-inf"))])
-        .group_by(point, maintain_order=True)
-        .first()
-    )
-    worst = (
-        per_point.sort(worst_order(_CHECK_KEYS, future=False), nulls_last=False)
-        .group_by(_CHECK_KEYS, maintain_order=True)
-        .first()
-    )
-    return (
-        worst.with_columns(
-            pl.col("sum_code").alias("code"),
-            limit.alias("limit"),
-            computed_struct.alias("computed"),
-            note.alias("note_de"),
-        )
-        .join(docs, on="document_id", how="left")
-        .sort("zone_id", "code")
-    )
+    return {"limit": limit, "computed": computed_struct, "note_de": note}
 
 
 _CHECK_KEYS = ["zone_id", "sum_code"]
