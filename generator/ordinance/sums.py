@@ -444,6 +444,22 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
     `classify.ASSESS` columns.
     """
     s = _with_unit(sums, parameters)
+    newer = _newer_sums(latest, s)
+    published = _checked(latest, s).join(
+        newer.select("zone_id", pl.col("sum_code").alias("parameter"), "sample_point").unique(),
+        on=["zone_id", "parameter", "sample_point"],
+        how="anti",
+        nulls_equal=True,
+    )
+    return pl.concat([published, _computed_rows(newer)], how="diagonal_relaxed")
+
+
+def _checked(latest: pl.DataFrame, s: pl.DataFrame) -> pl.DataFrame:
+    """Return the published rows, each sum checked against its members' computed sum.
+
+    A sum the members prove too small is assessed at what they prove; metabolites whose
+    relevance is open lift its upper bound; `computed` and `sum_note` say what was found.
+    """
     struct_cols = ["value", "value_max", "missing", "rule", "legal_basis", "members"]
     facts = s.select(
         *SAMPLE,
@@ -531,7 +547,11 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
         pl.when(pl.col("sum_note") != "").then(pl.col("sum_note")).alias("sum_note")
     ).drop([c for c in pub.columns if c.startswith(("_s_", "_c_"))] + ["sum_unit"])
 
-    # Per sample point: a sum computed from members newer than the sum that point published.
+    return pub
+
+
+def _newer_sums(latest: pl.DataFrame, s: pl.DataFrame) -> pl.DataFrame:
+    """Return per sample point the computed sum from members newer than the sum it published."""
     point = ["zone_id", "sum_code", "sample_point"]
     latest_sums = evidence.newest(s, point)
     published_at = latest.select(
@@ -540,13 +560,17 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
         "sample_point",
         pl.col("sampled_at").alias("_pub_at"),
     ).unique(point)
-    newer = latest_sums.join(published_at, on=point, how="left", nulls_equal=True).filter(
+    return latest_sums.join(published_at, on=point, how="left", nulls_equal=True).filter(
         pl.col("_pub_at").is_null() | (pl.col("sampled_at") > pl.col("_pub_at"))
     )
+
+
+def _computed_rows(newer: pl.DataFrame) -> pl.DataFrame:
+    """Return the computed sums as rows of the series (`origin` computed)."""
     # A sum whose members are all "< BG" without a number is itself below an unknown
     # reporting limit: not 0, and nothing that can show compliance.
     nothing = (pl.col("n_added") == 0) & (pl.col("rl_unknown") > 0)
-    computed_rows = newer.select(
+    return newer.select(
         *SAMPLE,
         pl.col("sum_code").alias("parameter"),
         pl.when(nothing)
@@ -570,10 +594,3 @@ def with_sums(latest: pl.DataFrame, sums: pl.DataFrame, parameters: pl.DataFrame
         sum_notes.computed_note().alias("sum_note"),
         pl.col("blocking_rl").alias("sum_blocking_rl"),
     )
-    published = pub.join(
-        newer.select("zone_id", pl.col("sum_code").alias("parameter"), "sample_point").unique(),
-        on=["zone_id", "parameter", "sample_point"],
-        how="anti",
-        nulls_equal=True,
-    )
-    return pl.concat([published, computed_rows], how="diagonal_relaxed")
