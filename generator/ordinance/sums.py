@@ -274,13 +274,56 @@ def computed(
     `blocking_rl` (the largest reporting limit of a member that is not added), `missing`,
     `rule`, `legal_basis`, and `members` (a list of SumMember structs).
     """
-    q = pl.col("qualifier")
-    v = pl.col("normalized_value") * pl.col("weight")
-    rl = pl.col("normalized_reporting_limit") * pl.col("weight")
-    quantified = q.is_in(["number", "range"])
+    rows = _member_rows(measurements, member_table, as_of)
+    grouped = _per_sample(rows.with_columns(_counted().alias("counted")))
+    missing = pl.col("_needed").list.set_difference(pl.col("_stated")).list.sort()
+    grouped = grouped.with_columns(missing.alias("missing"))
+    has_missing = pl.col("missing").list.len() > 0
+    # A sum of nothing but missing or unquantified members says nothing: not computed; nor
+    # is a pesticide total of open metabolites alone. A check needs all its members:
+    # nitrate alone is judged by its own limit.
+    keep = ((pl.col("n_added") > 0) & ~(pl.col("_check") & has_missing)) | (
+        ~has_missing & (pl.col("_stated_certain") > 0)
+    )
+    return grouped.filter(keep).select(
+        *SAMPLE,
+        "sum_code",
+        pl.col("value").round_sig_figs(12),
+        pl.when(pl.col("_unbounded") == 0)
+        .then(pl.col("_high").round_sig_figs(12))
+        .alias("value_max"),
+        "n_quantified",
+        "n_added",
+        # Compliance cannot be shown where a member is "< BG" without a number: that
+        # reporting limit may lie above the sum's limit (like `blocking_rl`, unknown).
+        (pl.col("_lower_bound") | has_missing | (pl.col("rl_unknown") > 0)).alias("incomplete"),
+        "rl_unknown",
+        # What the members prove about one sample's sum. Of a sample or of means: the sum.
+        # Of maxima of different samples: only the largest member (some sample had at least
+        # that much); their sum is an upper bound (`value_max`). Of minima: their sum is a
+        # lower bound of every sample's sum.
+        pl.when(pl.col("statistic") == "max")
+        .then(pl.col("_max_member").fill_null(0.0).round_sig_figs(12))
+        .otherwise(pl.col("value").round_sig_figs(12))
+        .alias("proven"),
+        "blocking_rl",
+        "missing",
+        pl.col("_needed").list.len().alias("n_needed"),
+        "_lower_bound",
+        "added_text",
+        "rule",
+        "legal_basis",
+        "members",
+    )
+
+
+def _member_rows(
+    measurements: pl.DataFrame, member_table: pl.DataFrame, as_of: dt.date
+) -> pl.DataFrame:
+    """Return the members' values up to `as_of`, each with its sum's (or check's) rule."""
     members = member_table["parameter"].unique().implode()
     value = ["value_text", "unit", "qualifier", "normalized_value", "normalized_reporting_limit"]
-    rows = (
+    return (
         as_text(
             measurements.filter(
                 (pl.col("sampled_at") <= as_of) & pl.col("parameter").is_in(members)
@@ -289,7 +332,17 @@ def computed(
         .join(member_table, on="parameter", how="inner")
         .join(rules_frame(), on="sum_code", how="left")
     )
-    counted = (
+
+
+def _counted() -> pl.Expr:
+    """Return how a member counts in its sum.
+
+    Added, a lower bound, uncertain (a metabolite whose relevance is open), below the
+    reporting limit, not detected, or no number.
+    """
+    q = pl.col("qualifier")
+    quantified = q.is_in(["number", "range"])
+    return (
         pl.when(pl.col("open") & (quantified | (q == "above")))
         .then(pl.lit("uncertain"))
         .when(quantified)
@@ -302,7 +355,12 @@ def computed(
         .then(pl.lit("not_detected"))
         .otherwise(pl.lit("no_number"))
     )
-    rows = rows.with_columns(counted.alias("counted"))
+
+
+def _per_sample(rows: pl.DataFrame) -> pl.DataFrame:
+    """Return per sample and sum what its members add up to, bound and leave out."""
+    v = pl.col("normalized_value") * pl.col("weight")
+    rl = pl.col("normalized_reporting_limit") * pl.col("weight")
     c = pl.col("counted")
     low = pl.when(c.is_in(["added", "lower_bound"])).then(v).otherwise(0.0)
     # The largest the member can be: null where it has no upper bound.
@@ -321,7 +379,7 @@ def computed(
         (c == "below_reporting_limit") & ~pl.col("_interval") & ~pl.col("open")
     ).then(rl)
     member_doc = document(resources.SUM_MEMBER).alias("members")
-    grouped = (
+    return (
         rows.sort("parameter")
         .group_by([*SAMPLE, "sum_code"], maintain_order=True)
         .agg(
@@ -363,45 +421,6 @@ def computed(
             pl.col("legal_basis").first(),
             member_doc,
         )
-    )
-    missing = pl.col("_needed").list.set_difference(pl.col("_stated")).list.sort()
-    grouped = grouped.with_columns(missing.alias("missing"))
-    has_missing = pl.col("missing").list.len() > 0
-    # A sum of nothing but missing or unquantified members says nothing: not computed; nor
-    # is a pesticide total of open metabolites alone. A check needs all its members:
-    # nitrate alone is judged by its own limit.
-    keep = ((pl.col("n_added") > 0) & ~(pl.col("_check") & has_missing)) | (
-        ~has_missing & (pl.col("_stated_certain") > 0)
-    )
-    return grouped.filter(keep).select(
-        *SAMPLE,
-        "sum_code",
-        pl.col("value").round_sig_figs(12),
-        pl.when(pl.col("_unbounded") == 0)
-        .then(pl.col("_high").round_sig_figs(12))
-        .alias("value_max"),
-        "n_quantified",
-        "n_added",
-        # Compliance cannot be shown where a member is "< BG" without a number: that
-        # reporting limit may lie above the sum's limit (like `blocking_rl`, unknown).
-        (pl.col("_lower_bound") | has_missing | (pl.col("rl_unknown") > 0)).alias("incomplete"),
-        "rl_unknown",
-        # What the members prove about one sample's sum. Of a sample or of means: the sum.
-        # Of maxima of different samples: only the largest member (some sample had at least
-        # that much); their sum is an upper bound (`value_max`). Of minima: their sum is a
-        # lower bound of every sample's sum.
-        pl.when(pl.col("statistic") == "max")
-        .then(pl.col("_max_member").fill_null(0.0).round_sig_figs(12))
-        .otherwise(pl.col("value").round_sig_figs(12))
-        .alias("proven"),
-        "blocking_rl",
-        "missing",
-        pl.col("_needed").list.len().alias("n_needed"),
-        "_lower_bound",
-        "added_text",
-        "rule",
-        "legal_basis",
-        "members",
     )
 
 
