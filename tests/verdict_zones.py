@@ -69,13 +69,18 @@ def row(
     }
 
 
-def zone_data(rows: list[dict[str, Any]]) -> SourceData:
-    """Return the golden input whose only measurements are zone `ZONE`'s `rows`."""
-    measurements = (
+def _table(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """Return measurement rows as the contract's table, in the loader's order."""
+    return (
         pl.DataFrame(rows, schema=COLUMNS, orient="row")
         .sort(MEASUREMENT_ORDER, nulls_last=False)
         .with_columns(pl.col("unit").fill_null(""))
     )
+
+
+def zone_data(rows: list[dict[str, Any]]) -> SourceData:
+    """Return the golden input whose only measurements are zone `ZONE`'s `rows`."""
+    measurements = _table(rows)
     return dataclasses.replace(reference(), measurements=measurements)
 
 
@@ -97,11 +102,7 @@ def assess_many(
     rows = [
         {**r, "zone_id": zone_id} for zone_id, zone in zip(ids, zones, strict=True) for r in zone
     ]
-    measurements = (
-        pl.DataFrame(rows, schema=COLUMNS, orient="row")
-        .sort(MEASUREMENT_ORDER, nulls_last=False)
-        .with_columns(pl.col("unit").fill_null(""))
-    )
+    measurements = _table(rows)
     template = data.zones.filter(pl.col("zone_id") == ZONE)
     zone_rows = pl.concat(
         [template.with_columns(pl.lit(i, pl.Int64).alias("zone_id")) for i in ids]
