@@ -242,9 +242,7 @@ def _point_state(prefix: str, row_state: str) -> pl.Expr:
         .when(pl.col(f"_{prefix}keep"))
         # Both ends of a range may come from two rows (a maximum and a minimum).
         .then(
-            pl.when(pl.col(f"{prefix}kind") == "range")
-            .then(pl.lit("within_range"))
-            .otherwise(best)
+            pl.when(pl.col(f"{prefix}kind") == "range").then(pl.lit("within_range")).otherwise(best)
         )
         .when(pl.col(f"_{prefix}mismatch"))
         .then(pl.lit("unit_mismatch"))
