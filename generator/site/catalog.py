@@ -264,7 +264,7 @@ def govdata_warning(config: Config) -> str | None:
     return (
         "warning: the catalogue (v1/export/katalog.ttl) lacks what GovData requires to "
         "harvest it: set " + " and ".join(gaps) + " in the [site] table of the settings "
-        "(README, Settings). Ignore this if the catalogue is not delivered to GovData."
+        "(README.md, section Using it). Ignore this if the catalogue is not delivered to GovData."
     )
 
 
