@@ -130,9 +130,11 @@ def build(
     Without --data the bundled sample is built: invented values on real postcodes, so every
     page then carries a banner saying so and `noindex`, and robots.txt disallows crawling.
     A deploy (--deploy, or NETLIFY=true as Netlify sets it) with the built-in base_url, an
-    address of this machine, is refused (exit status 1) before anything is written.
+    address of this machine, is refused (exit status 1) before anything is written. A build
+    of the operator's data warns while contributor_id or published_since is unset: GovData
+    does not harvest the DCAT-AP.de catalogue without them.
     """
-    from generator.config import check_deploy, deploy_context, for_data, load_config
+    from generator.config import check_deploy, deploy_context, for_data, is_sample, load_config
     from generator.incremental.code_digest import code_digest
 
     as_of = as_of or dt.date.today()
@@ -163,6 +165,13 @@ def build(
 
         # Even with --quiet: a value left without a verdict is the operator's to know of.
         click.echo(format_warnings(result.warnings, max_problems), err=True)
+    if not quiet and data_dir is not None and not is_sample(data_dir):
+        # The operator's data is built for publishing; the bundled sample never goes to GovData.
+        from generator.site.catalog import govdata_warning
+
+        warning = govdata_warning(config)
+        if warning is not None:
+            click.echo(warning, err=True)
     if not quiet:
         click.echo(f"Build complete: {result.out}")
     global _at_once

@@ -20,3 +20,8 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     fi
     touch "$stamp"
 fi
+# The catalogue tests validate against published SHACL shapes and vocabularies that come
+# from registry releases, not from the repository (scripts/published_shapes.py).
+if [ "$extra" = "test" ]; then
+    .venv/bin/python scripts/published_shapes.py .venv/share/published-shapes
+fi

@@ -304,3 +304,27 @@ def test_a_build_from_the_console_ends_at_once_with_everything_said(tiny_data, t
     )
     assert failed.returncode == 1
     assert "does not exist" in failed.stderr
+
+
+def test_a_build_of_operator_data_says_what_govdata_would_miss(tiny_data, tmp_path):
+    config = tmp_path / "trinkwasser.toml"
+    site = '[site]\nbase_url = "https://wasser.example"\ncontact = "a@wasser.example"\n'
+    config.write_text(site, encoding="utf-8")
+    args = ["build", "--data", str(tiny_data), "--out", str(tmp_path / "b"), "--as-of", AS_OF_TEXT]
+    result = CliRunner().invoke(cli, [*args, "--config", str(config)])
+    assert result.exit_code == 0, result.output
+    warning = [line for line in result.stderr.splitlines() if "GovData" in line]
+    assert len(warning) == 1, result.stderr
+    assert "contributor_id (dcatde:contributorID" in warning[0]
+    assert "published_since (dct:issued" in warning[0]
+    assert "[site] table" in warning[0]
+    # Set as an operator who delivers to GovData would: nothing to warn of.
+    config.write_text(
+        site
+        + 'contributor_id = "http://dcat-ap.de/def/contributors/bundesamtFuerBauwesenUndRaumordnung"\n'
+        'published_since = "2026-01-12"\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, [*args, "--config", str(config)])
+    assert result.exit_code == 0, result.output
+    assert "GovData" not in result.output

