@@ -386,7 +386,9 @@ tree_paths = st.lists(
         st.text("0123456789abcdef", min_size=64, max_size=64),
         max_size=30,
     ),
-    meta=st.dictionaries(st.text().filter(lambda k: k != "file_count"), st.text(), max_size=4),
+    meta=st.dictionaries(
+        st.text().filter(lambda k: k not in ("file_count", "files")), st.text(), max_size=4
+    ),
 )
 @settings(max_examples=200, deadline=None)
 def test_a_manifest_reads_back_as_written(files: dict[str, str], meta: dict[str, str]) -> None:
@@ -396,6 +398,12 @@ def test_a_manifest_reads_back_as_written(files: dict[str, str], meta: dict[str,
         path = Path(folder) / "m"
         path.write_bytes(text)
         assert write_module._read_manifest_file(path) == {**meta, "files": files}
+
+
+@pytest.mark.parametrize("name", ["files", "file_count"])
+def test_a_setting_named_as_the_manifests_own_fields_is_refused(name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        write_module._manifest_text({name: "x"}, {"a.json": "0" * 64})
 
 
 @pytest.mark.parametrize(

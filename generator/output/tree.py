@@ -452,6 +452,10 @@ def _manifest_text(meta: dict[str, str], files: Mapping[str, str]) -> bytes:
 
     A path holds no line break (`TreeWriter._check_path`), so each file is one line.
     """
+    reserved = {FILE_COUNT, "files"} & meta.keys()
+    if reserved:
+        # The reader gives these names to the manifest's own count and list of files.
+        raise ValueError(f"manifest settings may not be named {sorted(reserved)}")
     counted = {**meta, FILE_COUNT: len(files)}
     head = MANIFEST_HEADER + json.dumps(counted, sort_keys=True) + "\n"  # ASCII: one line
     return (head + "".join([f"{files[rel]}  {rel}\n" for rel in sorted(files)])).encode()
