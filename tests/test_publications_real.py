@@ -10,7 +10,7 @@ import pytest
 
 from generator.publications.aliases import default_index, packaged_aliases, source_addresses
 from generator.publications.match import MATCHED, match_one
-from tests.publications_real import BUILD, HELD_OUT, pairs
+from tests.publications_real import BUILD, HELD_OUT, UNSEEN_2026_12, pairs
 
 INDEX = default_index()
 ORDINANCE = ("gesetze.digital", "www.gesetze-im-internet.de")
@@ -64,6 +64,14 @@ def test_the_register_cites_the_publications_it_was_built_from():
     # No spelling was learnt from the held-out publications.
     assert not cited & set(HELD_OUT)
     assert not suppliers & _hosts(HELD_OUT)
+
+
+def test_the_pages_set_aside_for_issue_53_are_cited_by_no_alias_and_seen_nowhere_else():
+    cited = set(_sources())
+    assert not cited & set(UNSEEN_2026_12)
+    assert not _hosts(cited) & _hosts(UNSEEN_2026_12)
+    assert not _hosts(UNSEEN_2026_12) & (_hosts(BUILD) | _hosts(HELD_OUT))
+    assert len(_hosts(UNSEEN_2026_12)) == len(UNSEEN_2026_12) >= 6
 
 
 def test_how_many_suppliers_the_register_was_built_from():
