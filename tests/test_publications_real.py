@@ -95,6 +95,13 @@ def test_unseen_publications_at_least_95_percent_right_and_at_most_1_percent_wro
     assert wrong / certain <= 0.01, errors
 
 
+def test_tables_found_after_issue_53_at_least_95_percent_right_and_at_most_1_percent_wrong():
+    certain, right, wrong, errors = _rates(UNSEEN_2026_12)
+    assert certain >= 80 and len(UNSEEN_2026_12) >= 6
+    assert right / certain >= 0.95, f"{right} of {certain} right"
+    assert wrong / certain <= 0.01, errors
+
+
 @pytest.mark.parametrize(
     ("name", "unit", "code"),
     [
@@ -167,6 +174,12 @@ def test_the_figures_of_the_import_doc_are_the_ones_measured():
         f"of the {h_certain} pairs a person can map with certainty, {h_right} ({share} %) are "
         "mapped right and none wrong"
     ) in text
+    u_certain, u_right, u_wrong, _ = _rates(UNSEEN_2026_12)
+    assert u_wrong == 0
+    assert f"their {len(pairs(UNSEEN_2026_12))} name/unit pairs were set aside" in text
+    assert f"Of their {u_certain} pairs a person can map with certainty" in text
+    u_share = f"{100 * u_right / u_certain:.0f}"
+    assert f"after them {u_right} ({u_share} %) are mapped right and none wrong" in text
     with packaged_aliases().open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
     cited = sum(1 for row in rows if row["source"])
