@@ -226,3 +226,21 @@ def test_a_synonym_maps_where_the_registers_word_maps(synonym, word):
     for name, unit, code in uses:
         written = " ".join(synonym if w.casefold() == word.casefold() else w for w in name.split())
         assert _code(written, unit) == code, (written, unit)
+
+
+@pytest.mark.parametrize(
+    ("name", "base"),
+    [
+        ("Sauerstoff, iodometr.", "Sauerstoff"),
+        ("Eisen (photometrisch)", "Eisen"),
+        ("Nitrat (DIN EN ISO 10304-1)", "Nitrat"),
+        ("Koloniezahl (Hefeextrakt-Agar) 36 °C", "Koloniezahl 36 °C"),
+        ("Härtebereich (nach Wasch- und Reinigungsmittelgesetz)", "Härtebereich"),
+        # A standard is a standard with its number; a word that merely starts like one, or
+        # a bracket that is no method, stays part of the name.
+        ("Desethylatrazin (Iso-Metabolit)", "Desethylatrazin (Iso-Metabolit)"),
+        ("Summe PFAS (EN)", "Summe PFAS (EN)"),
+    ],
+)
+def test_method_and_rule_markers_by_their_form(name, base):
+    assert names.parse(name).base == base

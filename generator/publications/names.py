@@ -142,7 +142,7 @@ the measured one (the alias register says which)."""
 _METHOD_PATTERN = re.compile(
     r"(?:[a-z]+(?:metrisch|metr|graphisch|grafisch)"  # `photometr.`, `iodometrisch`
     r"|(?:[a-z]+ )?[a-z]*agar(?: [a-z0-9]+)*"  # a culture medium: `G.-Agar`, `Hefeextrakt-Agar`
-    r"|(?:din|dev|en|iso)(?: [a-z0-9:/]+)*)"  # a standard method: `DIN EN ISO 10304-1`
+    r"|(?:din|dev|en|iso)(?: [a-z]+)*(?: [a-z]*\d[a-z0-9:/]*)+)"  # `DIN EN ISO 10304-1`
 )
 """Method markers by their form (in the form `_marker` compares)."""
 _REFERENCE = re.compile(
