@@ -83,6 +83,10 @@ def _status(name: str, unit: str) -> str:
         ("Silikat", "mg/l SiO2", "silikat"),
         ("Oxidierbarkeit", "mg O2/l", "oxidierbarkeit"),
         ("Calcitlösekapazität", "mg/l CaCO3", "calcitloesekapazitaet"),
+        # A bracket naming the substance a value is given as, the parameter's own.
+        ("Gesamthärte (CaCO3)", "mmol/l", "gesamthaerte"),
+        ("Oxidierbarkeit (O2)", "mg/l O2", "oxidierbarkeit"),
+        ("Calcitlösekapazität (CaCO3)", "mg/l", "calcitloesekapazitaet"),
         # Unit spellings.
         ("pH-Wert", "pH – Einheiten", "ph_wert"),
         ("Gesamthärte", "° deutscher Härte", "gesamthaerte"),
@@ -114,6 +118,11 @@ def test_each_rule_with_its_examples(name, unit, code):
         ("Phosphat", "mg/l P", "different_quantity"),
         ("Eisen", "mg/l Mn", "different_quantity"),
         ("Oxidierbarkeit", "mg/l KMnO4", "different_quantity"),
+        ("Nitrat (N)", "mg/l", "different_quantity"),
+        ("Calcium (CaCO3)", "mg/l", "different_quantity"),
+        ("Nitrat (O2)", "mg/l", "ambiguous"),
+        # Hardness as calcium carbonate is hardness in mmol/l; in mg/l nothing converts it.
+        ("Gesamthärte (CaCO3)", "mg/l", "unit_error"),
         # Permanganate consumption is not the permanganate index (mg/l KMnO4, not O2).
         ("KMnO4-Verbrauch", "mg/l", "not_in_register"),
         # A method marker does not make another temperature or a qualitative finding one.

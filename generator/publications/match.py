@@ -30,6 +30,7 @@ import polars as pl
 from generator.progress import StepPrinter
 from generator.publications.aliases import AliasIndex
 from generator.publications.names import (
+    FORMULAS,
     ParsedName,
     brackets,
     expand_abbreviations,
@@ -320,7 +321,12 @@ def _with_markers(
     """Return (code, status, reason) for a name whose base is `code`, its markers read."""
     if parsed.conflicts:
         return "", "ambiguous", "; ".join(parsed.conflicts)
-    other = [c for c in parsed.formulas if c != code]
+    own = [b.casefold() for b in BASES.get(code, ())]
+    other = [
+        c
+        for c in parsed.formulas
+        if c != code and not any(f.casefold() in own for f, _ in FORMULAS.get(c, ()))
+    ]
     if other:
         return "", "ambiguous", f"the name says {code}, but its formula is that of {other[0]}"
     if parsed.basis and parsed.basis.casefold() not in [b.casefold() for b in BASES.get(code, ())]:

@@ -193,6 +193,11 @@ _LIMIT_WORDS = r"(?:BG|NG|NWG|BSG|Bestimmungsgrenze|Nachweisgrenze)"
 _REPORTING_LIMIT = re.compile(
     rf"(?i)^{_LIMIT_WORDS}\s*[:=]?\s*<?\s*(?P<number>[0-9][0-9.,]*)\s*(?P<unit>.*?)\s*$"
 )
+BASIS_SUBSTANCES = ("CaCO3", "N", "P")
+"""Substances a value is given as that are no register parameter's formula: in brackets
+alone they are the basis (`(CaCO3)` as `als CaCO3`). A formula of a parameter (`(NO3)`,
+`(O2)`) is read as that formula, and `match` accepts it where it is the basis of the
+parameter named (`Oxidierbarkeit (O2)`)."""
 _BASIS = re.compile(r"(?i)^(?:als|as|ber\.? als|berechnet als)\s+(?P<basis>[A-Za-z0-9]+)$")
 _BASIS_SUFFIX = re.compile(r"-(?P<basis>N|P)$")
 _FOOTNOTES = re.compile(r"(?:\s*(?:\*+|[⁰¹²³⁴⁵⁶⁷⁸⁹]+\)?)|\s+\d\))+$")
@@ -379,7 +384,11 @@ def _classify(part: str, found: _Found) -> bool:
     m = _marker(part)
     if not m:
         return False
-    if m in STATISTIC_MARKERS:
+    if part.strip() in BASIS_SUBSTANCES:
+        # `Gesamthärte (CaCO3)`, `Nitrat (N)` (a capital N: nitrogen, not a count): a
+        # substance that is no parameter's own formula names what the value is given as.
+        found.bases.append(part.strip())
+    elif m in STATISTIC_MARKERS:
         found.statistic.append(STATISTIC_MARKERS[m])
     elif m in UNSUPPORTED_STATISTICS or re.fullmatch(r"\d+ ?(?:%|perzentil)", m):
         found.unsupported.append(part.strip())
