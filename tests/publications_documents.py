@@ -268,6 +268,57 @@ def unruled_report(directory: Path, name: str = "jahreswerte.pdf") -> Path:
     return path
 
 
+OVERLAPPING = (
+    # (name, unit, value): each name drawn so long that its unit, drawn after it in the
+    # next column, starts inside it; the last row is drawn unit first, name after.
+    ("Oxidierbarkeit (KMnO4)", "mg/l O2", "0,8"),
+    ("Färbung (SAK 436 nm)", "m-1", "0,05"),
+    ("Säurekapazität bis pH 4,3", "mmol/l", "2,4"),
+    ("Leitfähigkeit bei 25 °C", "µS/cm", "512"),
+)
+OVERLAPPING_CODES = {
+    "Oxidierbarkeit (KMnO4)": "oxidierbarkeit",
+    "Färbung (SAK 436 nm)": "faerbung",
+    "Säurekapazität bis pH 4,3": "saeurekapazitaet_ks43",
+    "Leitfähigkeit bei 25 °C": "elektrische_leitfaehigkeit",
+}
+
+
+def overlapping_report(directory: Path, name: str = "eng.pdf") -> Path:
+    """Write a table without lines whose names run into the unit column.
+
+    The unit column starts at x = 140, inside each long name, as in a report whose name
+    column is too narrow: page order keeps each printed string whole, position order
+    interleaves their characters.
+    """
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    path = directory / name
+    c = canvas.Canvas(str(path), pagesize=A4)
+    font = _font()
+    c.setFont(font, 12)
+    c.drawString(60, 780, "Trinkwasseranalyse Hochbehälter Nord")
+    c.setFont(font, 10)
+    x_name, x_unit, x_value = 60, 150, 300
+    y = 740
+    c.drawString(x_name, y, "Parameter")
+    c.drawString(x_unit, y, "Einheit")
+    c.drawRightString(x_value, y, "Messwert")
+    for n, (name_text, unit, value) in enumerate(OVERLAPPING):
+        y -= 16
+        if n == len(OVERLAPPING) - 1:  # the unit drawn before the name it overlaps
+            c.drawString(x_unit - 10, y, unit)
+            c.drawString(x_name, y, name_text)
+        else:
+            c.drawString(x_name, y, name_text)
+            c.drawString(x_unit - 10, y, unit)
+        c.drawRightString(x_value, y, value)
+    c.showPage()
+    c.save()
+    return path
+
+
 def scanned_report(directory: Path, name: str = "scan.pdf") -> Path:
     """Write a page that is only an image of a table: no text layer."""
     from reportlab.lib.pagesizes import A4

@@ -212,6 +212,23 @@ def test_a_ruled_pdf_table_over_two_pages(folder, data):
     assert check(data)[1].height == 0
 
 
+def test_a_pdf_whose_names_run_into_the_unit_column_is_read_in_page_order(folder, data):
+    """A name and its unit printed over each other are read whole, not interleaved."""
+    report = docs.overlapping_report(folder)
+    found = documents.read_document(report).tables
+    assert len(found) == 1
+    frame = found[0].table.frame.drop("_row", strict=False)
+    rows = [tuple(r) for r in frame.rows()]
+    # Header, then each row as printed: the name whole, the unit whole, in its column.
+    assert rows[0] == ("Parameter", "Einheit", "Messwert")
+    assert rows[1:] == [(n, u, v) for n, u, v in docs.OVERLAPPING]
+    result = _import(report, data)
+    assert result.exit_code == 0, result.output
+    got = sorted(_new_rows(data).select("parameter", "unit", "value_text").rows())
+    assert got == sorted((docs.OVERLAPPING_CODES[n], u, v) for n, u, v in docs.OVERLAPPING)
+    assert check(data)[1].height == 0
+
+
 def test_a_pdf_table_without_ruling_lines(folder, data):
     report = docs.unruled_report(folder)
     result = _import(report, data)

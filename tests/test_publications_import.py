@@ -340,3 +340,35 @@ def test_units_in_headers_and_a_parquet_measurements_table(data, tmp_path):
         ("sulfat", "mean", "80", "mg/l"),
     ]
     assert check(data)[1].height == 0
+
+
+def test_a_unit_with_its_substance_and_sampling_places_import_and_validate(data, tmp_path):
+    table = tmp_path / "netzprobe.csv"
+    table.write_text(
+        "Parameter;Einheit;Wert\n"
+        "Nitrat (Netzprobe);mg/l NO3;12\n"
+        "Ammonium;mg/l N;0,05\n"
+        "Nitrit (Ausgang Wasserwerk);mg/l;0,01\n"
+        "Nitrit (Reinwasser);mg/l;0,02\n"
+        "Temperatur (Labor);°C;11,9\n"
+        "Wassertemperatur (vor Ort);°C;6,9\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        cli,
+        ["import", str(table), "--data", str(data), "--zone", "12"]
+        + ["--document", "wk-2026", "--sampled-at", "2026-06-01"],
+    )
+    assert result.exit_code == 0, result.output
+    stored = pl.read_csv(data / "measurements.csv", infer_schema=False)
+    new = stored.filter(pl.col("sampled_at") == "2026-06-01")
+    # `mg/l NO3` is nitrate's own mg/l and is stored as mg/l, which the contract knows.
+    assert sorted(new.select("parameter", "value_text", "unit").rows()) == [
+        ("nitrat", "12", "mg/l"),
+        ("nitrit_wasserwerksausgang", "0,01", "mg/l"),
+        ("temperatur", "6,9", "°C"),
+    ]
+    assert check(data)[1].height == 0
+    # Ammonium as nitrogen, nitrite taken in the works, the laboratory's temperature: listed.
+    for name in ("Ammonium", "Nitrit (Reinwasser)", "Temperatur (Labor)"):
+        assert name in result.stdout

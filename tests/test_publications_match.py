@@ -129,7 +129,10 @@ CASES = [
     ("pH-Wert vor Ort", "", "ph_wert"),
     ("Wassertemperatur (Vor-Ort-Messung)", "°C", "temperatur"),
     ("Wassertemperatur (vor Ort)", "° C", "temperatur"),
-    ("Temperatur (Labor)", "ºC", "temperatur"),
+    # The temperature in the laboratory is the sample's there, not the water's (a
+    # Prüfbericht prints both: 11,9 °C in the laboratory, 6,9 °C at the tap).
+    ("Temperatur (Labor)", "ºC", "!different_quantity"),
+    ("pH-Wert (Labor)", "", "ph_wert"),
     ("Eisen gesamt", "mg/l", "eisen"),
     ("Eisen, ges.", "mg/l", "eisen"),
     ("Mangan (gesamt)", "mg/l", "mangan"),

@@ -10,7 +10,7 @@ import pytest
 
 from generator.publications.aliases import default_index, packaged_aliases, source_addresses
 from generator.publications.match import MATCHED, match_one
-from tests.publications_real import BUILD, HELD_OUT, pairs
+from tests.publications_real import BUILD, HELD_OUT, UNSEEN_2026_12, pairs
 
 INDEX = default_index()
 ORDINANCE = ("gesetze.digital", "www.gesetze-im-internet.de")
@@ -66,6 +66,14 @@ def test_the_register_cites_the_publications_it_was_built_from():
     assert not suppliers & _hosts(HELD_OUT)
 
 
+def test_the_pages_set_aside_for_issue_53_are_cited_by_no_alias_and_seen_nowhere_else():
+    cited = set(_sources())
+    assert not cited & set(UNSEEN_2026_12)
+    assert not _hosts(cited) & _hosts(UNSEEN_2026_12)
+    assert not _hosts(UNSEEN_2026_12) & (_hosts(BUILD) | _hosts(HELD_OUT))
+    assert len(_hosts(UNSEEN_2026_12)) == len(UNSEEN_2026_12) >= 6
+
+
 def test_how_many_suppliers_the_register_was_built_from():
     # One page per supplier: as many suppliers as hosts.
     assert len(_hosts(BUILD)) == len(BUILD) >= 30
@@ -83,6 +91,13 @@ def test_the_built_from_publications_map_right_and_never_wrong():
 def test_unseen_publications_at_least_95_percent_right_and_at_most_1_percent_wrong():
     certain, right, wrong, errors = _rates(HELD_OUT)
     assert certain >= 230 and len(HELD_OUT) >= 13
+    assert right / certain >= 0.95, f"{right} of {certain} right"
+    assert wrong / certain <= 0.01, errors
+
+
+def test_tables_found_after_issue_53_at_least_95_percent_right_and_at_most_1_percent_wrong():
+    certain, right, wrong, errors = _rates(UNSEEN_2026_12)
+    assert certain >= 80 and len(UNSEEN_2026_12) >= 6
     assert right / certain >= 0.95, f"{right} of {certain} right"
     assert wrong / certain <= 0.01, errors
 
@@ -159,6 +174,12 @@ def test_the_figures_of_the_import_doc_are_the_ones_measured():
         f"of the {h_certain} pairs a person can map with certainty, {h_right} ({share} %) are "
         "mapped right and none wrong"
     ) in text
+    u_certain, u_right, u_wrong, _ = _rates(UNSEEN_2026_12)
+    assert u_wrong == 0
+    assert f"their {len(pairs(UNSEEN_2026_12))} name/unit pairs were set aside" in text
+    assert f"Of their {u_certain} pairs a person can map with certainty" in text
+    u_share = f"{100 * u_right / u_certain:.0f}"
+    assert f"after them {u_right} ({u_share} %) are mapped right and none wrong" in text
     with packaged_aliases().open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
     cited = sum(1 for row in rows if row["source"])

@@ -30,6 +30,7 @@ import polars as pl
 from generator.progress import StepPrinter
 from generator.publications.aliases import AliasIndex
 from generator.publications.names import (
+    FORMULAS,
     ParsedName,
     brackets,
     expand_abbreviations,
@@ -37,6 +38,9 @@ from generator.publications.names import (
     key,
     parse,
     swapped,
+    with_synonyms,
+    without_acronym,
+    without_context,
     without_sum_word,
     without_temperature,
 )
@@ -74,8 +78,12 @@ BASES: dict[str, tuple[str, ...]] = {
 # `gesamt` after a name that the register holds as a total names the same quantity.
 TOTAL_GROUPS = ("metals",)
 TOTAL_CODES = ("cyanid", "toc", "pestizide_gesamt")
-# `gelöst` is part of these parameters' definition.
-DISSOLVED_CODES = ("doc", "sauerstoff")
+# `gelöst` is part of these parameters' definition: free carbonic acid is the dissolved
+# carbon dioxide.
+DISSOLVED_CODES = ("doc", "sauerstoff", "freie_kohlensaeure")
+OUTLET_SUFFIX = "_wasserwerksausgang"
+"""A register code that ends so holds a parameter at the works outlet (nitrite); the code
+before it holds the same parameter at the tap."""
 
 SUGGESTIONS = 3
 SUGGESTION_CUTOFF = 0.75
@@ -204,7 +212,10 @@ def _variants(name: str) -> list[tuple[str, tuple[str, ...]]]:
     Each comes with the codes it may name (empty: any code).
     """
     out: list[tuple[str, tuple[str, ...]]] = []
-    for text in dict.fromkeys([name, expand_abbreviations(name)]):
+    spelled = with_synonyms(expand_abbreviations(name))
+    written = [name, expand_abbreviations(name), spelled]
+    written += [t for t in (without_acronym(w) for w in written) if t]
+    for text in dict.fromkeys(written):
         for summed, codes in ((text, ()), (without_sum_word(text), SUM_CODES)):
             for ordered in dict.fromkeys([summed, swapped(summed) or summed]):
                 out.append((ordered, codes))
@@ -217,7 +228,9 @@ def _variants(name: str) -> list[tuple[str, tuple[str, ...]]]:
 def _name_status(parsed: ParsedName, index: AliasIndex) -> tuple[str, str, str]:
     """Return (code, status, reason) for the name: as printed, else by the rules.
 
-    The rules (`names.expand_abbreviations`, `without_sum_word`, `swapped`,
+    A name with markers of place, method or rule (`names.without_context`) is read without
+    them, and what they said is read after. The rules (`names.expand_abbreviations`,
+    `with_synonyms`, `without_acronym`, `without_sum_word`, `swapped`,
     `without_temperature`, an explanation in brackets) each keep the meaning of the name;
     a name is mapped by them only when every spelling they make that is known names the
     same code.
@@ -225,16 +238,33 @@ def _name_status(parsed: ParsedName, index: AliasIndex) -> tuple[str, str, str]:
     first = _one_name(parsed, index)
     if first[1] != "no_match":
         return first
+    bare = without_context(parsed.text)
+    if bare is not None:
+        # The name without its place, method and rule, read by all the rules (the rules
+        # read no markers of that kind); what those markers said is read here.
+        code, status, reason = _name_status(parse(bare), index)
+        if status == MATCHED:
+            return _placed(code, parsed, index, reason or f"read as {bare!r}")
+        return (code, status, reason) if status != "no_match" else first
     found: dict[str, tuple[str, str, str]] = {}
     for text, codes in _variants(parsed.text)[1:]:
         _, (code, status, reason) = _lookup(text, index)
         if status == "no_match" or (codes and code not in codes):
             continue
         found.setdefault(code or status, (code, status, reason or f"read as {text!r}"))
-    for text in dict.fromkeys([parsed.text, expand_abbreviations(parsed.text)]):
+    spelled = with_synonyms(expand_abbreviations(parsed.text))
+    for text in dict.fromkeys([parsed.text, expand_abbreviations(parsed.text), spelled]):
         explained = _explained(text, index)
         if explained:
             found.setdefault(explained[0], explained)
+    if parsed.base != parsed.text:
+        # The explanation behind other markers (`Färbung (SAK 436 nm) (ICP-MS)`): those
+        # markers are read as with any name.
+        for text in dict.fromkeys([parsed.base, with_synonyms(expand_abbreviations(parsed.base))]):
+            explained = _explained(text, index)
+            if explained:
+                marked = _with_markers(explained[0], parsed, index, explained[2])
+                found.setdefault(marked[0] or marked[1], marked)
     if len(found) == 1:
         return next(iter(found.values()))
     if len(found) > 1:
@@ -282,10 +312,21 @@ def _one_name(parsed: ParsedName, index: AliasIndex) -> tuple[str, str, str]:
         return "", "no_match", "no alias, register name or code matches the name"
     if not entry.code:
         return "", "not_in_register", entry.note
-    code = entry.code
+    return _with_markers(entry.code, parsed, index, entry.note)
+
+
+def _with_markers(
+    code: str, parsed: ParsedName, index: AliasIndex, note: str
+) -> tuple[str, str, str]:
+    """Return (code, status, reason) for a name whose base is `code`, its markers read."""
     if parsed.conflicts:
         return "", "ambiguous", "; ".join(parsed.conflicts)
-    other = [c for c in parsed.formulas if c != code]
+    own = [b.casefold() for b in BASES.get(code, ())]
+    other = [
+        c
+        for c in parsed.formulas
+        if c != code and not any(f.casefold() in own for f, _ in FORMULAS.get(c, ()))
+    ]
     if other:
         return "", "ambiguous", f"the name says {code}, but its formula is that of {other[0]}"
     if parsed.basis and parsed.basis.casefold() not in [b.casefold() for b in BASES.get(code, ())]:
@@ -317,7 +358,54 @@ def _one_name(parsed: ParsedName, index: AliasIndex) -> tuple[str, str, str]:
             "unsupported_statistic",
             (f"{parsed.unsupported_statistic} is not one of sample, min, mean, max"),
         )
-    return code, MATCHED, entry.note
+    return _placed(code, parsed, index, note)
+
+
+def _placed(code: str, parsed: ParsedName, index: AliasIndex, note: str) -> tuple[str, str, str]:
+    """Read the laboratory and the place of the sample of a name whose base is `code`."""
+    if parsed.lab and code == "temperatur":
+        return (
+            "",
+            "different_quantity",
+            "a temperature read in the laboratory is the sample's there, not the water's",
+        )
+    if parsed.sampling:
+        return _sampled(code, parsed.sampling, index, note)
+    return code, MATCHED, note
+
+
+def _sampled(code: str, place: str, index: AliasIndex, note: str) -> tuple[str, str, str]:
+    """Read a parameter with the place its sample was taken (`Nitrit (Netzprobe)`).
+
+    The place does not change what is measured, except where the register holds a
+    parameter once at the tap and once at the works outlet: then the tap's code needs a
+    sample from the network, the outlet's code one from the outlet; water taken in the
+    works (`Reinwasser`) is not said to be either.
+    """
+    if code.endswith(OUTLET_SUFFIX):
+        if place == "outlet":
+            return code, MATCHED, note
+        return "", "ambiguous", f"{code} is the works outlet's, but the sample is from the {place}"
+    outlets = _outlet_codes(code, index)
+    if not outlets or place == "network":
+        return code, MATCHED, note or f"the place of the sample ({place}) is no other quantity"
+    if place == "outlet" and outlets == (code + OUTLET_SUFFIX,):
+        return outlets[0], MATCHED, "a sample from the works outlet"
+    return (
+        "",
+        "ambiguous",
+        f"the register holds {code} at the tap and {', '.join(outlets)} at the works outlet; "
+        f"the place of the sample ({place}) does not say which",
+    )
+
+
+def _outlet_codes(code: str, index: AliasIndex) -> tuple[str, ...]:
+    """Return the register's codes for `code` at the works outlet (`nitrit_wasserwerksausgang`)."""
+    return tuple(
+        c
+        for c in index.parameters["code"].to_list()
+        if c.startswith(code + "_") and c.endswith(OUTLET_SUFFIX)
+    )
 
 
 def _unit_text(parsed: ParsedName, unit: str) -> tuple[str, str]:
@@ -328,12 +416,36 @@ def _unit_text(parsed: ParsedName, unit: str) -> tuple[str, str]:
     return (column or parsed.unit or ""), ""
 
 
+def _substance_problem(code: str, substance: str) -> str:
+    """Why a value given as `substance` (`mg/l N`) is not `code`'s value, or ''.
+
+    A unit may name what a mass is counted as: `mg/l NO3` for nitrate is the register's own
+    basis, `mg/l Fe` for iron its element; `mg/l N` for nitrate is the nitrogen in it, a
+    smaller number, and is never converted.
+    """
+    own = [b.casefold() for b in BASES.get(code, ())]
+    if substance.rstrip("+-").casefold() in own or formula(substance) == code:
+        return ""
+    given = " or ".join(BASES.get(code, ())) or "itself"
+    return (
+        f"the unit gives the value as {substance}; the register gives {code} as {given}, "
+        "and no conversion is printed with it"
+    )
+
+
 def match_one(name: str, unit: str | None, index: AliasIndex) -> Match:
     """Match one published name and unit (see the module doc)."""
     unit = unit or ""
     parsed = parse(name)
     code, status, reason = _name_status(parsed, index)
     unit_text, unit_problem = _unit_text(parsed, unit)
+    if status == MATCHED and (split := units.split_substance(unit_text)):
+        problem = _substance_problem(code, split[1])
+        if problem:
+            code, status, reason = "", "different_quantity", problem
+        else:
+            # `mg/l NO3` for nitrate is the register's mg/l: the value is kept in that unit.
+            unit_text = split[0]
     symbol = units.canonical(unit_text)
     register_unit = index.unit(code) if code else ""
     factor = units.factor(unit_text, register_unit, code) if code else None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from generator.values import units
 
@@ -116,17 +116,88 @@ METHOD_MARKERS = (
     "mpn",
     "membranfiltration",
     "quanti tray",
+    "quant",
+    "organoleptisch",
+    "sensorisch",
+    "visuell",
+    "iodometrisch",
+    "jodometrisch",
+    "icp ms",
+    "icp oes",
+    "icp",
+    "aas",
+    "gc ms",
+    "gc",
+    "hplc",
+    "lc ms",
+    "lc ms/ms",
+    "ic",
+    "ionenchromatographie",
+    "ionenchromatografie",
+    "massenspektrometrie",
 )
 """How a value was measured or obtained: the quantity is the same, so these are dropped.
 `qualitativ` is no such marker: a qualitative turbidity or colour is another finding than
 the measured one (the alias register says which)."""
-LAB_MARKERS = ("labor", "im labor", "labormessung")
+_METHOD_PATTERN = re.compile(
+    r"(?:[a-z]+(?:metrisch|metr|graphisch|grafisch)"  # `photometr.`, `iodometrisch`
+    r"|(?:[a-z]+ )?[a-z]*agar(?: [a-z0-9]+)*"  # a culture medium: `G.-Agar`, `Hefeextrakt-Agar`
+    r"|(?:din|dev|en|iso)(?: [a-z]+)*(?: [a-z]*\d[a-z0-9:/]*)+)"  # `DIN EN ISO 10304-1`
+)
+"""Method markers by their form (in the form `_marker` compares)."""
+_REFERENCE = re.compile(
+    r"(?i)(?:nach|gem\.?|gemäß|lt\.?|laut)\s+.*(?:gesetz|wrmg|waschmg|verordnung|trinkwv|"
+    r"din|iso|dvgw|norm)"
+)
+"""A law or standard a value is given by (`nach Deutschem Waschmittelgesetz`, `gem. DIN
+38404`): a reference, not part of what is measured."""
+LAB_MARKERS = ("labor", "im labor", "labormessung", "labormesswert")
+NETWORK_MARKERS = (
+    "am zapfhahn",
+    "zapfhahn",
+    "zapfstelle",
+    "netz",
+    "im netz",
+    "netzprobe",
+    "ortsnetz",
+    "rohrnetz",
+    "verteilungsnetz",
+    "im verteilungsnetz",
+    "verteilernetz",
+    "hausanschluss",
+    "beim verbraucher",
+)
+OUTLET_MARKERS = (
+    "ausgang wasserwerk",
+    "ausgang des wasserwerks",
+    "am ausgang des wasserwerks",
+    "am ausgang wasserwerk",
+    "wasserwerksausgang",
+    "werksausgang",
+    "ww ausgang",
+    "ausgang ww",
+)
+WORKS_MARKERS = ("reinwasser", "wasserwerk", "im wasserwerk", "nach aufbereitung")
+SAMPLING_MARKERS: dict[str, str] = {
+    **dict.fromkeys(NETWORK_MARKERS, "network"),
+    **dict.fromkeys(OUTLET_MARKERS, "outlet"),
+    **dict.fromkeys(WORKS_MARKERS, "works"),
+}
+"""Where a sample was taken -> `network` (at the tap, in the distribution network),
+`outlet` (at the works outlet) or `works` (in the works, after treatment). The place does
+not change what is measured, except for a parameter the register holds once at the tap and
+once at the works outlet (nitrite): `generator.publications.match` decides that."""
 TOTAL_MARKERS = ("gesamt", "ges", "insgesamt", "total")
 DISSOLVED_MARKERS = ("gelost", "gelöst", "geloest", "filtriert", "filtrierbar")
 _LIMIT_WORDS = r"(?:BG|NG|NWG|BSG|Bestimmungsgrenze|Nachweisgrenze)"
 _REPORTING_LIMIT = re.compile(
     rf"(?i)^{_LIMIT_WORDS}\s*[:=]?\s*<?\s*(?P<number>[0-9][0-9.,]*)\s*(?P<unit>.*?)\s*$"
 )
+BASIS_SUBSTANCES = ("CaCO3", "N", "P")
+"""Substances a value is given as that are no register parameter's formula: in brackets
+alone they are the basis (`(CaCO3)` as `als CaCO3`). A formula of a parameter (`(NO3)`,
+`(O2)`) is read as that formula, and `match` accepts it where it is the basis of the
+parameter named (`Oxidierbarkeit (O2)`)."""
 _BASIS = re.compile(r"(?i)^(?:als|as|ber\.? als|berechnet als)\s+(?P<basis>[A-Za-z0-9]+)$")
 _BASIS_SUFFIX = re.compile(r"-(?P<basis>N|P)$")
 _FOOTNOTES = re.compile(r"(?:\s*(?:\*+|[⁰¹²³⁴⁵⁶⁷⁸⁹]+\)?)|\s+\d\))+$")
@@ -264,6 +335,10 @@ class ParsedName:
     """What a value is given as (`N` of `Nitrat als N` or `Nitrat-N`)."""
     conflicts: tuple[str, ...] = ()
     """Markers that contradict each other (two statistics, two units), in words."""
+    lab: bool = False
+    """The name says the value was read in the laboratory (`(Labor)`)."""
+    sampling: str | None = None
+    """Where the sample was taken, from a marker: `network`, `outlet` or `works`."""
 
     @property
     def full_key(self) -> str:
@@ -284,6 +359,24 @@ class _Found:
     formulas: list[str]
     fractions: list[str]
     bases: list[str]
+    lab: bool = False
+    sampling: list[str] = field(default_factory=list)
+
+    def merge(self, other: _Found) -> None:
+        self.statistic += other.statistic
+        self.unsupported += other.unsupported
+        self.on_site |= other.on_site
+        self.units += other.units
+        self.limits += other.limits
+        self.formulas += other.formulas
+        self.fractions += other.fractions
+        self.bases += other.bases
+        self.lab |= other.lab
+        self.sampling += other.sampling
+
+
+def _found() -> _Found:
+    return _Found([], [], False, [], [], [], [], [])
 
 
 def _classify(part: str, found: _Found) -> bool:
@@ -291,14 +384,22 @@ def _classify(part: str, found: _Found) -> bool:
     m = _marker(part)
     if not m:
         return False
-    if m in STATISTIC_MARKERS:
+    if part.strip() in BASIS_SUBSTANCES:
+        # `Gesamthärte (CaCO3)`, `Nitrat (N)` (a capital N: nitrogen, not a count): a
+        # substance that is no parameter's own formula names what the value is given as.
+        found.bases.append(part.strip())
+    elif m in STATISTIC_MARKERS:
         found.statistic.append(STATISTIC_MARKERS[m])
     elif m in UNSUPPORTED_STATISTICS or re.fullmatch(r"\d+ ?(?:%|perzentil)", m):
         found.unsupported.append(part.strip())
     elif m in ON_SITE_MARKERS:
         found.on_site = True
-    elif m in LAB_MARKERS or m in METHOD_MARKERS:
-        pass  # a laboratory reading, or the method, is the parameter itself
+    elif m in LAB_MARKERS:
+        found.lab = True  # a laboratory reading is the parameter itself (not so for temperature)
+    elif m in SAMPLING_MARKERS:
+        found.sampling.append(SAMPLING_MARKERS[m])
+    elif m in METHOD_MARKERS or _METHOD_PATTERN.fullmatch(m) or _REFERENCE.match(part.strip()):
+        pass  # the method, or the law or standard a value is given by, is no other quantity
     elif key(m) in {key(x) for x in TOTAL_MARKERS}:
         found.fractions.append("total")
     elif key(m) in {key(x) for x in DISSOLVED_MARKERS}:
@@ -326,17 +427,10 @@ def _bracket(inner: str, found: _Found) -> bool:
     parts = [p for p in re.split(r";|,(?!\d)", inner) if p.strip()]
     if not parts:
         return False
-    trial = _Found([], [], False, [], [], [], [], [])
+    trial = _found()
     if not all(_classify(p, trial) for p in parts):
         return False
-    found.statistic += trial.statistic
-    found.unsupported += trial.unsupported
-    found.on_site |= trial.on_site
-    found.units += trial.units
-    found.limits += trial.limits
-    found.formulas += trial.formulas
-    found.fractions += trial.fractions
-    found.bases += trial.bases
+    found.merge(trial)
     return True
 
 
@@ -363,6 +457,12 @@ def _peel_tail(text: str, found: _Found) -> str:
             found.bases.append(suffix["basis"])
             text = text[: suffix.start()]
             continue
+        # The part after the last comma first (`Oxidierbarkeit in mg/l O2, Netzprobe`), so
+        # a longer tail does not take words of the name's own markers with it.
+        head, comma, last = text.rpartition(",")
+        if comma and head.strip() and not re.match(r"\d", last) and _bracket(last, found):
+            text = head
+            continue
         limit = re.search(rf"(?i)[\s,;]+({_LIMIT_WORDS}\s*[:=]?\s*<?\s*[0-9].*)$", text)
         if limit and _bracket(limit.group(1), found):
             text = text[: limit.start()]
@@ -372,14 +472,15 @@ def _peel_tail(text: str, found: _Found) -> str:
             tail = " ".join(words[-n:])
             head = " ".join(words[:-n]).rstrip(" ,;")
             # `Koloniezahl 22 °C`: a unit after a number is a method detail, not the unit.
-            if re.search(r"\d$", head) and _unit(tail):
+            if re.search(r"\d$", head) and _unit(re.split(r";|,(?!\d)", tail)[0]):
                 continue
             if tail.casefold().startswith("in ") and (_unit(tail[3:]) or _unit(tail)):
                 found.units.append(tail[3:].strip() if _unit(tail[3:]) else tail.strip())
                 text = head
                 break
             if _bracket(tail, found):
-                text = head
+                # `Carbonathärte in °dH, Netzprobe`: the `in` of a peeled unit goes with it.
+                text = re.sub(r"(?i)\s+in$", "", head)
                 break
         else:
             return text
@@ -389,7 +490,7 @@ def parse(text: str) -> ParsedName:
     """Split a published name into its parameter part and markers (see the module doc)."""
     clean = re.sub(r"\s+", " ", unicodedata.normalize("NFC", text).replace("\u00a0", " "))
     clean = _FOOTNOTES.sub("", clean.strip()).strip()
-    found = _Found([], [], False, [], [], [], [], [])
+    found = _found()
     base = clean
     for _ in range(3):  # brackets may hide a tail marker and the other way round
         before = base
@@ -406,6 +507,8 @@ def parse(text: str) -> ParsedName:
         conflicts.append(f"the name gives more than one unit ({', '.join(found.units)})")
     if len(set(found.fractions)) > 1:
         conflicts.append("the name says both gesamt and gelöst")
+    if len(set(found.sampling)) > 1:
+        conflicts.append("the name gives more than one place the sample was taken")
     return ParsedName(
         text=text,
         base=base,
@@ -418,6 +521,8 @@ def parse(text: str) -> ParsedName:
         fraction=found.fractions[0] if found.fractions else None,
         basis=found.bases[0] if found.bases else None,
         conflicts=tuple(conflicts),
+        lab=found.lab,
+        sampling=found.sampling[0] if found.sampling else None,
     )
 
 
@@ -442,6 +547,10 @@ ABBREVIATIONS: dict[str, str] = {
     "Säurekap.": "Säurekapazität",
     "Basekap.": "Basekapazität",
     "Basenkapazität": "Basekapazität",
+    "Basekapaz.": "Basekapazität",
+    "Säurekapaz.": "Säurekapazität",
+    "Leitfähigk.": "Leitfähigkeit",
+    "Erdalk.": "Erdalkalien",
 }
 """Words suppliers abbreviate or spell in two ways, written out before a name is looked up
 again (`Tetrachlorethen u. Trichlorethen`, `Kolonienzahl bei 22°`). Each is one word (a
@@ -457,14 +566,117 @@ _TEMPERATURE = re.compile(
 
 def expand_abbreviations(text: str) -> str:
     """Write out the words of `ABBREVIATIONS` (see there)."""
+    return _replace_words(text, _ABBREVIATION_KEYS)
+
+
+SYNONYMS: dict[str, str] = {
+    "Kohlenstoffdioxid": "Kohlendioxid",
+    "Tetrachlorethylen": "Tetrachlorethen",
+    "Perchlorethylen": "Tetrachlorethen",
+    "Trichlorethylen": "Trichlorethen",
+    "Chloroform": "Trichlormethan",
+    "Bromoform": "Tribrommethan",
+    "Methylenchlorid": "Dichlormethan",
+    "Tetrachlorkohlenstoff": "Tetrachlormethan",
+    "Permanganatindex": "Oxidierbarkeit",
+    "Permanganat-Index": "Oxidierbarkeit",
+    "elektrolytische": "elektrische",
+    "Kalzium": "Calcium",
+    "Hydrogenkarbonat": "Hydrogencarbonat",
+    "Silizium": "Silicium",
+    "Jodid": "Iodid",
+}
+"""Names chemistry gives the same substance or quantity (IUPAC and trivial names, the
+permanganate index that the ordinance calls Oxidierbarkeit, German spellings with k and z),
+written the register's way before a name is looked up again. Each is one word of the name;
+only what is certainly the same quantity in the same unit is here: the permanganate
+*consumption* (`KMnO4-Verbrauch`, mg/l KMnO4) is not the index (mg/l O2), and a nitrate
+given as nitrogen is not nitrate (the alias register and `BASES` say so)."""
+
+_SYNONYM_KEYS = {k.casefold(): v for k, v in SYNONYMS.items()}
+
+
+def _replace_words(text: str, table: dict[str, str]) -> str:
+    """Replace each word of `text` found in `table` (keys case-folded), brackets kept."""
 
     def one(word: str) -> str:
         m = re.fullmatch(r"(?P<pre>[(\[]*)(?P<word>.*?)(?P<post>[)\],;:]*)", word)
         assert m is not None  # the pattern matches any text
-        inner = _ABBREVIATION_KEYS.get(m["word"].casefold(), m["word"])
+        inner = table.get(m["word"].casefold(), m["word"])
         return m["pre"] + inner + m["post"]
 
-    return "".join(one(w) for w in re.split(r"(\s+)", text))
+    return "".join(one(w) for w in re.split(r"(\s+|/)", text))
+
+
+def with_synonyms(text: str) -> str:
+    """Write the words of `SYNONYMS` the register's way (see there)."""
+    return _replace_words(text, _SYNONYM_KEYS)
+
+
+_ACRONYM = re.compile(r"\s*[(\[](?P<acronym>[A-ZÄÖÜ]{2,6})[)\]]")
+
+
+def without_acronym(text: str) -> str | None:
+    """Return the name without a bracket that abbreviates the words before it, else None.
+
+    `Wassertemperatur (WT)`, `Pflanzenschutzmittel (PSM)`: the letters of the bracket are
+    capitals that occur in that order in the name before it, the first being its first
+    letter. A formula (`(Ni)`, `(NO3)`) is read as a formula before, never here.
+    """
+    m = _ACRONYM.search(text)
+    if m is None:
+        return None
+    before = key(text[: m.start()])
+    letters = m["acronym"].casefold()
+    if not before or before[0] != key(letters[0])[:1]:
+        return None
+    rest = iter(before)
+    if not all(any(ch == c for c in rest) for ch in key(letters)):
+        return None
+    out = (text[: m.start()] + " " + text[m.end() :]).strip()
+    return re.sub(r"\s+", " ", out)
+
+
+def _context(part: str) -> bool:
+    """Whether a marker only says where, how or by what rule a value was obtained."""
+    m = _marker(part)
+    return bool(m) and (
+        m in ON_SITE_MARKERS
+        or m in LAB_MARKERS
+        or m in SAMPLING_MARKERS
+        or m in METHOD_MARKERS
+        or bool(_METHOD_PATTERN.fullmatch(m))
+        or bool(_REFERENCE.match(part.strip()))
+    )
+
+
+def without_context(text: str) -> str | None:
+    """Return the name without its markers of place, method and rule, else None.
+
+    Everything else is kept as printed (`DOC (Gelöst.)org.Kohlenstoff) (Netzprobe)` is
+    `DOC (Gelöst.)org.Kohlenstoff)`), so a spelling the alias register knows as a whole is
+    found again; what the removed markers say is read from the name itself.
+    """
+
+    def bracket(m: re.Match[str]) -> str:
+        parts = [p for p in re.split(r";|,(?!\d)", m.group(1)) if p.strip()]
+        return " " if parts and all(_context(p) for p in parts) else m.group(0)
+
+    out = _BRACKETS.sub(bracket, text)
+    while True:
+        head, comma, tail = out.rpartition(",")
+        if comma and head.strip() and _context(tail):
+            out = head
+            continue
+        words = out.split()
+        for n in range(min(4, len(words) - 1), 0, -1):
+            if _context(" ".join(words[-n:])):
+                out = " ".join(words[:-n])
+                break
+        else:
+            break
+    out = re.sub(r"\s+", " ", out).strip(" ,;:")
+    return out if out and out != text.strip() else None
 
 
 def without_sum_word(text: str) -> str:

@@ -18,7 +18,10 @@ ruling lines of every page:
   are unknown);
 - a line ending in a hyphen is joined to the next without the hyphen when the next starts
   in lower case (`Bestimmungs-` `grenze`), else kept with it (`1,2-` `Dichlorethan`); soft
-  hyphens are dropped.
+  hyphens are dropped;
+- text is read in the order the page draws it: a name and a unit printed over each other
+  (a name column too narrow for its names) stay whole, each placed under its own column,
+  where position order interleaves their letters (`Oxidierbarkeit (KmMgn/lO O42)`).
 
 A table's heading is the nearest text line above it on its page. A PDF without a text
 layer (a scan), an encrypted PDF and a damaged one are refused: nothing is recognised from
@@ -178,28 +181,58 @@ class _Line:
         return " ".join(c.text for c in self.cells)
 
 
+OVERLAP = 0.5
+"""Words that overlap by more than this (points) are printed over each other."""
+
+
 def _lines(words: list[dict[str, Any]]) -> list[_Line]:
-    """Group words into lines (by their top) and each line into cells (by the gaps)."""
-    lines: list[list[dict[str, Any]]] = []
-    for word in sorted(words, key=lambda w: (round(w["top"]), w["x0"])):
-        if lines and abs(lines[-1][0]["top"] - word["top"]) <= LINE_TOLERANCE:
-            lines[-1].append(word)
+    """Group words into lines (by their top) and each line into cells (by the gaps).
+
+    `words` come in the order the PDF draws them (reading order), each a run of characters
+    that do not interleave with another's: a name printed so long that its unit, drawn
+    after it, starts inside it (`Oxidierbarkeit (KMnO4)` over `mg/l O2`) stays a name and
+    a unit. Words drawn one after the other and left to right with small gaps are one run;
+    runs that overlap stay apart (two cells, each placed under its own column), other runs
+    are joined by the gaps between them as before.
+    """
+    lines: list[list[list[dict[str, Any]]]] = []  # lines of runs of words
+    previous: dict[str, Any] | None = None
+    for word in words:
+        line = next(
+            (g for g in reversed(lines) if abs(g[0][0]["top"] - word["top"]) <= LINE_TOLERANCE),
+            None,
+        )
+        if line is None:
+            lines.append([[word]])
         else:
-            lines.append([word])
-    out = []
-    for group in lines:
-        group.sort(key=lambda w: w["x0"])
-        cells: list[_Cell] = []
-        for word in group:
-            if cells and word["x0"] - cells[-1].x1 <= CELL_GAP:
-                cells[-1].text = join_lines(cells[-1].text, word["text"])
-                cells[-1].x1 = word["x1"]
+            run = line[-1]
+            gap = word["x0"] - run[-1]["x1"]
+            if run[-1] is previous and -OVERLAP <= gap <= CELL_GAP:
+                run.append(word)
             else:
-                cells.append(_Cell(word["text"], word["x0"], word["x1"]))
-        for cell in cells:
-            cell.text = cell.text.replace(SOFT_HYPHEN, "")
-        out.append(_Line(min(w["top"] for w in group), max(w["bottom"] for w in group), cells))
-    return out
+                line.append([word])
+        previous = word
+    lines.sort(key=lambda g: min(r[0]["top"] for r in g))
+    return [_line(group) for group in lines]
+
+
+def _line(runs: list[list[dict[str, Any]]]) -> _Line:
+    """One line from its runs of words: runs that do not overlap join by their gaps."""
+    cells: list[_Cell] = []
+    for run in sorted(runs, key=lambda r: r[0]["x0"]):
+        text = run[0]["text"]
+        for word in run[1:]:
+            text = join_lines(text, word["text"])
+        x0, x1 = run[0]["x0"], max(w["x1"] for w in run)
+        if cells and -OVERLAP <= x0 - cells[-1].x1 <= CELL_GAP:
+            cells[-1].text = join_lines(cells[-1].text, text)
+            cells[-1].x1 = max(cells[-1].x1, x1)
+        else:
+            cells.append(_Cell(text, x0, x1))
+    for cell in cells:
+        cell.text = cell.text.replace(SOFT_HYPHEN, "")
+    words = [w for run in runs for w in run]
+    return _Line(min(w["top"] for w in words), max(w["bottom"] for w in words), cells)
 
 
 def _heading_above(lines: list[_Line], top: float) -> str:
@@ -332,13 +365,17 @@ def read_report(path: Path, is_header: Callable[[list[str]], bool]) -> list[PdfT
     try:
         for number, page in enumerate(pdf.pages, 1):
             chars += len(page.chars)
-            words = page.extract_words(x_tolerance=1.5, y_tolerance=2, keep_blank_chars=False)
+            # In the order the page draws its text: characters of a name and a unit printed
+            # over each other do not interleave (`(mKgM/nl`), each stays whole.
+            words = page.extract_words(
+                x_tolerance=1.5, y_tolerance=2, keep_blank_chars=False, use_text_flow=True
+            )
             lines = _lines(words)
             found = page.find_tables({"vertical_strategy": "lines", "horizontal_strategy": "lines"})
             ruled = [t for t in found if len(t.columns) >= 2 and len(t.rows) >= 2]
             if ruled:
                 for table in sorted(ruled, key=lambda t: t.bbox[1]):
-                    rows = [[_cell(c) for c in row] for row in table.extract()]
+                    rows = [[_cell(c) for c in row] for row in table.extract(use_text_flow=True)]
                     header = next(
                         (i for i, r in enumerate(rows[:30]) if is_header([c or "" for c in r])),
                         None,

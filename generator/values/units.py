@@ -97,6 +97,8 @@ ALIASES: dict[str, str] = {
     # The degree sign after the letters, or typed as a letter o.
     "dh°": "°dH",
     "odh": "°dH",
+    "°deutscher härte": "°dH",
+    "grad deutscher härte": "°dH",
     "°dgh": "°dH",
     # A degree of carbonate hardness is a degree of German hardness (1 °dH = 10 mg/l CaO),
     # applied to the hydrogen carbonate share.
@@ -109,6 +111,7 @@ ALIASES: dict[str, str] = {
     "anzahl/ml": "count/ml",
     "n/ml": "count/ml",
     "/ml": "count/ml",
+    "1/ml": "count/ml",
     "z/ml": "count/ml",
     "in 1 ml": "count/ml",
     "kbe/100 ml": "count/100 ml",
@@ -185,6 +188,7 @@ SPELLING_RULES: tuple[str, ...] = (
     "`/1 ml` is `/ml` (`KBE / 100ml` reads as `KBE/100 ml`)",
     "a sum sign (`Σ`, `∑`, also in brackets) beside the unit of a sum is dropped",
     "`dm³` is `l`, and superscript digits are plain digits",
+    "a dash between words loses its spaces (`pH – Einheiten` is `pH-Einheiten`)",
 )
 """How a unit spelling is normalised before it is looked up, in words (for the docs)."""
 
@@ -205,7 +209,29 @@ def _normalise(text: str) -> str:
     text = re.sub(r"(?i)/(\d+)\s*ml\b", r"/\1 ml", text)
     text = re.sub(r"(?i)/1 ml\b", "/ml", text)
     text = re.sub(r"(?i)dm3\b", "l", text) if "/dm3" in text.casefold() else text
+    text = re.sub(r"(?<=[^\W\d_])\s*[-‐‑–—]\s*(?=[^\W\d_])", "-", text)
     return re.sub(r"\s+", " ", text).strip()
+
+
+_AS_SUBSTANCE = re.compile(
+    r"(?P<mass>[mµun]?g)\s*/\s*l\s+(?:als\s+)?(?P<basis>[A-Z][A-Za-z0-9]*[+-]*)"
+    r"|(?P<mass2>[mµun]?g)\s+(?P<basis2>[A-Z][A-Za-z0-9]*[+-]*)\s*/\s*l"
+)
+
+
+def split_substance(text: str | None) -> tuple[str, str] | None:
+    """Split a mass concentration given as a substance (`mg/l NO3`, `mg N/l`), else None.
+
+    Returns (the plain unit, the substance as printed). A unit the register knows with its
+    substance (`mg/l O2`, `mg/l CaCO3`, `mg/l C`) is not split: it is a unit of its own.
+    """
+    if text is None or canonical(text) is not None:
+        return None
+    m = _AS_SUBSTANCE.fullmatch(_normalise(text))
+    if m is None:
+        return None
+    mass = (m["mass"] or m["mass2"]).replace("u", "µ")
+    return f"{mass}/l", m["basis"] or m["basis2"]
 
 
 def canonical(text: str | None) -> str | None:
