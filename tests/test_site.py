@@ -636,3 +636,27 @@ def test_the_api_reference_explains_each_vocabulary_once(golden_site):
         text_of(dt).split()[0]: [a.get("href") for a in find(dt, "a")] for dt in find(current, "dt")
     }
     assert links["state"] == ["#schema-State"] and links["future_state"] == ["#schema-State"]
+
+
+def _footer(html: str) -> str:
+    (line,) = re.findall(r"<p>(Bewertet am [^<]*?) · Beta-Version", html)
+    return line
+
+
+def test_footer_names_the_build_date_and_the_newest_publication(sample_build):
+    """The newest edition of the documents the values cite, published by the build date."""
+    from generator.load import sample_data_dir
+
+    docs = pl.read_csv(sample_data_dir() / "documents.csv", infer_schema=False)
+    cited = pl.read_csv(sample_data_dir() / "measurements.csv", infer_schema=False)
+    newest = (
+        docs.filter(pl.col("document_id").is_in(cited["document_id"].implode()))
+        .filter(pl.col("edition_date") <= AS_OF.isoformat())["edition_date"]
+        .max()
+    )
+    assert newest == "2026-10-12"
+    want = "Bewertet am 23.11.2026 · neueste Veröffentlichung 12.10.2026"
+    for rel in ("index.html", "gebiete/201/index.html", "api/index.html", "404.html"):
+        assert _footer((sample_build / rel).read_text(encoding="utf-8")) == want, rel
+    plz = next((sample_build / "plz").iterdir()) / "index.html"
+    assert _footer(plz.read_text(encoding="utf-8")) == want

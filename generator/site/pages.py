@@ -21,7 +21,7 @@ import jinja2
 import polars as pl
 
 from generator.config import Config
-from generator.derive import Derived, with_plz
+from generator.derive import Derived, newest_publication, with_plz
 from generator.frames import parallel
 from generator.output.sections import Sections
 from generator.site import feeds, maps, places, seo, supplier_pages, urls
@@ -68,7 +68,11 @@ def begin(
     searched = places.search_index(d, groups()) if index is None else index
     # Versioned like an asset: a changed index has a new URL, so no cache serves a stale one.
     env = environment(
-        as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(searched)}"
+        as_of,
+        config,
+        versions,
+        f"{urls.url('search_index')}?v={urls.asset_version(searched)}",
+        newest_publication(d),
     )
     # In the order they are asked for: the map first.
     tasks: list[Callable[[], Any]] = [
