@@ -6,6 +6,7 @@ the accessibility checks over every page type are `tests/test_accessibility.py`.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -14,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.api import routes
+from generator.api import routes, site_rules
+from generator.api.settings import gate_dir
 from generator.site import urls
 from tests.browser_harness import (
     CHROMIUM,
@@ -70,7 +72,8 @@ def test_unknown_and_malformed_plz_get_a_helpful_page(page, watch, server):
     assert response.status == 404 and page.url == base + "/plz/99999/"
     assert page.get_by_role("heading", level=1).inner_text() == "PLZ nicht gefunden"
     assert page.get_by_label("Postleitzahl").input_value() == "99999"
-    page.goto(base + "/suche?plz=abc")
+    page.goto(base + "/suche?plz=123")
+    assert page.url == base + "/plz/123/"
     assert page.get_by_role("heading", level=1).inner_text() == "Keine gültige Postleitzahl"
     # The document's own 404 status is the only error the console may show.
     no_console_errors(watch, allow=r"status of 404")
@@ -89,6 +92,35 @@ def test_search_works_without_javascript(page_without_js, watch, server, sample_
     # A horizontal line has no height, so Playwright never calls it "visible": measure it.
     box = page.locator("#verlauf-pfas_summe_20 svg.chart path.limit").bounding_box()
     assert box is not None and box["width"] > 20
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_place_is_found_without_javascript(
+    browser, watch, request, server, sample_build, tmp_path, width
+):
+    """The form leads a place to its page or its entry in the A-Z index, umlauts and all."""
+    base, _ = server
+    known = json.loads((gate_dir(sample_build) / site_rules.SEARCH_FILE).read_text())["places"]
+    assert known["leipzig"] == "/orte/l/#ort-leipzig" and known["altoetting"] == "/plz/84503/"
+    for page in open_page(browser, watch, request, width=width, java_script_enabled=False):
+        for typed, landing in (
+            ("Leipzig", "/orte/l/#ort-leipzig"),
+            ("ALTÖTTING", "/plz/84503/"),
+            ("altoetting", "/plz/84503/"),
+            ("Atlantis", "/orte/"),
+        ):
+            page.goto(base + "/")
+            page.get_by_label("Postleitzahl oder Ort").fill(typed)
+            page.get_by_role("button", name="Suchen").click()
+            page.wait_for_url(base + landing)
+            assert page.title() and "nicht gefunden" not in page.title(), typed
+        page.goto(base + "/suche?plz=Leipzig")
+        entry = page.locator("#ort-leipzig")
+        # The place's entry is the target: highlighted, and its PLZ links lead on.
+        assert entry.evaluate("e => e.matches(':target')")
+        assert entry.locator("a[href^='/plz/']").count() >= 2
+        page.screenshot(path=str(tmp_path / f"suche-leipzig-{width}.png"), full_page=True)
+        no_console_errors(watch)
 
 
 def test_access_request_shows_field_errors_then_the_request_id(page, watch, server):

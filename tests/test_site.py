@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import json
 import re
 import tomllib
@@ -222,8 +223,8 @@ def test_the_national_rows_are_all_the_national_pieces_read(golden_derived, monk
 def test_landing_page_search_form_works_without_javascript(golden_site):
     tree = page(golden_site, "/")
     form = find(tree, "form", role="search")[0]
-    assert form.get("action") == urls.SEARCH_REDIRECT["from"] and form.get("method") == "get"
-    field = find(form, "input", name="plz")[0]
+    assert form.get("action") == urls.SEARCH_PATH and form.get("method") == "get"
+    field = find(form, "input", name=urls.SEARCH_FIELD)[0]
     # A place is as welcome as a PLZ (no five-digit pattern); without JavaScript the A-Z
     # index of places beside the field finds it.
     assert field.get("pattern") is None and field.get("required") is not None
@@ -574,13 +575,34 @@ def test_urls_and_files_are_one_mapping():
         )
 
 
-def test_search_redirect_is_one_rule():
-    assert urls.search_target("76437") == "/plz/76437/"
-    assert urls.search_target(" 76437 ") == "/plz/76437/"
-    assert urls.search_target("../x") == "/plz/..%2Fx/"
-    # Netlify reads the rule from netlify.toml: it must be the same rule.
+def test_the_search_without_javascript_leads_to_a_plz_a_place_or_the_index():
+    from generator.api import site_rules
+
+    index = json.dumps(
+        {
+            "plz": ["04109", "50667", "50668"],
+            "orte": [
+                ["Köln", [1, 2], "/orte/k/#ort-koln"],
+                ["Leipzig", [0], "/orte/l/#ort-leipzig"],
+                ["Ölbronn-Dürrn", [], "/orte/o/#ort-olbronn-durrn"],
+            ],
+        }
+    ).encode()
+    places = site_rules.search_document(index)["places"]
+    target = functools.partial(site_rules.search_target, places=places)
+    for typed in ("Köln", "koeln", "KÖLN", "Koln", " köln ", "KOELN"):
+        assert target(typed) == "/orte/k/#ort-koln", typed  # several PLZ: its entry
+    assert target("leipzig") == target("LEIPZIG") == "/plz/04109/"  # one PLZ: its page
+    assert target("Oelbronn Duerrn") == target("ölbronn-dürrn") == "/orte/o/#ort-olbronn-durrn"
+    assert target("76437") == target(" 76437 ") == target("76437 Rastatt") == "/plz/76437/"
+    assert target("4103") == "/plz/04103/"  # written without its leading zero
+    assert target("123") == "/plz/123/"  # the page that explains a malformed PLZ
+    for unknown in ("", "   ", "Atlantis", "../x", "<script>", "köln x"):
+        assert target(unknown) == "/orte/", unknown
+    # Netlify runs the edge function for the path; no redirect rule of its own.
     netlify = tomllib.loads((Path(__file__).parents[1] / "netlify.toml").read_text("utf-8"))
-    assert urls.SEARCH_REDIRECT in netlify["redirects"]
+    assert "redirects" not in netlify
+    assert {"function": "search", "path": urls.SEARCH_PATH} in netlify["edge_functions"]
 
 
 def test_every_state_has_a_german_badge_with_a_shape():

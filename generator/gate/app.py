@@ -25,8 +25,9 @@ from urllib.parse import parse_qsl, quote
 
 import anyio
 
+from generator.api import site_rules
 from generator.api.http import HIDDEN_DIR
-from generator.api.settings import GateSettings
+from generator.api.settings import GateSettings, gate_dir
 from generator.gate.files import CHUNK, FileServer
 from generator.gate.handler import ApiGate
 from generator.gate.responses import Manners, Response, header, split_path
@@ -77,7 +78,10 @@ class Gate:
         self.manners = Manners(settings)
         self.files = FileServer(build_dir, self.manners)
         self.api = ApiGate(self.files, self.manners, state, settings)
-        self.site = StaticSite(self.files, self.manners, settings, self.api.is_licensed)
+        search_file = gate_dir(build_dir) / site_rules.SEARCH_FILE
+        self.site = StaticSite(
+            self.files, self.manners, settings, self.api.is_licensed, search_file
+        )
         self.outages = OutageLog()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
