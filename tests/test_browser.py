@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
 from generator.api import routes, site_rules
@@ -329,4 +330,60 @@ def test_zone_page_cites_sources_and_spans_values_read_as_published(
     assert value and published and cell
     assert abs(cell["x"] - value["x"]) < 2
     assert abs(cell["x"] + cell["width"] - (published["x"] + published["width"])) < 2
+    no_console_errors(watch)
+
+
+@pytest.fixture(scope="module")
+def demo_server(sample_build, tmp_path_factory):
+    """Serve the sample by `trinkwasser serve --demo-key`; yield (base URL, demo key)."""
+    from tests.conformance.support import start_server
+
+    root = tmp_path_factory.mktemp("demo-gate")
+    server = start_server(sample_build, root / "state", root / "logs", "--demo-key")
+    try:
+        yield server.base_url, (root / "state" / "demo-key.txt").read_text().strip()
+    finally:
+        server.stop()
+
+
+def _lookup_example(page) -> tuple[str, str, str]:
+    """Return the header, key and URL path of the lookup's curl example as the page shows it."""
+    line = page.locator("#op-lookup > pre code").inner_text()
+    m = re.search(r'-H "([^:]+): ([^"]+)" "https?://[^/]+(/v1/lookup\?plz=\d{5})"', line)
+    assert m, line
+    return m.group(1), m.group(2), m.group(3)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_api_reference_shows_the_local_demo_key(
+    browser, watch, request, demo_server, tmp_path, width
+):
+    base, key = demo_server
+    for page in open_page(browser, watch, request, width=width):
+        page.goto(base + urls.url("api"))
+        demo = page.locator("#demoschluessel")
+        demo.wait_for(state="visible")
+        assert demo.locator("code.demo-key").inner_text() == key
+        assert not page.locator("#beispielschluessel").is_visible()
+        name, shown, path = _lookup_example(page)
+        assert shown == key
+        assert page.get_by_text("mit dem Demo-Schlüssel dieses Servers").count() >= 4
+        # The example as a curl would send it, to this server: it answers with data.
+        answer = httpx.get(base + path, headers={name: shown}, timeout=10)
+        assert answer.status_code == 200 and answer.json()["plz"] == path[-5:]
+        page.screenshot(path=str(tmp_path / f"api-demo-key-{width}.png"))
+        no_console_errors(watch)
+
+
+def test_the_api_reference_marks_its_example_key(page, watch, server):
+    base, _ = server
+    page.goto(base + urls.url("api"))
+    note = page.locator("#beispielschluessel")
+    assert note.is_visible() and "Beispielschlüssel – funktioniert nicht" in note.inner_text()
+    assert not page.locator("#demoschluessel").is_visible()
+    name, shown, path = _lookup_example(page)
+    assert shown == note.get_attribute("data-example-key")
+    said = page.locator("#op-lookup").inner_text()
+    assert "Beispiel mit dem Beispielschlüssel (funktioniert nicht, Schlüssel beantragen):" in said
+    assert httpx.get(base + path, headers={name: shown}, timeout=10).status_code == 403
     no_console_errors(watch)

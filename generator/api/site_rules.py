@@ -38,6 +38,17 @@ PLZ_QUERY = "^([0-9]+)(?: |$)"
 """A key that starts with digits: the PLZ (`04109 leipzig` too)."""
 
 
+DEMO_KEY_PATH = "/api/demo-schluessel.json"
+"""What the API reference asks for the key its examples show: the build writes it without a
+key (`{"demo_key": null}`, the same bytes with or without a demo key), and `trinkwasser serve
+--demo-key` answers it with the local demo key. On Netlify the built file is served."""
+
+
+def demo_key_document(key: str | None) -> bytes:
+    """Return the answer at `DEMO_KEY_PATH`: the local demo key, or null."""
+    return json.dumps({"demo_key": key}).encode() + b"\n"
+
+
 def search_key(text: str, spellings: list[list[str]] = SPELLINGS) -> str:
     """Return the key a name or a query is compared by: `Köln`, `koeln`, `KÖLN` -> `koeln`."""
     key = text.lower()

@@ -72,7 +72,13 @@ class OutageLog:
 class Gate:
     """The ASGI application: `Gate(build_dir, state, settings)` is called per request."""
 
-    def __init__(self, build_dir: Path, state: SqliteState, settings: GateSettings):
+    def __init__(
+        self,
+        build_dir: Path,
+        state: SqliteState,
+        settings: GateSettings,
+        demo_key: str | None = None,
+    ):
         self.state = state
         self.settings = settings
         self.manners = Manners(settings)
@@ -80,7 +86,7 @@ class Gate:
         self.api = ApiGate(self.files, self.manners, state, settings)
         search_file = gate_dir(build_dir) / site_rules.SEARCH_FILE
         self.site = StaticSite(
-            self.files, self.manners, settings, self.api.is_licensed, search_file
+            self.files, self.manners, settings, self.api.is_licensed, search_file, demo_key
         )
         self.outages = OutageLog()
 
@@ -169,6 +175,14 @@ def _headers(scope: Scope) -> dict[str, str]:
     return headers
 
 
-def create_app(build_dir: Path, state: SqliteState, settings: GateSettings | None = None) -> Gate:
-    """Return the gate for a build directory and a state (tests pass a state with a clock)."""
-    return Gate(build_dir, state, settings or state.settings)
+def create_app(
+    build_dir: Path,
+    state: SqliteState,
+    settings: GateSettings | None = None,
+    demo_key: str | None = None,
+) -> Gate:
+    """Return the gate for a build directory and a state (tests pass a state with a clock).
+
+    `demo_key`: the local demo key of `serve --demo-key`, which the API reference then shows.
+    """
+    return Gate(build_dir, state, settings or state.settings, demo_key)

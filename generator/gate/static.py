@@ -2,7 +2,8 @@
 
 What Netlify's CDN does in production: pretty URLs, directory redirects, the 404 page; and
 what the edge function `search.ts` does there: the site's search without JavaScript, from
-the places the build wrote beside the tree (`generator.api.site_rules`).
+the places the build wrote beside the tree (`generator.api.site_rules`). With `serve
+--demo-key`, the API reference's demo-key address answers the local demo key.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from generator.gate.files import FileServer
 from generator.gate.responses import Headers, Manners, Response, header
 
 _SEARCH_PATH = site_rules.SEARCH_PATH.strip("/")
+_DEMO_KEY = site_rules.DEMO_KEY_PATH.strip("/")
 _READ = ("GET", "HEAD")
 
 
@@ -33,12 +35,14 @@ class StaticSite:
         settings: GateSettings,
         is_licensed: Callable[[str], bool],
         search_file: Path | None = None,
+        demo_key: str | None = None,
     ):
         self.files = files
         self.manners = manners
         self.settings = settings
         self.is_licensed = is_licensed
         self.search_file = search_file
+        self.demo_key = demo_key
         self._places: tuple[tuple[int, int, int], dict[str, str]] | None = None
 
     def answer(
@@ -48,6 +52,10 @@ class StaticSite:
         rel = "/".join(segments)
         if rel.rstrip("/") == _SEARCH_PATH and method in _READ:
             return self._search_redirect(query)
+        if self.demo_key is not None and rel == _DEMO_KEY and method in _READ:
+            # In place of the built file's null: the key `serve --demo-key` printed.
+            base = self.manners.base(http.JSON_TYPE, self.manners.cache["error"])
+            return Response(200, base, site_rules.demo_key_document(self.demo_key))
         candidates = [rel + "index.html"] if rel == "" or rel.endswith("/") else [rel]
         if not api and self.files.is_dir(candidates[0]):
             location = quote(f"/{rel}/") + (f"?{query}" if query else "")
