@@ -282,3 +282,17 @@ def test_every_label_lies_inside_the_chart(sample_build):
     # The ordinance's long term is shortened on the chart and kept whole as its tooltip.
     assert shortened > 0
     assert not any(w.startswith("Grenzwert für Indikatorparameter") for w in limit_words)
+
+
+def test_a_number_wider_than_the_axis_room_is_squeezed_into_it():
+    """`0,0005` is wider than the room left of the axis on a phone: drawn at that width."""
+    axis = charts._y_axis(
+        pl.LazyFrame({"step": [0.0005, 5.0], "steps": [3, 3], "top": [0.0015, 15.0]})
+    )
+    small, large = axis.collect()["y_labels"].to_list()
+    squeezed = [e for e in svg_elements(f"<svg>{small}</svg>", "text") if e.get("textLength")]
+    assert [e.text for e in squeezed] == ["0,0005", "0,0015"]
+    assert all(float(e.get("textLength")) == charts.Y_ROOM for e in squeezed)
+    assert "textLength" not in large  # "10" and "15" fit
+    for _, left, right in chart_labels(f'<svg class="chart"><g class="yt">{small}</g></svg>'):
+        assert left >= 0 and right <= charts.LEFT
