@@ -570,7 +570,8 @@ def newest_publication(d: Derived) -> dt.date | None:
     """Return the edition date of the newest document the build used (None without one).
 
     The newest of the zones' `newest_publication`: documents their values cite, published by
-    the build date. Every page's footer names it, so every page depends on it.
+    the build date. The footer of the pages about the data as a whole names it (the home
+    page, the map, the downloads: pages every build renders).
     """
     newest = d.zones.get_column("newest_publication").max()
     assert newest is None or isinstance(newest, dt.date)

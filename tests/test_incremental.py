@@ -249,9 +249,7 @@ def test_an_empty_feed_of_a_kept_zone_follows_the_newest_entry(base: Path, tmp_p
         fh.write('11,sulfat,2026-11-10,"12",mg/l,wk-neu,Netz,\n')
     result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
 
-    # A publication newer than every other is named in every page's footer: every zone is
-    # rendered again (the feeds follow from the data, not from that).
-    assert result.zones_derived == 1
+    assert result.zones_rendered == 1
     assert result.report is not None and empty in result.report.written
     assert "<updated>2026-11-20T00:00:00Z</updated>" in (tmp_path / "build" / empty).read_text(
         encoding="utf-8"
@@ -779,40 +777,50 @@ def test_a_value_that_moves_other_zones_standing_renders_them_too(
     assert moved  # another zone's document changed: its standing did
 
 
-def _footers(out: Path) -> set[str]:
+def _footer(out: Path, rel: str) -> str:
     import re
 
-    return {
-        m
-        for page in out.rglob("*.html")
-        for m in re.findall(
-            r"Bewertet am [^<]*? · neueste Veröffentlichung [\d.]+", page.read_text()
-        )
-    }
+    (line,) = re.findall(r"<p>(Bewertet am [^<]*?) · Beta-Version", (out / rel).read_text())
+    return line
 
 
-def test_a_newer_publication_is_named_in_every_footer(base: Path, tmp_path: Path) -> None:
-    """The newest edition the values cite, up to the build date; every page says it."""
+def test_a_newer_publication_is_named_where_its_values_are_shown(
+    base: Path, tmp_path: Path
+) -> None:
+    """A page's footer names the newest publication of what it shows, up to the build date.
+
+    Only the pages that show the new publication's values change (and those about the data
+    as a whole, which every build renders): the update stays an update.
+    """
     shutil.copytree(base / "data", tmp_path / "data")
     _copy_build(base / "build", tmp_path / "build")
-    assert _footers(tmp_path / "build") == {
-        "Bewertet am 23.11.2026 · neueste Veröffentlichung 31.07.2026"
+    out = tmp_path / "build"
+    before = {rel: _footer(out, rel) for rel in ("index.html", "gebiete/11/index.html")}
+    assert before == {
+        "index.html": "Bewertet am 23.11.2026 · neueste Veröffentlichung 31.07.2026",
+        "gebiete/11/index.html": "Bewertet am 23.11.2026 · neueste Veröffentlichung 30.06.2026",
     }
+    zone_23 = _footer(out, "gebiete/23/index.html")
     with (tmp_path / "data" / "documents.csv").open("a", encoding="utf-8") as fh:
         # Uncited, and published after the build date: neither is one the build used.
         fh.write("wk-leer,1,Ohne Werte,https://example.org/leer.pdf,2026-11-22,2026-11-22\n")
         fh.write("wk-spaet,1,Später,https://example.org/spaet.pdf,2026-12-01,2026-12-02\n")
         fh.write("wk-neu,1,Nachtrag,https://example.org/nachtrag.pdf,2026-11-20,2026-11-21\n")
     with (tmp_path / "data" / "measurements.csv").open("a", encoding="utf-8") as fh:
+        # Sulphate: compared across no zones, so no other zone's page moves with it.
         fh.write('11,sulfat,2026-11-10,"12",mg/l,wk-neu,Netz,\n')
         fh.write('11,chlorid,2026-11-30,"12",mg/l,wk-spaet,Netz,\n')
-    result = build(tmp_path / "data", tmp_path / "build", AS_OF, Config())
+    result = build(tmp_path / "data", out, AS_OF, Config())
 
-    # One zone's data changed; every page names the new date.
-    assert result.zones_derived == 1
-    assert result.zones_rendered == _csv(GOLDEN_INPUT / "zones.csv").height
-    assert _footers(tmp_path / "build") == {
-        "Bewertet am 23.11.2026 · neueste Veröffentlichung 20.11.2026"
-    }
+    assert result.zones_rendered == 1
+    new = "Bewertet am 23.11.2026 · neueste Veröffentlichung 20.11.2026"
+    for rel in ("index.html", "karte/index.html", "downloads/index.html", "gebiete/11/index.html"):
+        assert _footer(out, rel) == new, rel
+    assert _footer(out, "gebiete/23/index.html") == zone_23  # kept, its own date
+    # The supplier's page lists its documents: the newest up to the build date.
+    assert _footer(out, "versorger/1/index.html") == (
+        "Bewertet am 23.11.2026 · neueste Veröffentlichung 22.11.2026"
+    )
+    assert _footer(out, "api/index.html") == "Bewertet am 23.11.2026"
     build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
-    assert tree_files(tmp_path / "build") == tree_files(tmp_path / "full")
+    assert tree_files(out) == tree_files(tmp_path / "full")

@@ -667,19 +667,35 @@ def _footer(html: str) -> str:
 
 
 def test_footer_names_the_build_date_and_the_newest_publication(sample_build):
-    """The newest edition of the documents the values cite, published by the build date."""
+    """The newest edition of the documents the page's values cite, published by the build date.
+
+    A zone's page its own, a PLZ page its zones', a supplier's page its documents'; the pages
+    about the data as a whole the newest of all; pages without published values none.
+    """
     from generator.load import sample_data_dir
 
     docs = pl.read_csv(sample_data_dir() / "documents.csv", infer_schema=False)
     cited = pl.read_csv(sample_data_dir() / "measurements.csv", infer_schema=False)
-    newest = (
-        docs.filter(pl.col("document_id").is_in(cited["document_id"].implode()))
-        .filter(pl.col("edition_date") <= AS_OF.isoformat())["edition_date"]
-        .max()
-    )
-    assert newest == "2026-10-12"
-    want = "Bewertet am 23.11.2026 · neueste Veröffentlichung 12.10.2026"
-    for rel in ("index.html", "gebiete/201/index.html", "api/index.html", "404.html"):
-        assert _footer((sample_build / rel).read_text(encoding="utf-8")) == want, rel
-    plz = next((sample_build / "plz").iterdir()) / "index.html"
-    assert _footer(plz.read_text(encoding="utf-8")) == want
+    published = docs.filter(pl.col("edition_date") <= AS_OF.isoformat())
+
+    def newest(zones: list[int]) -> str:
+        ids = cited.filter(pl.col("zone_id").cast(pl.Int64).is_in(zones))["document_id"]
+        day = published.filter(pl.col("document_id").is_in(ids.implode()))["edition_date"].max()
+        assert isinstance(day, str)
+        return dt.date.fromisoformat(day).strftime("%d.%m.%Y")
+
+    every = cited["zone_id"].cast(pl.Int64).unique().to_list()
+    assert newest(every) == "12.10.2026"
+    said = "Bewertet am 23.11.2026 · neueste Veröffentlichung "
+    for rel in ("index.html", "karte/index.html", "downloads/index.html"):
+        assert _footer((sample_build / rel).read_text(encoding="utf-8")) == said + "12.10.2026"
+    assert _footer((sample_build / "gebiete/201/index.html").read_text()) == said + newest([201])
+    plz = json.loads((sample_build / "_data/v1/lookup/04109.json").read_text())
+    zones = [z["zone_id"] for z in plz["zones"]]
+    assert _footer((sample_build / "plz/04109/index.html").read_text()) == said + newest(zones)
+    supplier = published.filter(pl.col("supplier_id") == "1")["edition_date"].max()
+    assert isinstance(supplier, str)
+    day = dt.date.fromisoformat(supplier).strftime("%d.%m.%Y")
+    assert _footer((sample_build / "versorger/1/index.html").read_text()) == said + day
+    for rel in ("api/index.html", "404.html", "orte/index.html", "parameter/nitrat/index.html"):
+        assert _footer((sample_build / rel).read_text()) == "Bewertet am 23.11.2026", rel

@@ -192,13 +192,10 @@ def render_key(d: Derived, shared: bytes) -> str:
     """Hash what every zone's files share besides the zone's own rows.
 
     `shared` carries what the caller knows of the build: the digest of the code, the
-    settings and the date, and the search index (its version is in every page). The date of
-    the newest publication is in every page too.
+    settings and the date, and the search index (its version is in every page).
     """
     h = hashlib.sha256(shared)
     h.update(pl.__version__.encode())  # the row hashes are polars' own
-    # Named in every page's footer: a newer publication of one zone changes every page.
-    h.update(str(derive.newest_publication(d)).encode())
     for frame in (d.limits, d.parameters, d.explanations, d.hardness_ranges):
         h.update(frame_digest(frame).encode())
     h.update(repr(d.sources).encode())

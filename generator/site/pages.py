@@ -193,7 +193,7 @@ def _pages_and_assets(
     yield from parameter_pages(d, env, as_of, compared=True)
     yield _PLZ_AT
     yield from plz_pages(chosen, env, badges(env), seo.plz_descriptions(chosen))
-    yield from supplier_pages.pages(d, env, suppliers)
+    yield from supplier_pages.pages(d, env, as_of, suppliers)
     yield from zone_pages(d if zones is None else zones, env, as_of)
     yield _MAPS
     yield from begun.map_files()
