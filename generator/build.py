@@ -6,6 +6,7 @@ import contextlib
 import datetime as dt
 import functools
 import hashlib
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from typing import Any, Final
 import polars as pl
 
 from generator import __version__, derive, load, render
-from generator.api import routes, series
+from generator.api import routes, series, site_rules
 from generator.api.settings import GateSettings, gate_dir, routes_json
 from generator.config import Config, for_data
 from generator.contract import provenance
@@ -37,7 +38,7 @@ from generator.output.tree import (
     read_staging_manifest,
 )
 from generator.progress import StepPrinter
-from generator.site import compiled, places
+from generator.site import compiled, places, urls
 from generator.site import pages as site
 from generator.site.feeds import ZoneFeeds
 
@@ -466,10 +467,11 @@ def _kept(taken: reuse.Reused | None) -> derive.Kept | None:
 
 
 def write_gate_dir(out: Path, config: Config) -> Path:
-    """Write routes.json for the gates next to the build (never into the published tree).
+    """Write routes.json and suche.json for the gates next to the build (never into the tree).
 
-    The register's codes come from the tree's own `v1/parameters.json`, so routes.json
-    always describes the tree beside it (also after a build that had nothing to do).
+    The register's codes come from the tree's own `v1/parameters.json`, the places of the
+    search from its `suchindex.json`, so both always describe the tree beside them (also
+    after a build that had nothing to do).
     """
     target = gate_dir(out)
     try:
@@ -479,6 +481,14 @@ def write_gate_dir(out: Path, config: Config) -> Path:
     codes = series.register_codes(register)
     text = routes_json(GateSettings.from_config(config), codes)
     atomic_write(target / "routes.json", text.encode("utf-8"))
+    # The places the search without JavaScript knows, from the tree's own search index.
+    try:
+        index = (Path(out) / urls.file_path("search_index")).read_bytes()
+    except FileNotFoundError:
+        index = b'{"plz":[],"orte":[]}'
+    searched = site_rules.search_document(index)
+    found = json.dumps(searched, ensure_ascii=False, indent=0, sort_keys=True) + "\n"
+    atomic_write(target / site_rules.SEARCH_FILE, found.encode("utf-8"))
     return target
 
 

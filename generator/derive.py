@@ -566,6 +566,18 @@ def published_by(series: pl.DataFrame, documents: pl.DataFrame, as_of: dt.date) 
     return series.filter(~pl.col("document_id").cast(pl.String).is_in(later.implode()))
 
 
+def newest_publication(d: Derived) -> dt.date | None:
+    """Return the edition date of the newest document the build used (None without one).
+
+    The newest of the zones' `newest_publication`: documents their values cite, published by
+    the build date. The footer of the pages about the data as a whole names it (the home
+    page, the map, the downloads: pages every build renders).
+    """
+    newest = d.zones.get_column("newest_publication").max()
+    assert newest is None or isinstance(newest, dt.date)
+    return newest
+
+
 def key_values_age(values: pl.DataFrame) -> pl.DataFrame:
     """Return per zone the oldest sample date its key values rest on, where it is old.
 

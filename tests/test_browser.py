@@ -6,15 +6,18 @@ the accessibility checks over every page type are `tests/test_accessibility.py`.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 
-from generator.api import routes
+from generator.api import routes, site_rules
+from generator.api.settings import gate_dir
 from generator.site import urls
 from tests.browser_harness import (
     CHROMIUM,
@@ -70,7 +73,8 @@ def test_unknown_and_malformed_plz_get_a_helpful_page(page, watch, server):
     assert response.status == 404 and page.url == base + "/plz/99999/"
     assert page.get_by_role("heading", level=1).inner_text() == "PLZ nicht gefunden"
     assert page.get_by_label("Postleitzahl").input_value() == "99999"
-    page.goto(base + "/suche?plz=abc")
+    page.goto(base + "/suche?plz=123")
+    assert page.url == base + "/plz/123/"
     assert page.get_by_role("heading", level=1).inner_text() == "Keine gültige Postleitzahl"
     # The document's own 404 status is the only error the console may show.
     no_console_errors(watch, allow=r"status of 404")
@@ -89,6 +93,35 @@ def test_search_works_without_javascript(page_without_js, watch, server, sample_
     # A horizontal line has no height, so Playwright never calls it "visible": measure it.
     box = page.locator("#verlauf-pfas_summe_20 svg.chart path.limit").bounding_box()
     assert box is not None and box["width"] > 20
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_place_is_found_without_javascript(
+    browser, watch, request, server, sample_build, tmp_path, width
+):
+    """The form leads a place to its page or its entry in the A-Z index, umlauts and all."""
+    base, _ = server
+    known = json.loads((gate_dir(sample_build) / site_rules.SEARCH_FILE).read_text())["places"]
+    assert known["leipzig"] == "/orte/l/#ort-leipzig" and known["altoetting"] == "/plz/84503/"
+    for page in open_page(browser, watch, request, width=width, java_script_enabled=False):
+        for typed, landing in (
+            ("Leipzig", "/orte/l/#ort-leipzig"),
+            ("ALTÖTTING", "/plz/84503/"),
+            ("altoetting", "/plz/84503/"),
+            ("Atlantis", "/orte/"),
+        ):
+            page.goto(base + "/")
+            page.get_by_label("Postleitzahl oder Ort").fill(typed)
+            page.get_by_role("button", name="Suchen").click()
+            page.wait_for_url(base + landing)
+            assert page.title() and "nicht gefunden" not in page.title(), typed
+        page.goto(base + "/suche?plz=Leipzig")
+        entry = page.locator("#ort-leipzig")
+        # The place's entry is the target: highlighted, and its PLZ links lead on.
+        assert entry.evaluate("e => e.matches(':target')")
+        assert entry.locator("a[href^='/plz/']").count() >= 2
+        page.screenshot(path=str(tmp_path / f"suche-leipzig-{width}.png"), full_page=True)
+        no_console_errors(watch)
 
 
 def test_access_request_shows_field_errors_then_the_request_id(page, watch, server):
@@ -297,4 +330,60 @@ def test_zone_page_cites_sources_and_spans_values_read_as_published(
     assert value and published and cell
     assert abs(cell["x"] - value["x"]) < 2
     assert abs(cell["x"] + cell["width"] - (published["x"] + published["width"])) < 2
+    no_console_errors(watch)
+
+
+@pytest.fixture(scope="module")
+def demo_server(sample_build, tmp_path_factory):
+    """Serve the sample by `trinkwasser serve --demo-key`; yield (base URL, demo key)."""
+    from tests.conformance.support import start_server
+
+    root = tmp_path_factory.mktemp("demo-gate")
+    server = start_server(sample_build, root / "state", root / "logs", "--demo-key")
+    try:
+        yield server.base_url, (root / "state" / "demo-key.txt").read_text().strip()
+    finally:
+        server.stop()
+
+
+def _lookup_example(page) -> tuple[str, str, str]:
+    """Return the header, key and URL path of the lookup's curl example as the page shows it."""
+    line = page.locator("#op-lookup > pre code").inner_text()
+    m = re.search(r'-H "([^:]+): ([^"]+)" "https?://[^/]+(/v1/lookup\?plz=\d{5})"', line)
+    assert m, line
+    return m.group(1), m.group(2), m.group(3)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_api_reference_shows_the_local_demo_key(
+    browser, watch, request, demo_server, tmp_path, width
+):
+    base, key = demo_server
+    for page in open_page(browser, watch, request, width=width):
+        page.goto(base + urls.url("api"))
+        demo = page.locator("#demoschluessel")
+        demo.wait_for(state="visible")
+        assert demo.locator("code.demo-key").inner_text() == key
+        assert not page.locator("#beispielschluessel").is_visible()
+        name, shown, path = _lookup_example(page)
+        assert shown == key
+        assert page.get_by_text("mit dem Demo-Schlüssel dieses Servers").count() >= 4
+        # The example as a curl would send it, to this server: it answers with data.
+        answer = httpx.get(base + path, headers={name: shown}, timeout=10)
+        assert answer.status_code == 200 and answer.json()["plz"] == path[-5:]
+        page.screenshot(path=str(tmp_path / f"api-demo-key-{width}.png"))
+        no_console_errors(watch)
+
+
+def test_the_api_reference_marks_its_example_key(page, watch, server):
+    base, _ = server
+    page.goto(base + urls.url("api"))
+    note = page.locator("#beispielschluessel")
+    assert note.is_visible() and "Beispielschlüssel – funktioniert nicht" in note.inner_text()
+    assert not page.locator("#demoschluessel").is_visible()
+    name, shown, path = _lookup_example(page)
+    assert shown == note.get_attribute("data-example-key")
+    said = page.locator("#op-lookup").inner_text()
+    assert "Beispiel mit dem Beispielschlüssel (funktioniert nicht, Schlüssel beantragen):" in said
+    assert httpx.get(base + path, headers={name: shown}, timeout=10).status_code == 403
     no_console_errors(watch)

@@ -148,3 +148,50 @@ def test_screenshots_of_the_map_a_compared_plz_and_a_folded_zone(
         page.goto(base + pages["karte"])
         assert page.locator("svg.map a").count() > 10
         no_console_errors(watch)
+
+
+# Every text of every chart, measured where the browser drew it (user units of the viewBox).
+LABELS_OUTSIDE = """(svgs) => {
+  const outside = [];
+  let count = 0;
+  for (const svg of svgs) {
+    const box = svg.viewBox.baseVal;
+    for (const t of svg.querySelectorAll("text")) {
+      const b = t.getBBox();
+      count += 1;
+      if (b.x < box.x || b.y < box.y || b.x + b.width > box.x + box.width ||
+          b.y + b.height > box.y + box.height) {
+        outside.push([t.textContent, Math.round(b.x), Math.round(b.x + b.width)]);
+      }
+    }
+  }
+  return {count, outside};
+}"""
+
+
+@pytest.mark.parametrize("width", [PHONE, 1280])
+def test_chart_labels_lie_inside_the_chart(browser, watch, request, server, sample_build, width):
+    """The limit labels (`Grenzwert (Indikator) ab …`), years and numbers of every chart."""
+    base, _ = server
+    for page in open_page(browser, watch, request, width=width):
+        labels, tips = 0, set()
+        for zone in zone_ids(sample_build):
+            page.goto(base + urls.url("zone", zone_id=zone))
+            folds = page.locator("details#diagramme > summary")
+            if not folds.count():
+                continue
+            folds.first.click()  # drawn only when open: a closed <details> has no boxes
+            found = page.locator("svg.chart").evaluate_all(LABELS_OUTSIDE)
+            assert not found["outside"], (zone, found["outside"])
+            labels += found["count"]
+            tips |= {
+                (t.evaluate("e => e.lastChild.textContent"), t.locator("title").text_content())
+                for t in page.locator("svg.chart text.ll:has(title)").all()
+            }
+        assert labels > 500
+        # A shortened label carries the ordinance's whole term as its tooltip.
+        assert (
+            "Grenzwert (Indikator) ab 24.06.2023",
+            "Grenzwert für Indikatorparameter ab 24.06.2023",
+        ) in tips
+        no_console_errors(watch)

@@ -182,7 +182,7 @@ def test_without_javascript_a_plz_and_the_place_index_work(without_js, watch, se
     page.get_by_role("button", name="Suchen").click()
     page.wait_for_url(base + urls.url("plz", plz="84503"))
     answer_reads_german(page, sample_build, "84503")
-    # A town cannot be searched without a script: the A-Z index finds it.
+    # The A-Z index finds a town too.
     page.goto(base + urls.url("home"))
     page.get_by_role("link", name="Verzeichnis von A bis Z").click()
     page.wait_for_url(base + urls.url("places"))
@@ -192,11 +192,12 @@ def test_without_javascript_a_plz_and_the_place_index_work(without_js, watch, se
     page.locator("#ort-leipzig").get_by_role("link", name="04105").click()
     page.wait_for_url(base + urls.url("plz", plz="04105"))
     answer_reads_german(page, sample_build, "04105")
-    # A town typed into the form lands on the not-found page, which points to the index.
+    # A town typed into the form lands on its entry in the index, with its PLZ.
     page.goto(base + urls.url("home"))
     page.get_by_label("Postleitzahl oder Ort").fill("Leipzig")
     page.get_by_role("button", name="Suchen").click()
-    assert page.get_by_role("link", name="Verzeichnis der Orte von A bis Z").is_visible()
+    page.wait_for_url(base + urls.url("places_letter", letter="l") + "#ort-leipzig")
+    assert page.locator("#ort-leipzig").get_by_role("link", name="04105").is_visible()
 
 
 def test_without_javascript_the_map_views_are_pages(without_js, watch, server, sample_build):

@@ -232,3 +232,67 @@ def test_every_charted_value_reads_with_its_published_text(golden_derived):
         apart += cells
         assert figure.count("colspan=2") + cells == len(rows)
     assert folded and apart  # both kinds of rows occur in the golden input
+
+
+def _estimated_extent(e, weight: str) -> tuple[str, float, float]:
+    """Return the words, left and right edge of a `<text>` as a phone draws it, estimated."""
+    words = "".join(t for t in e.itertext() if t is not None)
+    title = next((c for c in e if c.tag.rsplit("}", 1)[-1] == "title"), None)
+    if title is not None:  # a tooltip is no part of the drawn text
+        words = words.replace(title.text or "", "", 1)
+    if e.get("textLength"):
+        width = float(e.get("textLength"))
+    else:
+        width = pl.select(charts.label_width(pl.lit(words), weight)).item()
+    x = float(e.get("x"))
+    anchor = e.get("text-anchor") or ("end" if e.get("_in_yt") else "start")
+    return (words, x - width, x) if anchor == "end" else (words, x, x + width)
+
+
+def chart_labels(html: str) -> list[tuple[str, float, float]]:
+    """Return every label of every chart of a page: its words, left and right edge."""
+    found = []
+    for svg in svg_elements(html, "svg", "chart"):
+        for group in svg.iter():
+            if group.tag.rsplit("}", 1)[-1] == "g" and group.get("class") == "yt":
+                for e in group:
+                    e.set("_in_yt", "1")
+        for e in svg.iter():
+            if e.tag.rsplit("}", 1)[-1] != "text":
+                continue
+            weight = "bold" if e.get("class") == "ll" else "regular"
+            found.append(_estimated_extent(e, weight))
+    return found
+
+
+def test_every_label_lies_inside_the_chart(sample_build):
+    """Limit labels, years and numbers: inside the viewBox at a phone's font size."""
+    assert charts.PHONE_FONT == 17
+    css = (sample_build / "static").glob("site*.css")
+    assert any("svg.chart text{font-size:17px}" in p.read_text() for p in css)
+    labels, shortened = [], 0
+    for page in sorted((sample_build / "gebiete").glob("*/index.html")):
+        html = page.read_text(encoding="utf-8")
+        labels += chart_labels(html)
+        shortened += html.count("<title>Grenzwert für Indikatorparameter")
+    limit_words = {w for w, *_ in labels if w.startswith(("Grenzwert", "zulässiger"))}
+    assert "Grenzwert ab 24.06.2023" in limit_words and len(labels) > 500
+    outside = [(w, a, b) for w, a, b in labels if a < 0 or b > charts.WIDTH]
+    assert not outside, outside[:10]
+    # The ordinance's long term is shortened on the chart and kept whole as its tooltip.
+    assert shortened > 0
+    assert not any(w.startswith("Grenzwert für Indikatorparameter") for w in limit_words)
+
+
+def test_a_number_wider_than_the_axis_room_is_squeezed_into_it():
+    """`0,0005` is wider than the room left of the axis on a phone: drawn at that width."""
+    axis = charts._y_axis(
+        pl.LazyFrame({"step": [0.0005, 5.0], "steps": [3, 3], "top": [0.0015, 15.0]})
+    )
+    small, large = axis.collect()["y_labels"].to_list()
+    squeezed = [e for e in svg_elements(f"<svg>{small}</svg>", "text") if e.get("textLength")]
+    assert [e.text for e in squeezed] == ["0,0005", "0,0015"]
+    assert all(float(e.get("textLength")) == charts.Y_ROOM for e in squeezed)
+    assert "textLength" not in large  # "10" and "15" fit
+    for _, left, right in chart_labels(f'<svg class="chart"><g class="yt">{small}</g></svg>'):
+        assert left >= 0 and right <= charts.LEFT

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import shutil
@@ -101,3 +102,38 @@ def test_start_script_serves_with_a_demo_key():
     script = (Path(__file__).parent.parent / "scripts" / "start.sh").read_text()
     assert "trinkwasser build" in script
     assert re.search(r"exec \S*trinkwasser serve --demo-key \"\$@\"", script)
+
+
+def test_the_api_reference_shows_the_demo_key_only_when_served_with_one(sample, tmp_path):
+    """The built file says null; `serve --demo-key` answers its key there; build/ never holds it."""
+    from generator.api import openapi, site_rules
+    from generator.api.settings import KEY_HEADER, GateSettings
+
+    address = site_rules.DEMO_KEY_PATH
+    built = (sample / address.lstrip("/")).read_bytes()
+    assert json.loads(built) == {"demo_key": None}
+    page = (sample / "api" / "index.html").read_bytes()
+    example = openapi.example_key(GateSettings())
+    assert "Beispielschlüssel – funktioniert nicht".encode() in page and example.encode() in page
+    plain = start_server(sample, tmp_path / "plain", tmp_path / "logs-plain")
+    try:
+        answer = httpx.get(plain.base_url + address)
+        assert answer.status_code == 200 and answer.content == built
+        # The example key the reference shows is refused, as it says.
+        lookup = httpx.get(plain.base_url + "/v1/lookup?plz=76437", headers={KEY_HEADER: example})
+        assert lookup.status_code == 403
+    finally:
+        plain.stop()
+    demo = start_server(sample, tmp_path / "demo", tmp_path / "logs-demo", "--demo-key")
+    try:
+        key = re.search(r"demo key: (twd_[0-9A-Za-z]{32})", demo.stdout()).group(1)
+        answer = httpx.get(demo.base_url + address)
+        assert answer.status_code == 200
+        assert answer.json() == {"demo_key": key}
+        assert answer.headers["cache-control"] == "no-store"
+        assert httpx.head(demo.base_url + address).status_code == 200
+        # The page itself is the built one: the script puts the key in (tests/test_browser.py).
+        assert httpx.get(demo.base_url + "/api/").content == page
+    finally:
+        demo.stop()
+    assert not [p for p in sample.rglob("*") if p.is_file() and key.encode() in p.read_bytes()]

@@ -775,3 +775,52 @@ def test_a_value_that_moves_other_zones_standing_renders_them_too(
         if z != 11 and before[incremental.zone_paths(z)[0]] != after[incremental.zone_paths(z)[0]]
     ]
     assert moved  # another zone's document changed: its standing did
+
+
+def _footer(out: Path, rel: str) -> str:
+    import re
+
+    (line,) = re.findall(r"<p>(Bewertet am [^<]*?) · Beta-Version", (out / rel).read_text())
+    return line
+
+
+def test_a_newer_publication_is_named_where_its_values_are_shown(
+    base: Path, tmp_path: Path
+) -> None:
+    """A page's footer names the newest publication of what it shows, up to the build date.
+
+    Only the pages that show the new publication's values change (and those about the data
+    as a whole, which every build renders): the update stays an update.
+    """
+    shutil.copytree(base / "data", tmp_path / "data")
+    _copy_build(base / "build", tmp_path / "build")
+    out = tmp_path / "build"
+    before = {rel: _footer(out, rel) for rel in ("index.html", "gebiete/11/index.html")}
+    assert before == {
+        "index.html": "Bewertet am 23.11.2026 · neueste Veröffentlichung 31.07.2026",
+        "gebiete/11/index.html": "Bewertet am 23.11.2026 · neueste Veröffentlichung 30.06.2026",
+    }
+    zone_23 = _footer(out, "gebiete/23/index.html")
+    with (tmp_path / "data" / "documents.csv").open("a", encoding="utf-8") as fh:
+        # Uncited, and published after the build date: neither is one the build used.
+        fh.write("wk-leer,1,Ohne Werte,https://example.org/leer.pdf,2026-11-22,2026-11-22\n")
+        fh.write("wk-spaet,1,Später,https://example.org/spaet.pdf,2026-12-01,2026-12-02\n")
+        fh.write("wk-neu,1,Nachtrag,https://example.org/nachtrag.pdf,2026-11-20,2026-11-21\n")
+    with (tmp_path / "data" / "measurements.csv").open("a", encoding="utf-8") as fh:
+        # Sulphate: compared across no zones, so no other zone's page moves with it.
+        fh.write('11,sulfat,2026-11-10,"12",mg/l,wk-neu,Netz,\n')
+        fh.write('11,chlorid,2026-11-30,"12",mg/l,wk-spaet,Netz,\n')
+    result = build(tmp_path / "data", out, AS_OF, Config())
+
+    assert result.zones_rendered == 1
+    new = "Bewertet am 23.11.2026 · neueste Veröffentlichung 20.11.2026"
+    for rel in ("index.html", "karte/index.html", "downloads/index.html", "gebiete/11/index.html"):
+        assert _footer(out, rel) == new, rel
+    assert _footer(out, "gebiete/23/index.html") == zone_23  # kept, its own date
+    # The supplier's page lists its documents: the newest up to the build date.
+    assert _footer(out, "versorger/1/index.html") == (
+        "Bewertet am 23.11.2026 · neueste Veröffentlichung 22.11.2026"
+    )
+    assert _footer(out, "api/index.html") == "Bewertet am 23.11.2026"
+    build(tmp_path / "data", tmp_path / "full", AS_OF, Config())
+    assert tree_files(out) == tree_files(tmp_path / "full")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import json
 import re
 import tomllib
@@ -222,8 +223,8 @@ def test_the_national_rows_are_all_the_national_pieces_read(golden_derived, monk
 def test_landing_page_search_form_works_without_javascript(golden_site):
     tree = page(golden_site, "/")
     form = find(tree, "form", role="search")[0]
-    assert form.get("action") == urls.SEARCH_REDIRECT["from"] and form.get("method") == "get"
-    field = find(form, "input", name="plz")[0]
+    assert form.get("action") == urls.SEARCH_PATH and form.get("method") == "get"
+    field = find(form, "input", name=urls.SEARCH_FIELD)[0]
     # A place is as welcome as a PLZ (no five-digit pattern); without JavaScript the A-Z
     # index of places beside the field finds it.
     assert field.get("pattern") is None and field.get("required") is not None
@@ -472,8 +473,9 @@ def test_downloads_page_shows_the_odbl_credit(golden_site):
 def test_api_reference_is_rendered_from_the_openapi_document(golden_site):
     tree = page(golden_site, urls.url("api"))
     spec = json.loads((golden_site / "v1" / "openapi.json").read_text(encoding="utf-8"))
-    # Plain HTML: no script but the site's own small one.
-    assert all(s.get("src", "").startswith("/static/site.js") for s in find(tree, "script"))
+    # Plain HTML: no script but its own small one (a local demo key, tests/test_browser.py).
+    scripts = [s.get("src", "") for s in find(tree, "script")]
+    assert len(scripts) == 1 and scripts[0].startswith("/static/api.js?v=")
     overview = {
         tuple(text_of(td) for td in tr.findall(NS + "td"))[:2]
         for tr in find(by_id(tree, "operations"), "tbody")[0].findall(NS + "tr")
@@ -574,13 +576,34 @@ def test_urls_and_files_are_one_mapping():
         )
 
 
-def test_search_redirect_is_one_rule():
-    assert urls.search_target("76437") == "/plz/76437/"
-    assert urls.search_target(" 76437 ") == "/plz/76437/"
-    assert urls.search_target("../x") == "/plz/..%2Fx/"
-    # Netlify reads the rule from netlify.toml: it must be the same rule.
+def test_the_search_without_javascript_leads_to_a_plz_a_place_or_the_index():
+    from generator.api import site_rules
+
+    index = json.dumps(
+        {
+            "plz": ["04109", "50667", "50668"],
+            "orte": [
+                ["Köln", [1, 2], "/orte/k/#ort-koln"],
+                ["Leipzig", [0], "/orte/l/#ort-leipzig"],
+                ["Ölbronn-Dürrn", [], "/orte/o/#ort-olbronn-durrn"],
+            ],
+        }
+    ).encode()
+    places = site_rules.search_document(index)["places"]
+    target = functools.partial(site_rules.search_target, places=places)
+    for typed in ("Köln", "koeln", "KÖLN", "Koln", " köln ", "KOELN"):
+        assert target(typed) == "/orte/k/#ort-koln", typed  # several PLZ: its entry
+    assert target("leipzig") == target("LEIPZIG") == "/plz/04109/"  # one PLZ: its page
+    assert target("Oelbronn Duerrn") == target("ölbronn-dürrn") == "/orte/o/#ort-olbronn-durrn"
+    assert target("76437") == target(" 76437 ") == target("76437 Rastatt") == "/plz/76437/"
+    assert target("4103") == "/plz/04103/"  # written without its leading zero
+    assert target("123") == "/plz/123/"  # the page that explains a malformed PLZ
+    for unknown in ("", "   ", "Atlantis", "../x", "<script>", "köln x"):
+        assert target(unknown) == "/orte/", unknown
+    # Netlify runs the edge function for the path; no redirect rule of its own.
     netlify = tomllib.loads((Path(__file__).parents[1] / "netlify.toml").read_text("utf-8"))
-    assert urls.SEARCH_REDIRECT in netlify["redirects"]
+    assert "redirects" not in netlify
+    assert {"function": "search", "path": urls.SEARCH_PATH} in netlify["edge_functions"]
 
 
 def test_every_state_has_a_german_badge_with_a_shape():
@@ -636,3 +659,43 @@ def test_the_api_reference_explains_each_vocabulary_once(golden_site):
         text_of(dt).split()[0]: [a.get("href") for a in find(dt, "a")] for dt in find(current, "dt")
     }
     assert links["state"] == ["#schema-State"] and links["future_state"] == ["#schema-State"]
+
+
+def _footer(html: str) -> str:
+    (line,) = re.findall(r"<p>(Bewertet am [^<]*?) · Beta-Version", html)
+    return line
+
+
+def test_footer_names_the_build_date_and_the_newest_publication(sample_build):
+    """The newest edition of the documents the page's values cite, published by the build date.
+
+    A zone's page its own, a PLZ page its zones', a supplier's page its documents'; the pages
+    about the data as a whole the newest of all; pages without published values none.
+    """
+    from generator.load import sample_data_dir
+
+    docs = pl.read_csv(sample_data_dir() / "documents.csv", infer_schema=False)
+    cited = pl.read_csv(sample_data_dir() / "measurements.csv", infer_schema=False)
+    published = docs.filter(pl.col("edition_date") <= AS_OF.isoformat())
+
+    def newest(zones: list[int]) -> str:
+        ids = cited.filter(pl.col("zone_id").cast(pl.Int64).is_in(zones))["document_id"]
+        day = published.filter(pl.col("document_id").is_in(ids.implode()))["edition_date"].max()
+        assert isinstance(day, str)
+        return dt.date.fromisoformat(day).strftime("%d.%m.%Y")
+
+    every = cited["zone_id"].cast(pl.Int64).unique().to_list()
+    assert newest(every) == "12.10.2026"
+    said = "Bewertet am 23.11.2026 · neueste Veröffentlichung "
+    for rel in ("index.html", "karte/index.html", "downloads/index.html"):
+        assert _footer((sample_build / rel).read_text(encoding="utf-8")) == said + "12.10.2026"
+    assert _footer((sample_build / "gebiete/201/index.html").read_text()) == said + newest([201])
+    plz = json.loads((sample_build / "_data/v1/lookup/04109.json").read_text())
+    zones = [z["zone_id"] for z in plz["zones"]]
+    assert _footer((sample_build / "plz/04109/index.html").read_text()) == said + newest(zones)
+    supplier = published.filter(pl.col("supplier_id") == "1")["edition_date"].max()
+    assert isinstance(supplier, str)
+    day = dt.date.fromisoformat(supplier).strftime("%d.%m.%Y")
+    assert _footer((sample_build / "versorger/1/index.html").read_text()) == said + day
+    for rel in ("api/index.html", "404.html", "orte/index.html", "parameter/nitrat/index.html"):
+        assert _footer((sample_build / rel).read_text()) == "Bewertet am 23.11.2026", rel

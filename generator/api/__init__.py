@@ -4,7 +4,7 @@
 - `settings`: the gate's settings; fills the templates; writes `routes.json` for the edge.
 - `messages`: every message a gate answers with, and the wording and records of 422 errors.
 - `http`: content types, CORS and cache headers, file-name and id rules.
-- `site_rules`: the site's search redirect and 404 page, which the Python gate applies.
+- `site_rules`: the site's search without JavaScript and 404 page, which both gates apply.
 
 `routes` and `settings` are the gates' part; `fields` and `resources` declare the documents
 the build writes (`resources` takes the qualifier vocabulary from the value parser). Nothing

@@ -27,7 +27,15 @@ SECURITY_SCHEME = "ApiKey"
 Schema = dict[str, Any]
 """A JSON Schema, or any other object of the OpenAPI document."""
 EXAMPLE_KEY_TAIL = "DcfP3tSVPSeIOEAuikqR5I7bpNNTb1Gy"
-"""The random part of the example key (the prefix is the configured one)."""
+"""The random part of the example key (the prefix is the configured one). No gate knows it:
+it answers 403, and the API reference says so beside every example that shows it."""
+
+
+def example_key(settings: GateSettings) -> str:
+    """Return the key the document's examples show (it does not work)."""
+    return settings.key_prefix + EXAMPLE_KEY_TAIL
+
+
 EXAMPLE_DAY = dt.date(2026, 11, 24)
 """The day the example 429 resets at (its midnight in the quota's time zone)."""
 EXAMPLE_REQUEST_ID = "req_k3x9a0b1c2d3e4f5"
@@ -228,7 +236,7 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
         if p.example is not None:
             param["example"] = p.example
         elif p.location == "header":
-            param["example"] = settings.key_prefix + EXAMPLE_KEY_TAIL
+            param["example"] = example_key(settings)
         parameters.append(param)
     if parameters:
         op["parameters"] = parameters

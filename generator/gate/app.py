@@ -25,8 +25,9 @@ from urllib.parse import parse_qsl, quote
 
 import anyio
 
+from generator.api import site_rules
 from generator.api.http import HIDDEN_DIR
-from generator.api.settings import GateSettings
+from generator.api.settings import GateSettings, gate_dir
 from generator.gate.files import CHUNK, FileServer
 from generator.gate.handler import ApiGate
 from generator.gate.responses import Manners, Response, header, split_path
@@ -71,13 +72,22 @@ class OutageLog:
 class Gate:
     """The ASGI application: `Gate(build_dir, state, settings)` is called per request."""
 
-    def __init__(self, build_dir: Path, state: SqliteState, settings: GateSettings):
+    def __init__(
+        self,
+        build_dir: Path,
+        state: SqliteState,
+        settings: GateSettings,
+        demo_key: str | None = None,
+    ):
         self.state = state
         self.settings = settings
         self.manners = Manners(settings)
         self.files = FileServer(build_dir, self.manners)
         self.api = ApiGate(self.files, self.manners, state, settings)
-        self.site = StaticSite(self.files, self.manners, settings, self.api.is_licensed)
+        search_file = gate_dir(build_dir) / site_rules.SEARCH_FILE
+        self.site = StaticSite(
+            self.files, self.manners, settings, self.api.is_licensed, search_file, demo_key
+        )
         self.outages = OutageLog()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -165,6 +175,14 @@ def _headers(scope: Scope) -> dict[str, str]:
     return headers
 
 
-def create_app(build_dir: Path, state: SqliteState, settings: GateSettings | None = None) -> Gate:
-    """Return the gate for a build directory and a state (tests pass a state with a clock)."""
-    return Gate(build_dir, state, settings or state.settings)
+def create_app(
+    build_dir: Path,
+    state: SqliteState,
+    settings: GateSettings | None = None,
+    demo_key: str | None = None,
+) -> Gate:
+    """Return the gate for a build directory and a state (tests pass a state with a clock).
+
+    `demo_key`: the local demo key of `serve --demo-key`, which the API reference then shows.
+    """
+    return Gate(build_dir, state, settings or state.settings, demo_key)

@@ -134,7 +134,8 @@ def _check_port(host: str, port: int) -> None:
 @click.option(
     "--demo-key",
     is_flag=True,
-    help="Issue (or reuse) a local demo key and print it with a ready curl command.",
+    help="Issue (or reuse) a local demo key and print it with a ready curl command; the "
+    "API reference (/api/) then shows it in its examples.",
 )
 @click.option("--access-log/--no-access-log", default=True, help="Log every request.")
 @click.option(
@@ -201,11 +202,14 @@ def serve(
     _check_port(host, port)
     _, settings = _settings(config_path)
     state = open_state(state_dir, settings=settings)
-    app = create_app(build_dir, state, settings)
+    key, created = (
+        ensure_demo_key(state, state_dir, settings.key_prefix) if demo_key else ("", False)
+    )
+    # The API reference (/api/) shows the demo key in its examples instead of the example key.
+    app = create_app(build_dir, state, settings, key or None)
     base = f"http://{host}:{port}" if ":" not in host else f"http://[{host}]:{port}"
     click.echo(f"Serving {build_dir} on {base} (state in {state_dir}); Ctrl+C stops.")
     if demo_key:
-        key, created = ensure_demo_key(state, state_dir, settings.key_prefix)
         plz = first_plz(build_dir) or EXAMPLE_PLZ
         click.echo(f"{'New' if created else 'Existing'} local demo key: {key}")
         click.echo("Try it:")

@@ -28,7 +28,15 @@ MIN_POINTS = 3
 WIDTH, HEIGHT = 480, 250
 LEFT, RIGHT, TOP, BOTTOM = 58, 470, 16, 220
 PLOT_W, PLOT_H = RIGHT - LEFT, BOTTOM - TOP
-LABEL_ROOM = 190  # chart units a limit label needs to the right of its start
+EDGE = 2  # chart units a label keeps from the edge of the viewBox
+
+# How wide a label is, estimated before any browser draws it: the same SVG serves a phone,
+# where static/site.css sets its text at PHONE_FONT chart units, and a desktop (11 units).
+# Per character, in em, a little above the widest system font a browser may pick (DejaVu
+# Sans; bold for limit labels): narrow characters apart, the rest alike.
+PHONE_FONT = 17
+NARROW = r"[ .,:;!|()ijlftr'-]"
+EM = {"bold": (0.72, 0.5), "regular": (0.66, 0.34)}
 
 EPOCH = dt.date(1970, 1, 1)
 
@@ -235,6 +243,13 @@ def _nice_axis(series: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+def label_width(words: pl.Expr, weight: str = "regular") -> pl.Expr:
+    """Estimate the width of a label on a phone, in chart units (at least what it takes)."""
+    wide, narrow = EM[weight]
+    n_narrow = words.str.count_matches(NARROW)
+    return ((words.str.len_chars() - n_narrow) * wide + n_narrow * narrow) * PHONE_FONT
+
+
 def _x(t: pl.Expr) -> pl.Expr:
     return LEFT + (t - pl.col("x0")) / (pl.col("x1") - pl.col("x0")) * PLOT_W
 
@@ -266,29 +281,51 @@ def _limit_svg(segs: pl.LazyFrame) -> pl.LazyFrame:
             pl.format("M{},{}H{}", _fmt(pl.col("xs")), _fmt(pl.col("yl")), _fmt(pl.col("xe")))
         )
     )
-    words = pl.concat_str(
-        pl.col("kind").replace_strict(text.KINDS, default=pl.col("kind")),
+    since = (
         pl.when(pl.col("s") > pl.col("x0"))
         .then(pl.concat_str(pl.lit(" ab "), text.date_expr(_date_of(pl.col("s")))))
-        .otherwise(pl.lit("")),
+        .otherwise(pl.lit(""))
     )
-    near_right = pl.col("xs") + LABEL_ROOM > RIGHT
+    full = pl.concat_str(pl.col("kind").replace_strict(text.KINDS, default=pl.col("kind")), since)
+    short_kind = pl.col("kind").replace_strict(text.SHORT_KINDS, default=pl.col("kind"))
+    short = pl.concat_str(short_kind, since)
+    # The ordinance's term where it fits the chart on a phone, else a short one with the
+    # full term as its tooltip; the date goes last.
+    room = WIDTH - 2 * EDGE
+    words = (
+        pl.when(label_width(pl.col("_full"), "bold") <= room)
+        .then(pl.col("_full"))
+        .when(label_width(pl.col("_short"), "bold") <= room)
+        .then(pl.col("_short"))
+        .otherwise(short_kind)
+    )
+    width = label_width(pl.col("_words"), "bold")
+    # From where the version starts, or ending where it ends (or at the right edge), never
+    # beyond either edge.
+    fits = pl.col("xs") + 3 + width <= WIDTH - EDGE
+    end = pl.min_horizontal(pl.col("xe") - 2, pl.lit(WIDTH - EDGE))
+    x = pl.when(fits).then(pl.col("xs") + 3).otherwise(pl.max_horizontal(end, width + EDGE))
     # Above the line, or below it when the line runs along the top edge.
     label_y = (
         pl.when(pl.col("yl") - 5 < TOP + 10).then(pl.col("yl") + 14).otherwise(pl.col("yl") - 5)
     )
     label = pl.format(
-        '<text class="ll" x="{}" y="{}"{}>{}</text>',
-        _fmt(pl.when(near_right).then(pl.col("xe") - 2).otherwise(pl.col("xs") + 3)),
+        '<text class="ll" x="{}" y="{}"{}>{}{}</text>',
+        _fmt(x),
         _fmt(label_y),
-        pl.when(near_right).then(pl.lit(' text-anchor="end"')).otherwise(pl.lit("")),
-        words,
+        pl.when(fits).then(pl.lit("")).otherwise(pl.lit(' text-anchor="end"')),
+        pl.when(pl.col("_words") != pl.col("_full"))
+        .then(pl.format("<title>{}</title>", pl.col("_full")))
+        .otherwise(pl.lit("")),
+        pl.col("_words"),
     )
     labelled = pl.col("line") != "value_min"  # a range is labelled once, at its top
     # Strings are formatted row-wise first: inside `agg` they would be evaluated group by
     # group, which is many times slower.
     return (
-        segs.with_columns(path.alias("_d"), pl.when(labelled).then(label).alias("_l"))
+        segs.with_columns(full.alias("_full"), short.alias("_short"))
+        .with_columns(words.alias("_words"))
+        .with_columns(path.alias("_d"), pl.when(labelled).then(label).alias("_l"))
         .group_by(KEY)
         .agg(
             pl.col("_d").str.join("").alias("limit_d"),
@@ -297,6 +334,7 @@ def _limit_svg(segs: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+Y_ROOM = LEFT - 5 - EDGE  # chart units left of the axis for a number, anchored at its end
 MAX_STEPS = 6  # `_nice_axis` makes at most 4; the slack costs nothing
 MAX_YEARS = 12  # labelled years per chart; longer windows label every 2nd, 5th, 10th year
 
@@ -312,13 +350,19 @@ def _y_axis(series: pl.LazyFrame) -> pl.LazyFrame:
         y = _fmt(_y(value))
         on = pl.col("steps") >= i
         lines.append(pl.when(on).then(pl.format("M{},{}H{}", pl.lit(LEFT), y, pl.lit(RIGHT))))
+        label = pl.col("_written").list.get(i)
+        # A number wider than the room left of the axis (0,00005) is squeezed into it.
+        squeeze = pl.when(label_width(label) > Y_ROOM).then(
+            pl.lit(f' textLength="{Y_ROOM}" lengthAdjust="spacingAndGlyphs"')
+        )
         labels.append(
             pl.when(on).then(
                 pl.format(
-                    '<text x="{}" y="{}">{}</text>',
+                    '<text x="{}" y="{}"{}>{}</text>',
                     pl.lit(LEFT - 5),
                     _fmt(_y(value) + 4),
-                    pl.col("_written").list.get(i),
+                    squeeze.otherwise(pl.lit("")),
+                    label,
                 )
             )
         )
@@ -361,9 +405,9 @@ def _x_axis(series: pl.LazyFrame) -> pl.LazyFrame:
         year, x = pl.col(f"_y{j}"), pl.col(f"_x{j}")
         on = x < RIGHT
         lines.append(pl.when(on).then(pl.format("M{},{}V{}", _fmt(x), pl.lit(TOP), pl.lit(BOTTOM))))
-        # A label needs about 30 units; one that would run off the right edge is left out.
+        # A label that would run off the right edge is left out.
         labels.append(
-            pl.when(x + 33 <= RIGHT + 8).then(
+            pl.when(x + 3 + label_width(year.cast(pl.String)) <= WIDTH - EDGE).then(
                 pl.format('<text x="{}" y="{}">{}</text>', _fmt(x + 3), pl.lit(BOTTOM + 20), year)
             )
         )

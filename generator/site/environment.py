@@ -15,11 +15,17 @@ from generator.site import assets, compiled, fragments, text, urls
 
 
 def environment(
-    as_of: dt.date, config: Config, versions: dict[str, str], search_index: str = ""
+    as_of: dt.date,
+    config: Config,
+    versions: dict[str, str],
+    search_index: str = "",
+    newest: dt.date | None = None,
 ) -> jinja2.Environment:
     """Return the template environment with the site-wide globals.
 
-    `search_index` is the versioned URL of the search index (`places.search_index`).
+    `search_index` is the versioned URL of the search index (`places.search_index`);
+    `newest` the edition date of the newest publication the build used
+    (`derive.newest_publication`), which the footer names beside the build date.
     """
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(assets.templates_dir()),
@@ -46,6 +52,7 @@ def environment(
             "attribution": odbl_attribution(config.operator, config.license_url),
             "as_of": text.date(as_of),
             "as_of_iso": as_of.isoformat(),
+            "newest_publication": text.date(newest),
             "version": __version__,
             "sample": config.sample,
         },

@@ -21,7 +21,7 @@ import jinja2
 import polars as pl
 
 from generator.config import Config
-from generator.derive import Derived, with_plz
+from generator.derive import Derived, newest_publication, with_plz
 from generator.frames import parallel
 from generator.output.sections import Sections
 from generator.site import feeds, maps, places, seo, supplier_pages, urls
@@ -68,7 +68,11 @@ def begin(
     searched = places.search_index(d, groups()) if index is None else index
     # Versioned like an asset: a changed index has a new URL, so no cache serves a stale one.
     env = environment(
-        as_of, config, versions, f"{urls.url('search_index')}?v={urls.asset_version(searched)}"
+        as_of,
+        config,
+        versions,
+        f"{urls.url('search_index')}?v={urls.asset_version(searched)}",
+        newest_publication(d),
     )
     # In the order they are asked for: the map first.
     tasks: list[Callable[[], Any]] = [
@@ -189,7 +193,7 @@ def _pages_and_assets(
     yield from parameter_pages(d, env, as_of, compared=True)
     yield _PLZ_AT
     yield from plz_pages(chosen, env, badges(env), seo.plz_descriptions(chosen))
-    yield from supplier_pages.pages(d, env, suppliers)
+    yield from supplier_pages.pages(d, env, as_of, suppliers)
     yield from zone_pages(d if zones is None else zones, env, as_of)
     yield _MAPS
     yield from begun.map_files()

@@ -4,8 +4,9 @@ People type `Leipzig`, `4103` or the name of their supplier, not only a five-dig
 search on every page loads one small JSON file the first time it is used (`/suchindex.json`:
 every PLZ, place, zone and supplier by name, about 1 MB for all of Germany before
 compression) and suggests matches as one types. Without JavaScript the form still leads a
-PLZ to its page (the `/suche` redirect), and the A-Z index of places (`/orte/a/` ...) lists
-every place with links to its PLZ.
+PLZ or a place to its page or entry (`/suche`, from the places the build writes beside the
+tree out of this index: `site_rules.search_document`), and the A-Z index of places
+(`/orte/a/` ...) lists every place with links to its PLZ.
 """
 
 from __future__ import annotations

@@ -119,9 +119,16 @@ def plz_pages(
             how="left",
             maintain_order="left",
         )
+        .join(
+            d.zones.select("zone_id", pl.col("newest_publication").alias("_newest")),
+            on="zone_id",
+            how="left",
+            maintain_order="left",
+        )
         .group_by("plz", maintain_order=True)
         .agg(
             card.str.join("").alias("cards"),
+            pl.col("_newest").max().alias("newest"),
             pl.len().alias("n_zones"),
             pl.col("zone_name").first().alias("first_zone"),
             text.percent_expr(population.first()).alias("first_population"),
@@ -148,6 +155,7 @@ def plz_pages(
                 shell,
                 {
                     "plz": pl.col("plz"),
+                    "newest": text.date_expr(pl.col("newest")),
                     "places": pl.col("places"),
                     "description": pl.col("description"),
                     "feed_heads": pl.col("feed_heads"),

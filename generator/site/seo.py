@@ -194,7 +194,7 @@ def disallowed() -> list[str]:
         if r.access == "key" or r.method != "GET":
             # Up to the first placeholder: /v1/zones/{zone_id} -> /v1/zones/
             prefixes.add(re.sub(r"\{.*$", "", r.path))
-    prefixes.add(site_rules.SEARCH_REDIRECT["from"])  # a redirect, no page of its own
+    prefixes.add(site_rules.SEARCH_PATH)  # a redirect, no page of its own
     return sorted(prefixes)
 
 

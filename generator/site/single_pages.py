@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import jinja2
 import polars as pl
 
-from generator.api import odbl, openapi, routes
+from generator.api import odbl, openapi, routes, site_rules
 from generator.api.settings import GateSettings
 from generator.config import Config
 from generator.contract.provenance import OSM_CREDIT
@@ -134,16 +134,24 @@ def simple_pages(
     }
     for page, (name, context) in pages.items():
         if context is None:
-            yield from sections.files("api_page", lambda: [api_page(env, config)])
+            yield from sections.files(
+                "api_page",
+                lambda: [
+                    api_page(env, config),
+                    (urls.file_path("demo_key"), site_rules.demo_key_document(None)),
+                ],
+            )
         else:
             yield urls.file_path(page), html(env.get_template(name).render(**context))
 
 
 def api_page(env: jinja2.Environment, config: Config) -> tuple[str, bytes]:
     """Return the API's reference page: it follows from the code and settings alone."""
+    settings = GateSettings.from_config(config)
     context = {
         **api_reference.context(openapi.document(config)),
         "openapi_url": routes.file_url(routes.open_file("openapi")),
-        "quota": GateSettings.from_config(config).daily_quota,
+        "quota": settings.daily_quota,
+        "example_key": openapi.example_key(settings),
     }
     return urls.file_path("api"), html(env.get_template("api.html").render(**context))

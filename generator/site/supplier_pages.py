@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 
 import jinja2
@@ -13,11 +14,12 @@ from generator.site import assets, fragments, text, urls
 
 
 def pages(
-    d: Derived, env: jinja2.Environment, chosen: frozenset[int] | None = None
+    d: Derived, env: jinja2.Environment, as_of: dt.date, chosen: frozenset[int] | None = None
 ) -> Iterator[tuple[str, bytes | None]]:
     """Yield every supplier page, (path, None) for those not `chosen` (kept; all when None).
 
-    The chosen are filled by one polars expression.
+    The chosen are filled by one polars expression. The footer names the newest of the
+    documents the page lists, published by `as_of`.
     """
     mask = chosen_rows(d.suppliers, "supplier_id", chosen)
     suppliers = d.suppliers.filter(mask)
@@ -59,8 +61,11 @@ def pages(
         )
 
     shell = fragments.squeeze(env.get_template("supplier.html").render())
+    edition = pl.element().struct.field("edition_date")
+    newest = pl.col("documents").list.eval(edition.filter(edition <= as_of)).list.max()
     frame = (
-        suppliers.drop("zones", "documents")
+        suppliers.with_columns(newest.alias("newest"))
+        .drop("zones", "documents")
         .join(listed("zones", zone), on="supplier_id", how="left", maintain_order="left")
         .join(listed("documents", document), on="supplier_id", how="left", maintain_order="left")
         .select(
@@ -69,6 +74,7 @@ def pages(
                 shell,
                 {
                     "supplier_id": pl.col("supplier_id"),
+                    "newest": text.date_expr(pl.col("newest")),
                     "name": pl.col("name"),
                     "city": pl.col("city"),
                     "website": pl.col("website"),

@@ -39,6 +39,15 @@ BADGES: dict[str, Badge] = {
 KINDS: dict[str, str] = {kind: v.name_de for kind, v in VERDICT_KINDS.items()}
 """What the ordinance (or the UBA) calls each kind of value."""
 
+SHORT_KINDS: dict[str, str] = {
+    **KINDS,
+    "indicator": "Grenzwert (Indikator)",
+    "massnahmenwert": "Maßnahmenwert",
+    "orientierungswert": "Orientierungswert (UBA)",
+    "leitwert": "Leitwert (UBA)",
+}
+"""The same, short enough for a chart's label on a phone (the full term is its tooltip)."""
+
 GROUPS: dict[str, str] = {
     "chemistry": "Allgemeine Chemie",
     "disinfection": "Desinfektion und Nebenprodukte",

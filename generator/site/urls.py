@@ -13,11 +13,12 @@ from urllib.parse import quote, unquote
 
 import polars as pl
 
-# The search rule and the 404 page are part of the service contract: the gate applies them too.
+# The search and the 404 page are part of the service contract: the gates apply them too.
 from generator.api.site_rules import (  # noqa: F401  (re-exported)
+    DEMO_KEY_PATH,
     NOT_FOUND_PAGE,
-    SEARCH_REDIRECT,
-    search_target,
+    SEARCH_FIELD,
+    SEARCH_PATH,
 )
 from generator.api.templates import template_expr
 from generator.output.encode import file_digest
@@ -33,6 +34,7 @@ PAGES: dict[str, str] = {
     "access": "/zugang/",
     "downloads": "/downloads/",
     "api": "/api/",
+    "demo_key": DEMO_KEY_PATH,
     "license": "/lizenz/",
     "places": "/orte/",
     "places_letter": "/orte/{letter}/",

@@ -46,6 +46,7 @@ def _zone_page_values() -> dict[str, pl.Expr]:
     plz_links = pl.col("plz").list.eval(plz_link).list.join(", ")
     return {
         "zone_id": pl.col("zone_id"),
+        "newest": text.date_expr(pl.col("newest_publication")),
         "name": pl.col("name"),
         "supplier_name": pl.col("supplier_name"),
         "supplier_url": urls.url_expr("supplier", supplier_id=pl.col("supplier_id")),

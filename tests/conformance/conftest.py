@@ -109,9 +109,9 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-# On Netlify the CDN, not the gate, answers every path outside /v1/ and /_data/: the site, its
-# 404 page, the search redirect (netlify.toml). The local emulator's static server is not
-# production's (no ETag, no 404.html), so these say nothing about the edge gate;
+# On Netlify the CDN, not the gate, answers every path outside /v1/ and /_data/ but the
+# search (its own edge function): the site and its 404 page. The local emulator's static
+# server is not production's (no ETag, no 404.html), so these say nothing about the edge gate;
 # tests/edge/test_netlify_site.py checks what netlify.toml configures instead.
 SERVED_BY_THE_CDN = {
     "site-index",
@@ -122,7 +122,6 @@ SERVED_BY_THE_CDN = {
     "test_site_directories_redirect_to_their_slash",
     "test_site_static_assets_have_their_types",
     "test_unknown_site_page_answers_the_404_page",
-    "test_search_form_redirects_to_the_plz_page",
 }
 # Netlify's edge runtime removes Content-Length from every function response (its bootstrap
 # deletes the header), so a HEAD answer cannot carry the length of the GET body. Strict: if

@@ -392,11 +392,39 @@ def test_unknown_site_page_answers_the_404_page(gate):
         assert answer.json() == {"detail": "Not Found"}
 
 
-def test_search_form_redirects_to_the_plz_page(gate):
-    answer = gate.client.get("/suche?plz=76437")
-    assert answer.status_code == 302
-    assert answer.headers["location"] == "/plz/76437/"
-    assert gate.client.get("/suche").status_code == 404
+SEARCHES = {
+    "76437": "/plz/76437/",
+    " 04109 Leipzig": "/plz/04109/",
+    "4109": "/plz/04109/",
+    "Altötting": "/plz/84503/",
+    "altoetting": "/plz/84503/",
+    "ALTÖTTING": "/plz/84503/",
+    "Altotting": "/plz/84503/",
+    "Magdeburg": "/orte/m/#ort-magdeburg",
+    "mAgDeBuRg ": "/orte/m/#ort-magdeburg",
+    "Atlantis": "/orte/",
+    "": "/orte/",
+}
+"""What the golden build's search leads to: a PLZ, a place with one PLZ (its page), one with
+two (its entry in the A-Z index), anything else (the index)."""
+
+
+def test_search_form_leads_to_a_plz_a_place_or_the_index(gate):
+    for typed, target in SEARCHES.items():
+        answer = gate.client.get("/suche", params={"plz": typed})
+        assert answer.status_code == 302, typed
+        assert answer.headers["location"] == target, typed
+        assert answer.headers["cache-control"] == "no-store"
+        page = gate.client.get(target.split("#")[0])
+        assert page.status_code == 200, target
+        if "#" in target:
+            assert f'id="{target.split("#")[1]}"' in page.text
+    for query in ("", "?x=1", "?plz=Leipzig&plz=76437"):
+        answer = gate.client.get("/suche" + query)
+        want = "/plz/04109/" if "Leipzig" in query else "/orte/"
+        assert (answer.status_code, answer.headers["location"]) == (302, want), query
+    head = gate.client.head("/suche?plz=76437")
+    assert (head.status_code, head.headers["location"]) == (302, "/plz/76437/")
 
 
 def test_valid_body_constant_is_accepted_by_fastapi(reference):

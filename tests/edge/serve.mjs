@@ -15,8 +15,8 @@ import path from "node:path";
 import { BlobsServer } from "@netlify/blobs/server";
 import { NetlifyDev } from "@netlify/dev";
 
-// The emulator's Blobs server differs from production in two ways the gate depends on; make
-// it behave like production (the function under test is not touched):
+// The emulator differs from production in three ways the functions depend on; make it behave
+// like production (the functions under test are not touched):
 // 1. A GET does not return the blob's ETag, so `getWithMetadata` has none for `onlyIfMatch`.
 // 2. A conditional PUT checks and writes in two steps, and the ETag is derived from the file's
 //    mtime (ms): two quick writes can race or share an ETag. Production's conditional write
@@ -52,6 +52,18 @@ BlobsServer.prototype.put = function (req) {
   writes.set(key, settled);
   settled.then(() => writes.get(key) === settled && writes.delete(key));
   return result;
+};
+
+// 3. The emulator hands a request to the edge functions' Deno server with fetch's default
+//    `redirect: "follow"`, so a redirect a function answers (the search, 302) is followed
+//    inside the emulator, back into the function, instead of reaching the client. Production
+//    passes it on: hand those requests on with `redirect: "manual"`.
+const originalFetch = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  if (init instanceof Request && init.headers.has("x-nf-edge-functions")) {
+    return originalFetch(new Request(new Request(input, init), { redirect: "manual" }));
+  }
+  return originalFetch(input, init);
 };
 
 const projectRoot = path.resolve(process.argv[2] ?? ".");

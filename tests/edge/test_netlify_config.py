@@ -53,6 +53,7 @@ def functions_for(manifest: dict, path: str) -> list[str]:
         ("/%5Fdata/v1/zones/11.json", ["gate"]),
         ("/_DATA/v1/zones/11.json", ["gate"]),
         ("/_data%2Fv1/zones/11.json", ["gate"]),
+        ("/suche", ["search"]),
         ("/", []),
         ("/plz/76437/", []),
         ("/static/site.css", []),
