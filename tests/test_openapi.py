@@ -253,3 +253,22 @@ def test_each_vocabulary_is_one_named_component(doc):
     current_value.validate({**value, "future_state": None})
     with pytest.raises(ValidationError, match="is not one of"):
         current_value.validate({**value, "state": "fine"})
+
+
+def test_the_example_key_says_it_is_no_key(doc):
+    """Every keyed operation's header example is the example key, and says it answers 403.
+
+    That a gate does answer it with 403 is tested against both gates (tests/test_browser*).
+    """
+    keyed = [
+        p
+        for path in doc["paths"].values()
+        for op in path.values()
+        for p in op.get("parameters", [])
+        if p["in"] == "header"
+    ]
+    assert keyed
+    for p in keyed:
+        assert p["example"].endswith("DcfP3tSVPSeIOEAuikqR5I7bpNNTb1Gy")
+        assert "The example is no key: every gate answers it with 403." in p["description"]
+        assert "POST /v1/keys/antrag" in p["description"]

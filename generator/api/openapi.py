@@ -237,6 +237,15 @@ def _operation(route: routes.Route, examples: dict[str, Any], settings: GateSett
             param["example"] = p.example
         elif p.location == "header":
             param["example"] = example_key(settings)
+            param["description"] = " ".join(
+                part
+                for part in (
+                    p.description,
+                    "The example is no key: every gate answers it with 403. Request one with "
+                    f"POST {routes.url('access_request')}.",
+                )
+                if part
+            )
         parameters.append(param)
     if parameters:
         op["parameters"] = parameters
