@@ -32,6 +32,15 @@ def _args(table: Table, path: Path, data: Path, *extra: str) -> list[str]:
     return [*args, *extra]
 
 
+def _import_into_zone_12(table: Path, data: Path):
+    """Import `table` by hand into zone 12, document wk-2026, sampled on 2026-06-01."""
+    return CliRunner().invoke(
+        cli,
+        ["import", str(table), "--data", str(data), "--zone", "12"]
+        + ["--document", "wk-2026", "--sampled-at", "2026-06-01"],
+    )
+
+
 def _target(table: Table, data: Path) -> Target:
     return Target(data, table.zone_id, table.document_id, table.sampled_at, table.sample_point)
 
@@ -323,11 +332,7 @@ def test_units_in_headers_and_a_parquet_measurements_table(data, tmp_path):
         'Stoff,Minimum [mg/l],Mittelwert [mg/l],Maximum [mg/l]\nNitrat,10,"12,5",15\nSulfat,,80,\n',
         encoding="utf-8",
     )
-    result = CliRunner().invoke(
-        cli,
-        ["import", str(table), "--data", str(data), "--zone", "12"]
-        + ["--document", "wk-2026", "--sampled-at", "2026-06-01"],
-    )
+    result = _import_into_zone_12(table, data)
     assert result.exit_code == 0, result.output
     assert "Appended 4 row(s)" in result.stdout
     stored = pl.read_parquet(data / "measurements.parquet")
@@ -354,11 +359,7 @@ def test_a_unit_with_its_substance_and_sampling_places_import_and_validate(data,
         "Wassertemperatur (vor Ort);°C;6,9\n",
         encoding="utf-8",
     )
-    result = CliRunner().invoke(
-        cli,
-        ["import", str(table), "--data", str(data), "--zone", "12"]
-        + ["--document", "wk-2026", "--sampled-at", "2026-06-01"],
-    )
+    result = _import_into_zone_12(table, data)
     assert result.exit_code == 0, result.output
     stored = pl.read_csv(data / "measurements.csv", infer_schema=False)
     new = stored.filter(pl.col("sampled_at") == "2026-06-01")
