@@ -111,6 +111,20 @@ def _counts(rows: pl.DataFrame, kind: str) -> pl.DataFrame:
     )
 
 
+def _count_up_to(
+    rows: pl.DataFrame, counts: pl.DataFrame, name: str, exact: bool = True
+) -> pl.DataFrame:
+    """Add `name`: per row, `counts`' `at_most` at the row's x (below it without `exact`)."""
+    return rows.join_asof(
+        counts.select("parameter", "x", pl.col("at_most").alias(name)),
+        on="x",
+        by="parameter",
+        strategy="backward",
+        allow_exact_matches=exact,
+        check_sortedness=False,  # sorted by x; polars cannot check it within groups
+    )
+
+
 def standings(national: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
     """Return per zone and compared parameter where its current value stands (`SCHEMA`)."""
     rows = comparable(national)
@@ -124,26 +138,10 @@ def standings(national: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
     measured, bounds = _counts(rows, "m"), _counts(rows, "b")
     by_x = rows.with_row_index("_i").sort("x")
     # Measured values up to x (and below x), and bounds up to x, for every row's x.
-    with_m = by_x.join_asof(
-        measured.select("parameter", "x", pl.col("at_most").alias("m_le")),
-        on="x",
-        by="parameter",
-        strategy="backward",
-        check_sortedness=False,  # sorted by x; polars cannot check it within groups
-    ).join_asof(
-        measured.select("parameter", "x", pl.col("at_most").alias("m_lt")),
-        on="x",
-        by="parameter",
-        strategy="backward",
-        allow_exact_matches=False,
-        check_sortedness=False,
-    )
-    with_b = with_m.join_asof(
-        bounds.select("parameter", "x", pl.col("at_most").alias("b_le")),
-        on="x",
-        by="parameter",
-        strategy="backward",
-        check_sortedness=False,  # sorted by x; polars cannot check it within groups
+    with_b = (
+        by_x.pipe(_count_up_to, measured, "m_le")
+        .pipe(_count_up_to, measured, "m_lt", exact=False)
+        .pipe(_count_up_to, bounds, "b_le")
     )
     joined = with_b.sort("_i").join(totals, on="parameter", how="left", maintain_order="left")
     m_le, m_lt, b_le = (pl.col(c).fill_null(0) for c in ("m_le", "m_lt", "b_le"))
